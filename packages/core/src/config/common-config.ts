@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+
+/** Settings every process reads; each app composes these into its own config schema. */
+export const CommonConfig = {
+  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://', description: 'Redis to use.' }),
+  KEY_PREFIX: Type.String({
+    default: '{skillrun}',
+    pattern: '^[^:\\s]+$',
+    description: 'Prefix of every Redis key (the braces make it a Redis Cluster hash tag).',
+  }),
+  EXECUTION_TTL_SECONDS: Type.Integer({
+    default: 86_400,
+    minimum: 60,
+    description: 'How long an execution record is kept after its last change.',
+  }),
+  RETRY_BACKOFF_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    description: 'Initial delay before retrying a failed attempt; attempt n waits this × 2^(n-1).',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+};

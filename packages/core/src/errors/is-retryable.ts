@@ -1,0 +1,42 @@
+import type { ErrorBody } from '../schemas/error-body';
+import { type ErrorCode, isErrorCode } from './error-catalog';
+
+/**
+ * Whether the worker should try an execution again after this error. A skill opts out with
+ * `recoverable: false`; errors about what the caller sent can never succeed on a second try.
+ */
+export function isRetryable(error: ErrorBody): boolean {
+  if (!error.recoverable) return false;
+  return isErrorCode(error.code) ? retryableCode(error.code) : true;
+}
+
+function retryableCode(code: ErrorCode): boolean {
+  switch (code) {
+    case 'INVALID_INPUT':
+    case 'MISSING_REQUIRED_PARAM':
+    case 'PARAM_OUT_OF_RANGE':
+    case 'AUTH_REQUIRED':
+    case 'SKILL_NOT_FOUND':
+    case 'EXECUTION_NOT_FOUND':
+    case 'NOT_FOUND':
+    case 'PAYLOAD_TOO_LARGE':
+    case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'INVALID_OUTPUT':
+    case 'PARTIAL_SUCCESS':
+      return false;
+    case 'RATE_LIMIT_EXCEEDED':
+    case 'INTERNAL_ERROR':
+    case 'TOOL_EXECUTION_FAILED':
+    case 'SEARCH_API_ERROR':
+    case 'FETCH_FAILED':
+    case 'TOOL_NOT_AVAILABLE':
+    case 'SERVICE_UNAVAILABLE':
+    case 'TOOL_TIMEOUT':
+    case 'EXECUTION_TIMEOUT':
+      return true;
+    default: {
+      const unhandled: never = code;
+      return unhandled;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ErrorBody } from './error-body';
+import { Priority } from './invocation-request';
+
+export const ExecutionStatus = Type.Union([
+  Type.Literal('accepted'),
+  Type.Literal('running'),
+  Type.Literal('completed'),
+  Type.Literal('failed'),
+  Type.Literal('timeout'),
+]);
+export type ExecutionStatus = Static<typeof ExecutionStatus>;
+export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout'>;
+
+export const Timestamps = Type.Object({
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  started_at: Type.Optional(Type.String({ format: 'date-time' })),
+  completed_at: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+/** What GET status and GET result answer, spec 001 section 6.4. */
+export const Execution = Type.Object({
+  execution_id: Type.String(),
+  status: ExecutionStatus,
+  skill_id: Type.String(),
+  skill_version: Type.String(),
+  output: Type.Optional(Type.Unknown()),
+  error: Type.Optional(ErrorBody),
+  attempts: Type.Integer({ minimum: 0 }),
+  max_attempts: Type.Integer({ minimum: 1 }),
+  progress: Type.Optional(Type.Number()),
+  trace_id: Type.String(),
+  priority: Priority,
+  caller: Type.Object({ id: Type.String(), type: Type.String() }),
+  timestamps: Timestamps,
+});
+export type Execution = Static<typeof Execution>;
+
+/** The 202 answer to an invocation. */
+export const InvocationAccepted = Type.Object({
+  execution_id: Type.String(),
+  status: Type.Literal('accepted'),
+  skill_id: Type.String(),
+  trace_id: Type.String(),
+  timestamps: Timestamps,
+});
+export type InvocationAccepted = Static<typeof InvocationAccepted>;

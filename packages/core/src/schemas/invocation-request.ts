@@ -1,0 +1,28 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+export const Priority = Type.Union([Type.Literal('low'), Type.Literal('normal'), Type.Literal('high')]);
+export type Priority = Static<typeof Priority>;
+
+export const CallerType = Type.Union([Type.Literal('ifay'), Type.Literal('service'), Type.Literal('user')]);
+
+export const Caller = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 256 }),
+  type: CallerType,
+  credentials: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+export type Caller = Static<typeof Caller>;
+
+export const InvocationContext = Type.Object({
+  trace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
+  priority: Type.Optional(Priority),
+  timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+});
+
+/** The body of POST {endpoint.url}, spec 001 section 6.3. */
+export const InvocationRequest = Type.Object({
+  caller: Caller,
+  skill_id: Type.String({ minLength: 1, maxLength: 256 }),
+  inputs: Type.Object({}, { additionalProperties: true }),
+  context: Type.Optional(InvocationContext),
+});
+export type InvocationRequest = Static<typeof InvocationRequest>;

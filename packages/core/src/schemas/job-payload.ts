@@ -1,0 +1,19 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Priority } from './invocation-request';
+
+/**
+ * What the gateway puts on a skill's queue and the worker re-validates on dequeue: the contract
+ * between processes that may run different versions. Never holds credentials.
+ */
+export const JobPayload = Type.Object({
+  v: Type.Literal(1),
+  execution_id: Type.String({ format: 'uuid' }),
+  skill_id: Type.String(),
+  skill_version: Type.String(),
+  inputs: Type.Object({}, { additionalProperties: true }),
+  caller: Type.Object({ id: Type.String(), type: Type.String() }, { additionalProperties: false }),
+  trace_id: Type.String(),
+  priority: Priority,
+  timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type JobPayload = Static<typeof JobPayload>;

@@ -1,0 +1,38 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { JsonSchemaObject } from './json-schema';
+
+export const SkillMode = Type.Union([Type.Literal('code'), Type.Literal('llm'), Type.Literal('composite')]);
+export type SkillMode = Static<typeof SkillMode>;
+
+export const PipelineStep = Type.Object({
+  step: Type.String(),
+  skill: Type.String(),
+  input: Type.Object({}, { additionalProperties: true }),
+  condition: Type.Optional(Type.String()),
+});
+export type PipelineStep = Static<typeof PipelineStep>;
+
+/** skill.json, spec 003 section 8: "a skill is a function; skill.json is its signature". */
+export const SkillDefinition = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 128 }),
+    description: Type.String({ minLength: 1 }),
+    category: Type.String(),
+    input: JsonSchemaObject,
+    output: JsonSchemaObject,
+    mode: SkillMode,
+    calls: Type.Array(Type.String(), { default: [] }),
+    pipeline: Type.Optional(Type.Array(PipelineStep)),
+    outputMapping: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    version: Type.String({
+      default: '1.0.0',
+      pattern: '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$',
+    }),
+    tags: Type.Array(Type.String(), { default: [] }),
+    author: Type.Optional(Type.String()),
+    timeout: Type.Number({ default: 30000, exclusiveMinimum: 0 }),
+    retry: Type.Integer({ default: 0, minimum: 0, maximum: 100 }),
+  },
+  { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
+);
+export type SkillDefinition = Static<typeof SkillDefinition>;

@@ -1,0 +1,138 @@
+import type { Redis } from 'ioredis';
+import type { ErrorBody } from '../schemas/error-body';
+import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
+import type { RedisKeys } from './redis-keys';
+
+/**
+ * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
+ * and nothing changes a terminal state. ARGV: new status, ttl ms, started_at (set once, may be
+ * empty), then field/value pairs. Returns 1 when applied, 0 when the record is missing, -1 when
+ * the move would go backwards.
+ */
+const TRANSITION = `
+local current = redis.call('HGET', KEYS[1], 'status')
+if not current then return 0 end
+local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2 }
+if rank[current] == 2 or rank[ARGV[1]] < rank[current] then return -1 end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 4))
+if ARGV[3] ~= '' then redis.call('HSETNX', KEYS[1], 'started_at', ARGV[3]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+export type TransitionResult = 'applied' | 'missing' | 'refused';
+
+export interface NewExecution {
+  executionId: string;
+  skillId: string;
+  skillVersion: string;
+  caller: { id: string; type: string };
+  traceId: string;
+  priority: Execution['priority'];
+  maxAttempts: number;
+  createdAt: string;
+}
+
+/** Execution records in Redis, one HASH per execution under its own key, with a retention TTL. */
+export class ExecutionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly ttlSeconds: number,
+  ) {
+    redis.defineCommand('skillrunTransition', { numberOfKeys: 1, lua: TRANSITION });
+  }
+
+  async create(execution: NewExecution): Promise<Execution> {
+    const fields: Record<string, string> = {
+      execution_id: execution.executionId,
+      skill_id: execution.skillId,
+      skill_version: execution.skillVersion,
+      status: 'accepted',
+      attempts: '0',
+      max_attempts: String(execution.maxAttempts),
+      trace_id: execution.traceId,
+      priority: execution.priority,
+      caller_id: execution.caller.id,
+      caller_type: execution.caller.type,
+      created_at: execution.createdAt,
+      updated_at: execution.createdAt,
+    };
+    const key = this.keys.execution(execution.executionId);
+    await this.redis.multi().hset(key, fields).expire(key, this.ttlSeconds).exec();
+    return toExecution(fields) as Execution;
+  }
+
+  /** Removes a record whose job could not be enqueued, so no execution is left dangling. */
+  async discard(executionId: string): Promise<void> {
+    await this.redis.del(this.keys.execution(executionId));
+  }
+
+  async get(executionId: string): Promise<Execution | null> {
+    const fields = await this.redis.hgetall(this.keys.execution(executionId));
+    return toExecution(fields);
+  }
+
+  /** An attempt starts: status running, attempts counted, started_at set on the first one. */
+  startAttempt(executionId: string, attempt: number, at: string): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', at, { attempts: attempt, updated_at: at });
+  }
+
+  progress(executionId: string, progress: number, at: string): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', '', { progress, updated_at: at });
+  }
+
+  complete(executionId: string, output: unknown, at: string): Promise<TransitionResult> {
+    return this.transition(executionId, 'completed', '', {
+      output: JSON.stringify(output ?? null),
+      updated_at: at,
+      completed_at: at,
+    });
+  }
+
+  fail(executionId: string, status: Exclude<TerminalStatus, 'completed'>, error: ErrorBody, at: string) {
+    return this.transition(executionId, status, '', {
+      error: JSON.stringify(error),
+      updated_at: at,
+      completed_at: at,
+    });
+  }
+
+  private async transition(
+    executionId: string,
+    status: ExecutionStatus,
+    startedAt: string,
+    fields: Record<string, string | number>,
+  ): Promise<TransitionResult> {
+    const pairs = Object.entries(fields).flatMap(([field, value]) => [field, String(value)]);
+    const result = await (
+      this.redis as unknown as { skillrunTransition(...args: unknown[]): Promise<number> }
+    ).skillrunTransition(this.keys.execution(executionId), status, this.ttlSeconds * 1000, startedAt, ...pairs);
+    return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
+  }
+}
+
+function toExecution(fields: Record<string, string>): Execution | null {
+  if (!fields.execution_id || !fields.status) return null;
+  const optional = (name: string) => (fields[name] === undefined ? {} : { [name]: fields[name] });
+  return {
+    execution_id: fields.execution_id,
+    status: fields.status as ExecutionStatus,
+    skill_id: fields.skill_id ?? '',
+    skill_version: fields.skill_version ?? '',
+    ...(fields.output === undefined ? {} : { output: JSON.parse(fields.output) }),
+    ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as ErrorBody }),
+    attempts: Number(fields.attempts ?? 0),
+    max_attempts: Number(fields.max_attempts ?? 1),
+    ...(fields.progress === undefined ? {} : { progress: Number(fields.progress) }),
+    trace_id: fields.trace_id ?? '',
+    priority: (fields.priority ?? 'normal') as Execution['priority'],
+    caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },
+    timestamps: {
+      created_at: fields.created_at ?? '',
+      updated_at: fields.updated_at ?? '',
+      ...optional('started_at'),
+      ...optional('completed_at'),
+    } as Execution['timestamps'],
+  };
+}
