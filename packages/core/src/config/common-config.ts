@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../schemas/json-schema';
 
 /** Settings every process reads; each app composes these into its own config schema. */
 export const CommonConfig = {
-  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://', description: 'Redis to use.' }),
+  REDIS_URL: Type.String({
+    default: 'redis://127.0.0.1:6379',
+    pattern: '^rediss?://',
+    description: 'Redis to use.',
+  }),
   KEY_PREFIX: Type.String({
     default: '{skillrun}',
     pattern: '^[^:\\s]+$',
@@ -18,8 +23,5 @@ export const CommonConfig = {
     minimum: 0,
     description: 'Initial delay before retrying a failed attempt; attempt n waits this × 2^(n-1).',
   }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info' },
-  ),
+  LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 };

@@ -3,24 +3,44 @@
  * 6.5 and 6.6) plus our own. Each is mapped to its HTTP status here and nowhere else.
  */
 export const ErrorCatalog = {
-  INVALID_INPUT: { http: 400, recoverable: true, summary: 'The request or its inputs do not match the schema.' },
+  INVALID_INPUT: {
+    http: 400,
+    recoverable: true,
+    summary: 'The request or its inputs do not match the schema.',
+  },
   MISSING_REQUIRED_PARAM: { http: 400, recoverable: true, summary: 'A required parameter is missing.' },
   PARAM_OUT_OF_RANGE: { http: 400, recoverable: true, summary: 'A parameter is outside its bounds.' },
   AUTH_REQUIRED: { http: 401, recoverable: true, summary: 'Valid credentials are required.' },
   SKILL_NOT_FOUND: { http: 404, recoverable: false, summary: 'No live worker hosts a skill with this id.' },
-  EXECUTION_NOT_FOUND: { http: 404, recoverable: false, summary: 'No execution with this id (or it expired).' },
+  EXECUTION_NOT_FOUND: {
+    http: 404,
+    recoverable: false,
+    summary: 'No execution with this id (or it expired).',
+  },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
   PAYLOAD_TOO_LARGE: { http: 413, recoverable: false, summary: 'The request body is over the size limit.' },
-  UNSUPPORTED_MEDIA_TYPE: { http: 415, recoverable: false, summary: 'The request body is not application/json.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    recoverable: false,
+    summary: 'The request body is not application/json.',
+  },
   RATE_LIMIT_EXCEEDED: { http: 429, recoverable: true, summary: 'Too many requests; wait and retry.' },
   INTERNAL_ERROR: { http: 500, recoverable: false, summary: 'An unexpected error inside the service.' },
   TOOL_EXECUTION_FAILED: { http: 500, recoverable: true, summary: 'The skill threw an error while running.' },
-  INVALID_OUTPUT: { http: 500, recoverable: false, summary: "The skill's output does not match its output schema." },
+  INVALID_OUTPUT: {
+    http: 500,
+    recoverable: false,
+    summary: "The skill's output does not match its output schema.",
+  },
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
   FETCH_FAILED: { http: 502, recoverable: true, summary: 'A fetch the skill made failed.' },
   TOOL_NOT_AVAILABLE: { http: 503, recoverable: true, summary: 'A tool the skill needs is not available.' },
-  SERVICE_UNAVAILABLE: { http: 503, recoverable: true, summary: 'Redis (the queue) cannot be reached; retry.' },
+  SERVICE_UNAVAILABLE: {
+    http: 503,
+    recoverable: true,
+    summary: 'Redis (the queue) cannot be reached; retry.',
+  },
   TOOL_TIMEOUT: { http: 504, recoverable: true, summary: 'A tool the skill uses timed out.' },
   EXECUTION_TIMEOUT: { http: 504, recoverable: true, summary: 'The execution ran past its deadline.' },
 } as const satisfies Record<string, { http: number; recoverable: boolean; summary: string }>;

@@ -13,7 +13,9 @@ function boundedDetails(details: unknown): unknown {
   try {
     const json = JSON.stringify(details);
     if (json === undefined) return undefined;
-    return json.length <= MAX_DETAILS_CHARS ? JSON.parse(json) : { truncated: bounded(json, MAX_DETAILS_CHARS) };
+    return json.length <= MAX_DETAILS_CHARS
+      ? JSON.parse(json)
+      : { truncated: bounded(json, MAX_DETAILS_CHARS) };
   } catch {
     return undefined;
   }

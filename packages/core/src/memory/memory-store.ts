@@ -62,7 +62,10 @@ export class MemoryStore {
     );
     const wanted = [...new Set(terms(query))];
     if (wanted.length === 0 || entries.length === 0) return [];
-    const documents = entries.map((entry) => ({ entry, words: terms(`${entry.text} ${entry.tags.join(' ')}`) }));
+    const documents = entries.map((entry) => ({
+      entry,
+      words: terms(`${entry.text} ${entry.tags.join(' ')}`),
+    }));
     const idf = new Map(
       wanted.map((term) => {
         const containing = documents.filter(({ words }) => words.includes(term)).length;

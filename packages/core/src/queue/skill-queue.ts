@@ -22,7 +22,12 @@ export interface SkillJobOptionsInput {
  * `retry`, backoff is exponential (initial delay × 2^n), and BullMQ's own copy of the job is
  * removed once it finishes (the execution record keeps the outcome).
  */
-export function skillJobOptions({ executionId, priority, skill, retryBackoffMs }: SkillJobOptionsInput): JobsOptions {
+export function skillJobOptions({
+  executionId,
+  priority,
+  skill,
+  retryBackoffMs,
+}: SkillJobOptionsInput): JobsOptions {
   return {
     jobId: executionId,
     priority: PRIORITY_RANK[priority],

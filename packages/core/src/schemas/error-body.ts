@@ -13,9 +13,7 @@ export const ErrorBody = Type.Object({
   recoverable: Type.Boolean(),
   details: Type.Optional(Type.Unknown()),
   suggested_action: Type.Optional(Type.String()),
-  retry: Type.Optional(
-    Type.Object({ suggested_delay_ms: Type.Integer(), max_attempts: Type.Integer() }),
-  ),
+  retry: Type.Optional(Type.Object({ suggested_delay_ms: Type.Integer(), max_attempts: Type.Integer() })),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 

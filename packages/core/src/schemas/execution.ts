@@ -1,14 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ErrorBody } from './error-body';
 import { Priority } from './invocation-request';
+import { StringEnum } from './json-schema';
 
-export const ExecutionStatus = Type.Union([
-  Type.Literal('accepted'),
-  Type.Literal('running'),
-  Type.Literal('completed'),
-  Type.Literal('failed'),
-  Type.Literal('timeout'),
-]);
+export const ExecutionStatus = StringEnum(['accepted', 'running', 'completed', 'failed', 'timeout']);
 export type ExecutionStatus = Static<typeof ExecutionStatus>;
 export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout'>;
 

@@ -1,9 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum } from './json-schema';
 
-export const Priority = Type.Union([Type.Literal('low'), Type.Literal('normal'), Type.Literal('high')]);
+export const Priority = StringEnum(['low', 'normal', 'high']);
 export type Priority = Static<typeof Priority>;
 
-export const CallerType = Type.Union([Type.Literal('ifay'), Type.Literal('service'), Type.Literal('user')]);
+export const CallerType = StringEnum(['ifay', 'service', 'user']);
 
 export const Caller = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 256 }),

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { JsonSchemaObject } from './json-schema';
+import { JsonSchemaObject, StringEnum } from './json-schema';
 
-export const SkillMode = Type.Union([Type.Literal('code'), Type.Literal('llm'), Type.Literal('composite')]);
+export const SkillMode = StringEnum(['code', 'llm', 'composite']);
 export type SkillMode = Static<typeof SkillMode>;
 
 export const PipelineStep = Type.Object({

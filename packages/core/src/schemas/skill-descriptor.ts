@@ -1,27 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { JsonSchemaObject } from './json-schema';
+import { JsonSchemaObject, StringEnum } from './json-schema';
 
 const SemVer = Type.String({
   pattern: '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$',
 });
 
-export const CapabilityType = Type.Union([
-  Type.Literal('plugin'),
-  Type.Literal('api'),
-  Type.Literal('knowledge'),
-  Type.Literal('task'),
-]);
-export const AccessPolicy = Type.Union([
-  Type.Literal('public'),
-  Type.Literal('restricted'),
-  Type.Literal('private'),
-]);
-export const AuthType = Type.Union([
-  Type.Literal('api_key'),
-  Type.Literal('oauth2'),
-  Type.Literal('custom'),
-  Type.Literal('none'),
-]);
+export const CapabilityType = StringEnum(['plugin', 'api', 'knowledge', 'task']);
+export const AccessPolicy = StringEnum(['public', 'restricted', 'private']);
+export const AuthType = StringEnum(['api_key', 'oauth2', 'custom', 'none']);
 
 export const ProtocolVersion = Type.Object({
   version: SemVer,

@@ -107,7 +107,13 @@ export class ExecutionStore {
     const pairs = Object.entries(fields).flatMap(([field, value]) => [field, String(value)]);
     const result = await (
       this.redis as unknown as { skillrunTransition(...args: unknown[]): Promise<number> }
-    ).skillrunTransition(this.keys.execution(executionId), status, this.ttlSeconds * 1000, startedAt, ...pairs);
+    ).skillrunTransition(
+      this.keys.execution(executionId),
+      status,
+      this.ttlSeconds * 1000,
+      startedAt,
+      ...pairs,
+    );
     return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
   }
 }

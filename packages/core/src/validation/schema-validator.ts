@@ -1,4 +1,4 @@
-import type { TSchema, Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { SkillError } from '../errors/skill-error';
 import { createAjv } from './create-ajv';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { SkillError } from '../errors/skill-error';
 import type { ValidationViolation } from '../schemas/error-body';
 import { createAjv } from './create-ajv';
@@ -44,7 +44,13 @@ export class SkillSchemas {
   }
 
   /** Like validate, but throws INVALID_INPUT (or `code`) with one detail per violation. */
-  assert(schema: object, data: unknown, what: string, basePath = '', code = 'INVALID_INPUT'): Record<string, unknown> {
+  assert(
+    schema: object,
+    data: unknown,
+    what: string,
+    basePath = '',
+    code = 'INVALID_INPUT',
+  ): Record<string, unknown> {
     const result = this.validate(schema, data, basePath);
     if (result.ok) return result.value;
     throw new SkillError(code, `Invalid ${what}: ${describeViolations(result.violations)}`, {

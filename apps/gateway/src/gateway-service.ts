@@ -1,0 +1,88 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createLogger,
+  createRedis,
+  ExecutionStore,
+  type Logger,
+  RedisKeys,
+  SkillCatalog,
+  SkillSchemas,
+} from '@skillrun/core';
+import type { Redis } from 'ioredis';
+import { createApp } from './app';
+import type { GatewayConfig } from './config';
+import { InvocationService } from './invocation-service';
+import { QueueRegistry } from './queue-registry';
+import { SkillDirectory } from './skill-directory';
+
+/** A gateway process: one Redis connection, the HTTP server, and an orderly close. */
+export class GatewayService {
+  readonly logger: Logger;
+  private server: Server | undefined;
+  private redis: Redis | undefined;
+  private queues: QueueRegistry | undefined;
+
+  constructor(
+    private readonly config: GatewayConfig,
+    logger?: Logger,
+  ) {
+    this.logger = logger ?? createLogger('gateway', config.LOG_LEVEL);
+  }
+
+  /** Starts listening; resolves with the port (useful when PORT is 0). */
+  async start(): Promise<number> {
+    const { config } = this;
+    const redis = createRedis(config.REDIS_URL, {
+      role: 'request',
+      commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+    });
+    this.redis = redis;
+    const keys = new RedisKeys(config.KEY_PREFIX);
+    this.queues = new QueueRegistry(redis, config.KEY_PREFIX);
+    const directory = new SkillDirectory(new SkillCatalog(redis, keys), config.SKILL_CACHE_MS);
+    const invocations = new InvocationService({
+      directory,
+      store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
+      queues: this.queues,
+      schemas: new SkillSchemas(),
+      redisTimeoutMs: config.REDIS_TIMEOUT_MS,
+      retryBackoffMs: config.RETRY_BACKOFF_MS,
+    });
+    const app = createApp({
+      redis,
+      directory,
+      invocations,
+      descriptor: {
+        baseUrl: config.PUBLIC_BASE_URL,
+        providerName: config.PROVIDER_NAME,
+        retryBackoffMs: config.RETRY_BACKOFF_MS,
+      },
+      logger: this.logger,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      redisTimeoutMs: config.REDIS_TIMEOUT_MS,
+    });
+    const server = app.listen(config.PORT, config.HOST);
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    const port = (server.address() as AddressInfo).port;
+    this.logger.info({ port, base_url: config.PUBLIC_BASE_URL }, 'gateway listening');
+    return port;
+  }
+
+  /** Stops accepting connections, lets in-flight requests finish, then disconnects. */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    }
+    await this.queues?.close().catch(() => {});
+    this.redis?.disconnect();
+  }
+}

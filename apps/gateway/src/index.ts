@@ -1,0 +1,3 @@
+export { createApp } from './app';
+export { type GatewayConfig, GatewayConfigSchema, loadGatewayConfig } from './config';
+export { GatewayService } from './gateway-service';

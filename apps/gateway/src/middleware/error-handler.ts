@@ -1,0 +1,35 @@
+import { type ErrorEnvelope, httpStatusOf, isErrorCode, type Logger, SkillError } from '@skillrun/core';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+
+/** body-parser's error types, mapped to the catalogue. */
+const BODY_ERRORS: Record<string, SkillError> = {
+  'entity.too.large': new SkillError('PAYLOAD_TOO_LARGE', 'The request body is over the size limit'),
+  'entity.parse.failed': new SkillError('INVALID_INPUT', 'The request body is not valid JSON'),
+  'encoding.unsupported': new SkillError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding'),
+  'charset.unsupported': new SkillError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset'),
+};
+
+function toSkillError(error: unknown): SkillError | undefined {
+  if (error instanceof SkillError) return error;
+  const type = (error as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+}
+
+/** The one place an error becomes an HTTP answer: the spec's envelope, never a stack trace. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return function renderError(error, req, res, _next) {
+    const known = toSkillError(error);
+    const skillError = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
+    if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    const status = isErrorCode(skillError.code) ? httpStatusOf(skillError.code) : 500;
+    if (skillError.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '1');
+    const body: ErrorEnvelope = { error: skillError.toBody() };
+    res.status(status).json(body);
+  };
+}
+
+export function notFound(): RequestHandler {
+  return function routeNotFound(req, _res, next) {
+    next(new SkillError('NOT_FOUND', `No endpoint ${req.method} ${req.path}`));
+  };
+}

@@ -1,0 +1,43 @@
+import { hostname } from 'node:os';
+import { type Static, Type } from '@sinclair/typebox';
+import { CommonConfig, parseEnv } from '@skillrun/core';
+
+export const WorkerConfigSchema = Type.Object({
+  ...CommonConfig,
+  SKILLS_DIR: Type.Optional(
+    Type.String({
+      description: 'Folders of skills to host, separated by the path delimiter (":" on Linux).',
+    }),
+  ),
+  WORKER_SKILLS: Type.Optional(
+    Type.String({ description: 'Comma-separated skill ids: host only these of the skills found.' }),
+  ),
+  WORKER_CONCURRENCY: Type.Integer({
+    default: 4,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Executions run at once per skill.',
+  }),
+  WORKER_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  ABORT_GRACE_MS: Type.Integer({
+    default: 500,
+    minimum: 0,
+    description: 'After a deadline, how long a skill may clean up before its thread is killed.',
+  }),
+  HEARTBEAT_INTERVAL_MS: Type.Integer({
+    default: 5000,
+    minimum: 100,
+    description: 'How often the worker renews its skills in the catalog (its lease is 3 × this).',
+  }),
+});
+export type WorkerConfig = Static<typeof WorkerConfigSchema> & { SKILLS_DIR: string; WORKER_ID: string };
+
+/** Reads the worker's settings once, at start-up. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv, defaults: { skillsDir: string }): WorkerConfig {
+  const parsed = parseEnv(WorkerConfigSchema, env);
+  return Object.freeze({
+    ...parsed,
+    SKILLS_DIR: parsed.SKILLS_DIR ?? defaults.skillsDir,
+    WORKER_ID: parsed.WORKER_ID ?? `${hostname()}-${process.pid}`,
+  });
+}

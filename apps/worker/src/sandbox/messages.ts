@@ -1,0 +1,30 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { ErrorBody, SkillLogLevel } from '@skillrun/core';
+
+/** What a skill thread is asked to run. */
+export interface ThreadTask {
+  /** A compiled ES module exporting execute(input, ctx). */
+  module: string;
+  input: Record<string, unknown>;
+  meta: {
+    executionId: string;
+    skillId: string;
+    skillVersion: string;
+    traceId: string;
+    caller: { id: string; type: string };
+    attempt: number;
+    deadline: number;
+  };
+  redis: { url: string; prefix: string };
+  port: MessagePort;
+}
+
+export type ThreadOutcome = { ok: true; output: unknown } | { ok: false; error: ErrorBody };
+
+/** Thread → worker: what the skill reports while it runs. */
+export type ThreadEvent =
+  | { type: 'progress'; value: number }
+  | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
+
+/** Worker → thread. */
+export type WorkerCommand = { type: 'abort'; reason: string };

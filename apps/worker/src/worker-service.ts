@@ -1,0 +1,112 @@
+import {
+  createLogger,
+  createRedis,
+  ExecutionStore,
+  type Logger,
+  RedisKeys,
+  SkillCatalog,
+  SkillSchemas,
+  skillQueueName,
+} from '@skillrun/core';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { AttemptRunner } from './attempt-runner';
+import type { WorkerConfig } from './config';
+import { SkillSandbox } from './sandbox/skill-sandbox';
+import { SkillAdvertiser } from './skill-advertiser';
+import { SkillCompiler } from './skill-compiler';
+import { type LoadedSkill, loadSkills } from './skill-loader';
+
+/**
+ * A worker process: loads its skills, consumes each skill's queue with BullMQ, runs attempts in the
+ * thread sandbox, and advertises what it hosts. `start()` and `close()` are the whole lifecycle.
+ */
+export class WorkerService {
+  readonly logger: Logger;
+  private redis: Redis | undefined;
+  private sandbox: SkillSandbox | undefined;
+  private compiler: SkillCompiler | undefined;
+  private advertiser: SkillAdvertiser | undefined;
+  private workers: Worker[] = [];
+  skills: LoadedSkill[] = [];
+
+  constructor(
+    private readonly config: WorkerConfig,
+    logger?: Logger,
+  ) {
+    this.logger = logger ?? createLogger('worker', config.LOG_LEVEL);
+  }
+
+  async start(): Promise<void> {
+    const { config } = this;
+    const schemas = new SkillSchemas();
+    this.compiler = await SkillCompiler.create();
+    this.skills = selectSkills(
+      await loadSkills(config.SKILLS_DIR, schemas, this.compiler),
+      config.WORKER_SKILLS,
+    );
+    const redis = createRedis(config.REDIS_URL, { role: 'queue' });
+    this.redis = redis;
+    const keys = new RedisKeys(config.KEY_PREFIX);
+    this.sandbox = new SkillSandbox({
+      maxThreads: config.WORKER_CONCURRENCY * (this.skills.length + 1),
+      abortGraceMs: config.ABORT_GRACE_MS,
+    });
+    const runner = new AttemptRunner({
+      store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
+      sandbox: this.sandbox,
+      schemas,
+      logger: this.logger,
+      redis: { url: config.REDIS_URL, prefix: config.KEY_PREFIX },
+      retryBackoffMs: config.RETRY_BACKOFF_MS,
+    });
+    this.workers = this.skills.map(
+      (skill) =>
+        new Worker(skillQueueName(skill.definition.name), (job) => runner.run(job, skill), {
+          connection: redis,
+          prefix: config.KEY_PREFIX,
+          concurrency: config.WORKER_CONCURRENCY,
+        }),
+    );
+    for (const worker of this.workers) {
+      worker.on('error', (error) =>
+        this.logger.warn({ err: error.message, queue: worker.name }, 'queue error'),
+      );
+    }
+    this.advertiser = new SkillAdvertiser({
+      catalog: new SkillCatalog(redis, keys),
+      workerId: config.WORKER_ID,
+      skills: this.skills.map((skill) => skill.definition),
+      intervalMs: config.HEARTBEAT_INTERVAL_MS,
+      logger: this.logger,
+    });
+    await this.advertiser.start();
+    this.logger.info(
+      { worker_id: config.WORKER_ID, skills: this.skills.map((skill) => skill.definition.name) },
+      'worker ready',
+    );
+  }
+
+  /** Stops taking jobs, lets running ones finish, withdraws the skills and disconnects. */
+  async close(): Promise<void> {
+    await this.advertiser?.close().catch(() => {});
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await this.sandbox?.close();
+    await this.compiler?.close();
+    this.redis?.disconnect();
+  }
+}
+
+function selectSkills(skills: LoadedSkill[], only: string | undefined): LoadedSkill[] {
+  if (!only) return skills;
+  const wanted = new Set(
+    only
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
+  const missing = [...wanted].filter((id) => !skills.some((skill) => skill.definition.name === id));
+  if (missing.length > 0)
+    throw new Error(`WORKER_SKILLS names skills that were not found: ${missing.join(', ')}`);
+  return skills.filter((skill) => wanted.has(skill.definition.name));
+}
