@@ -1,0 +1,1 @@
+export { chooseRedis, DEFAULT_REDIS_URL, type RedisChoice } from './private-redis';

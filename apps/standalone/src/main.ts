@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@skillrun/core';
+import { GatewayService, loadGatewayConfig } from '@skillrun/gateway';
+import { loadWorkerConfig, SkillLoadError, WorkerService } from '@skillrun/worker';
+import { chooseRedis } from './private-redis';
+
+const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+
+/** The whole service in one process: a gateway and a worker, and Redis if none is at hand. */
+async function main(): Promise<void> {
+  const redis = await chooseRedis(process.env, repo('.data/redis'));
+  const env = { ...process.env, REDIS_URL: redis.url };
+  const worker = new WorkerService(loadWorkerConfig(env, { skillsDir: repo('skills') }));
+  const gateway = new GatewayService(loadGatewayConfig(env));
+  if (redis.owned)
+    gateway.logger.info({ redis_url: redis.url }, 'started a private redis-server (data in .data/redis)');
+  const stop = async () => {
+    await gateway.close();
+    await worker.close();
+    await redis.owned?.stop();
+  };
+  try {
+    await worker.start();
+    await gateway.start();
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      gateway.logger.info({ signal }, 'stopping');
+      stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof SkillLoadError;
+  console.error(
+    known || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { freePort } from './free-port';
+import { pingRedis } from './ping-redis';
+
+export interface RedisServerOptions {
+  /** Defaults to a free port. */
+  port?: number;
+  /** Working directory for the append-only file; without one, nothing is persisted. */
+  dir?: string;
+  /** How long to wait for the server to answer. */
+  startTimeoutMs?: number;
+}
+
+/** The redis-server on the PATH, or undefined. */
+export function findRedisServer(path = process.env.PATH ?? ''): string | undefined {
+  for (const folder of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(folder, 'redis-server');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+/**
+ * A redis-server child process, configured as a queue wants it (noeviction; append-only file when
+ * given a folder). Can be killed and started again on the same port, for outage tests.
+ */
+export class RedisServerProcess {
+  private child: ChildProcess | undefined;
+
+  private constructor(
+    private readonly binary: string,
+    readonly port: number,
+    private readonly options: RedisServerOptions,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
+    const binary = findRedisServer();
+    if (!binary) throw new Error('redis-server is not on the PATH');
+    const server = new RedisServerProcess(binary, options.port ?? (await freePort()), options);
+    await server.start();
+    return server;
+  }
+
+  async start(): Promise<void> {
+    const { dir } = this.options;
+    if (dir) mkdirSync(dir, { recursive: true });
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--appendonly',
+      dir ? 'yes' : 'no',
+      ...(dir ? ['--dir', dir] : []),
+    ];
+    const child = spawn(this.binary, args, { stdio: 'ignore' });
+    this.child = child;
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
+    while (!(await pingRedis(this.url, 200))) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${this.port}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops the server: SIGTERM lets it flush its append-only file, SIGKILL simulates a crash. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+}
