@@ -26,5 +26,8 @@ export type ThreadEvent =
   | { type: 'progress'; value: number }
   | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
 
+/** Thread → worker, over the same port so that it arrives after every event the skill sent. */
+export type ThreadMessage = ThreadEvent | { type: 'outcome'; outcome: ThreadOutcome };
+
 /** Worker → thread. */
 export type WorkerCommand = { type: 'abort'; reason: string };

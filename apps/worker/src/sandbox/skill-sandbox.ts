@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
+import type { ErrorBody } from '@skillrun/core';
 import { Piscina } from 'piscina';
-import type { ThreadEvent, ThreadOutcome, ThreadTask } from './messages';
+import type { ThreadEvent, ThreadMessage, ThreadOutcome, ThreadTask } from './messages';
 
 export interface SandboxOptions {
   maxThreads: number;
@@ -40,45 +41,34 @@ export class SkillSandbox {
   run(request: SandboxRun): Promise<SandboxOutcome> {
     const { port1, port2 } = new MessageChannel();
     const kill = new AbortController();
-    const deadline = Date.now() + request.timeoutMs;
-    port1.on('message', (event: ThreadEvent) => request.onEvent(event));
     const task: ThreadTask = {
       module: request.module,
       input: request.input,
-      meta: { ...request.meta, deadline },
+      meta: { ...request.meta, deadline: Date.now() + request.timeoutMs },
       redis: request.redis,
       port: port2,
     };
-    const finished = this.pool
-      .run(task, { transferList: [port2], signal: kill.signal })
-      .then((outcome: ThreadOutcome) => outcome)
-      .finally(() => port1.close());
-
     return new Promise<SandboxOutcome>((resolve) => {
-      const timer = setTimeout(() => {
+      const settle = (outcome: SandboxOutcome) => {
+        clearTimeout(deadline);
+        resolve(outcome);
+      };
+      port1.on('message', (message: ThreadMessage) => {
+        if (message.type !== 'outcome') return request.onEvent(message);
+        port1.close();
+        settle(message.outcome);
+      });
+      const deadline = setTimeout(() => {
         port1.postMessage({ type: 'abort', reason: `Deadline of ${request.timeoutMs}ms reached` });
         const killTimer = setTimeout(() => kill.abort(), this.options.abortGraceMs);
-        finished.finally(() => clearTimeout(killTimer)).catch(() => {});
-        resolve({ ok: false, timedOut: true });
+        port1.once('close', () => clearTimeout(killTimer));
+        settle({ ok: false, timedOut: true });
       }, request.timeoutMs);
-      finished.then(
-        (outcome) => {
-          clearTimeout(timer);
-          resolve(outcome);
-        },
+      this.pool.run(task, { transferList: [port2], signal: kill.signal }).then(
+        () => {},
         (error: unknown) => {
-          clearTimeout(timer);
-          resolve({
-            ok: false,
-            error: {
-              code: 'TOOL_EXECUTION_FAILED',
-              message: `The skill's thread stopped: ${(error as Error).message ?? String(error)}`.slice(
-                0,
-                1000,
-              ),
-              recoverable: true,
-            },
-          });
+          port1.close();
+          settle({ ok: false, error: threadDied(error) });
         },
       );
     });
@@ -87,4 +77,13 @@ export class SkillSandbox {
   async close(): Promise<void> {
     await this.pool.destroy();
   }
+}
+
+function threadDied(error: unknown): ErrorBody {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    code: 'TOOL_EXECUTION_FAILED',
+    message: `The skill's thread stopped: ${reason}`.slice(0, 1000),
+    recoverable: true,
+  };
 }

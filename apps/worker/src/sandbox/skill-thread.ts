@@ -1,8 +1,9 @@
 import { pathToFileURL } from 'node:url';
+import type { MessagePort } from 'node:worker_threads';
 import type { SkillContext } from '@skillrun/core';
 import { createRedis, MemoryStore, RedisKeys, SkillError, toErrorBody } from '@skillrun/core';
 import type { Redis } from 'ioredis';
-import type { ThreadOutcome, ThreadTask, WorkerCommand } from './messages';
+import type { ThreadMessage, ThreadOutcome, ThreadTask, WorkerCommand } from './messages';
 import { createSkillContext } from './skill-context';
 
 /**
@@ -54,20 +55,23 @@ function asJson(output: unknown): unknown {
   }
 }
 
-export default async function runSkill(task: ThreadTask): Promise<ThreadOutcome> {
+export default async function runSkill(task: ThreadTask): Promise<void> {
   const { port } = task;
   const controller = new AbortController();
   port.on('message', (command: WorkerCommand) => {
     if (command.type === 'abort') controller.abort(new SkillError('EXECUTION_TIMEOUT', command.reason));
   });
+  const outcome = await execute(task, port, controller.signal);
+  port.postMessage({ type: 'outcome', outcome } satisfies ThreadMessage);
+  port.close();
+}
+
+async function execute(task: ThreadTask, port: MessagePort, signal: AbortSignal): Promise<ThreadOutcome> {
   try {
-    const execute = await loadExecute(task.module);
-    const ctx = createSkillContext(task, port, controller.signal, memoryFor(task));
-    const output = asJson(await execute(task.input, ctx));
-    return { ok: true, output };
+    const run = await loadExecute(task.module);
+    const ctx = createSkillContext(task, port, signal, memoryFor(task));
+    return { ok: true, output: asJson(await run(task.input, ctx)) };
   } catch (error) {
     return { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };
-  } finally {
-    port.close();
   }
 }

@@ -1,0 +1,70 @@
+import type { Execution } from '@skillrun/core';
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A consumer of the protocol, speaking real HTTP to a gateway. */
+export class Client {
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = Record<string, unknown>>(
+    path: string,
+    init: RequestInit & { json?: unknown } = {},
+  ): Promise<Answer<T>> {
+    const { json, ...rest } = init;
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      ...rest,
+      headers: { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...rest.headers },
+      ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  invoke(
+    skillId: string,
+    inputs: unknown,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    return this.request<Record<string, unknown>>(`/skills/${skillId}/invoke`, {
+      json: { caller: { id: 'tester', type: 'service' }, skill_id: skillId, inputs, ...extra },
+      headers,
+    });
+  }
+
+  async status(skillId: string, executionId: string): Promise<Execution> {
+    const answer = await this.request<Execution>(`/skills/${skillId}/status/${executionId}`);
+    if (answer.status !== 200)
+      throw new Error(`status answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  /** Polls status until the execution is final (or the deadline passes); returns every status seen. */
+  async waitForEnd(
+    skillId: string,
+    executionId: string,
+    timeoutMs = 20_000,
+  ): Promise<{ final: Execution; seen: string[] }> {
+    const deadline = Date.now() + timeoutMs;
+    const seen: string[] = [];
+    for (;;) {
+      const execution = await this.status(skillId, executionId);
+      if (seen.at(-1) !== execution.status) seen.push(execution.status);
+      if (['completed', 'failed', 'timeout'].includes(execution.status)) return { final: execution, seen };
+      if (Date.now() > deadline) throw new Error(`execution ${executionId} still ${execution.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Invokes and waits for the end; asserts the 202 on the way. */
+  async run(skillId: string, inputs: unknown, extra: Record<string, unknown> = {}) {
+    const accepted = await this.invoke(skillId, inputs, extra);
+    if (accepted.status !== 202)
+      throw new Error(`invoke answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
+    return this.waitForEnd(skillId, String(accepted.body.execution_id));
+  }
+}

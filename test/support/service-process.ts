@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@skillrun/redis-server';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const fixtureSkills = fileURLToPath(new URL('../fixtures/skills', import.meta.url));
+
+export interface LogLine {
+  msg?: string;
+  level?: number;
+  execution_id?: string;
+  trace_id?: string;
+  [field: string]: unknown;
+}
+
+/** A real gateway or worker process, started the way the README says, with its JSON logs kept. */
+export class ServiceProcess {
+  readonly logs: LogLine[] = [];
+  stderr = '';
+  private readonly exited: Promise<number | null>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly name: string,
+  ) {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) this.logs.push(parseLine(line));
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+    });
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static spawn(app: 'gateway' | 'worker', env: Record<string, string>): ServiceProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServiceProcess(child, app);
+  }
+
+  /** Resolves with the first log line that matches, or rejects at the deadline or on exit. */
+  async waitForLog(match: (line: LogLine) => boolean, timeoutMs = 20_000): Promise<LogLine> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.logs.find(match);
+      if (found) return found;
+      if (this.child.exitCode !== null) {
+        throw new Error(
+          `${this.name} exited (${this.child.exitCode}) before the log line came: ${this.stderr}`,
+        );
+      }
+      if (Date.now() > deadline) throw new Error(`${this.name}: no such log line within ${timeoutMs}ms`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  exitCode(): Promise<number | null> {
+    return this.exited;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+function parseLine(line: string): LogLine {
+  try {
+    return JSON.parse(line) as LogLine;
+  } catch {
+    return { msg: line };
+  }
+}
+
+export interface StartedGateway {
+  url: string;
+  process: ServiceProcess;
+}
+
+export async function startGateway(env: Record<string, string>): Promise<StartedGateway> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const gateway = ServiceProcess.spawn('gateway', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: url,
+    ...env,
+  });
+  await gateway.waitForLog((line) => line.msg === 'gateway listening');
+  return { url, process: gateway };
+}
+
+export async function startWorker(env: Record<string, string>): Promise<ServiceProcess> {
+  const worker = ServiceProcess.spawn('worker', { SKILLS_DIR: fixtureSkills, ...env });
+  await worker.waitForLog((line) => line.msg === 'worker ready');
+  return worker;
+}

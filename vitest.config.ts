@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], sequence: { groupOrder: 0 } },
+      },
+      {
+        test: {
+          name: 'integration',
+          sequence: { groupOrder: 1 },
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file starts its own Redis and service processes; two cores run two files at once.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
