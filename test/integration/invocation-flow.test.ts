@@ -176,7 +176,7 @@ describe('invoke → status → result', () => {
       const ttl = await redis.ttl(`{skillrun}:exec:${final.execution_id}`);
       expect(ttl).toBeGreaterThan(3500);
       expect(ttl).toBeLessThanOrEqual(3600);
-      await expect.poll(() => queue.getJob(final.execution_id)).toBeUndefined();
+      await expect.poll(() => queue.getJob(final.execution_id), { timeout: 10_000 }).toBeUndefined();
       const counts = await queue.getJobCounts('completed', 'failed');
       expect(counts).toEqual({ completed: 0, failed: 0 });
     } finally {

@@ -9,9 +9,23 @@ function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** Drops stack traces wherever they are, e.g. from an error whose toJSON includes its stack. */
+function withoutStacks(key: string, value: unknown): unknown {
+  return key === 'stack' && typeof value === 'string' ? undefined : value;
+}
+
+/** String(value), which throws for an object without a prototype (no toString). */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 function boundedDetails(details: unknown): unknown {
   try {
-    const json = JSON.stringify(details);
+    const json = JSON.stringify(details, withoutStacks);
     if (json === undefined) return undefined;
     return json.length <= MAX_DETAILS_CHARS
       ? JSON.parse(json)
@@ -28,12 +42,15 @@ function boundedDetails(details: unknown): unknown {
  */
 export function toErrorBody(thrown: unknown, fallbackCode: string): ErrorBody {
   if (thrown instanceof SkillError) return normalise(thrown.toBody(), fallbackCode);
+  // A SkillError from another copy of this library (a compiled skill bundles its own) has toBody too.
+  const toBody = (thrown as { toBody?: unknown } | null)?.toBody;
+  if (typeof toBody === 'function') return toErrorBody({ ...(toBody.call(thrown) as object) }, fallbackCode);
   if (thrown !== null && typeof thrown === 'object') {
     const value = thrown as Record<string, unknown>;
     return normalise(
       {
         code: typeof value.code === 'string' ? value.code : fallbackCode,
-        message: typeof value.message === 'string' ? value.message : String(thrown),
+        message: typeof value.message === 'string' ? value.message : safeString(thrown),
         recoverable: value.recoverable !== false,
         details: value.details,
         suggested_action: typeof value.suggested_action === 'string' ? value.suggested_action : undefined,
@@ -41,7 +58,7 @@ export function toErrorBody(thrown: unknown, fallbackCode: string): ErrorBody {
       fallbackCode,
     );
   }
-  return normalise({ code: fallbackCode, message: String(thrown), recoverable: true }, fallbackCode);
+  return normalise({ code: fallbackCode, message: safeString(thrown), recoverable: true }, fallbackCode);
 }
 
 function normalise(body: ErrorBody, fallbackCode: string): ErrorBody {

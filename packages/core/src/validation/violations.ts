@@ -6,12 +6,17 @@ const MAX_VIOLATIONS = 50;
 /** One violation per ajv error, each naming its path as a JSON Pointer under `basePath`. */
 export function toViolations(errors: ErrorObject[] | null | undefined, basePath = ''): ValidationViolation[] {
   return (errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => {
-    const missing = error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '';
+    const missing = error.keyword === 'required' ? `/${pointerToken(error.params.missingProperty)}` : '';
     const extra =
-      error.keyword === 'additionalProperties' ? `/${String(error.params.additionalProperty)}` : '';
+      error.keyword === 'additionalProperties' ? `/${pointerToken(error.params.additionalProperty)}` : '';
     const path = `${basePath}${error.instancePath}${missing}${extra}` || '/';
     return { path, message: messageOf(error) };
   });
+}
+
+/** A property name as a JSON Pointer reference token (RFC 6901): `~` is `~0`, `/` is `~1`. */
+function pointerToken(name: unknown): string {
+  return String(name).replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function messageOf(error: ErrorObject): string {

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { ExecutionStore, RedisKeys, skillJobOptions } from '@skillrun/core';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestSystem } from '../support/system';
+
+const elapsed = (from?: string, to?: string) => Date.parse(to ?? '') - Date.parse(from ?? '');
+
+describe('deadlines and retries', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ RETRY_BACKOFF_MS: '100' });
+    await system.addWorker({ WORKER_CONCURRENCY: '2', ABORT_GRACE_MS: '200' });
+  });
+  afterAll(() => system?.stop());
+
+  it('ends a busy-looping skill as timeout on time, with the spec error body, without holding up others', async () => {
+    const { client } = system;
+    const spinning = await client.invoke('busy_loop', {});
+    expect(spinning.status).toBe(202);
+    const spinId = String(spinning.body.execution_id);
+    // While the loop spins, the same worker keeps running other executions.
+    await expect
+      .poll(async () => (await client.status('busy_loop', spinId)).status, { timeout: 10_000, interval: 20 })
+      .toBe('running');
+    const meanwhile = await client.run('echo', { text: 'still here' });
+    expect(meanwhile.final.status).toBe('completed');
+
+    const { final } = await client.waitForEnd('busy_loop', spinId);
+    expect(final.status).toBe('timeout');
+    expect(final.error).toEqual({
+      code: 'EXECUTION_TIMEOUT',
+      message: 'Skill execution exceeded the configured timeout of 700ms',
+      recoverable: true,
+      retry: { suggested_delay_ms: 100, max_attempts: 1 },
+    });
+    expect(Date.parse(meanwhile.final.timestamps.completed_at ?? '')).toBeLessThan(
+      Date.parse(final.timestamps.completed_at ?? ''),
+    );
+    expect(elapsed(final.timestamps.started_at, final.timestamps.completed_at)).toBeGreaterThanOrEqual(700);
+    expect(elapsed(final.timestamps.started_at, final.timestamps.completed_at)).toBeLessThan(10_000);
+
+    // The thread that spun was replaced: the worker still runs everything, several at once.
+    const after = await Promise.all(
+      [1, 2, 3].map((n) => client.run('sleepy', { ms: 50, label: `after-${n}` })),
+    );
+    expect(after.map(({ final: end }) => end.status)).toEqual(['completed', 'completed', 'completed']);
+  });
+
+  it('uses the smaller of context.timeout_ms and the skill timeout, and aborts the skill signal', async () => {
+    const { final } = await system.client.run('sleepy', { ms: 4000 }, { context: { timeout_ms: 300 } });
+    expect(final.status).toBe('timeout');
+    expect(final.error?.code).toBe('EXECUTION_TIMEOUT');
+    expect(final.error?.message).toBe('Skill execution exceeded the configured timeout of 300ms');
+    expect(elapsed(final.timestamps.started_at, final.timestamps.completed_at)).toBeLessThan(4000);
+  });
+
+  it('retries a failing skill with exponential backoff: retry 2 means three attempts', async () => {
+    const { final } = await system.client.run('flaky', { succeed_on: 3 });
+    expect(final.status).toBe('completed');
+    expect(final.attempts).toBe(3);
+    expect(final.max_attempts).toBe(3);
+    expect(final.output).toEqual({ attempt: 3 });
+    // Backoff of 100ms then 200ms (100 × 2^n) lies between the first start and the end.
+    expect(elapsed(final.timestamps.started_at, final.timestamps.completed_at)).toBeGreaterThanOrEqual(300);
+  });
+
+  it('fails after the last retry with the last error, as a structured TOOL_EXECUTION_FAILED', async () => {
+    const { final } = await system.client.run('flaky', { succeed_on: 9 });
+    expect(final.status).toBe('failed');
+    expect(final.attempts).toBe(3);
+    expect(final.error).toEqual({
+      code: 'TOOL_EXECUTION_FAILED',
+      message: 'attempt 3 failed on purpose',
+      recoverable: true,
+    });
+  });
+
+  it('does not retry an error the skill marks as not recoverable', async () => {
+    const { final } = await system.client.run('fatal', {});
+    expect(final.status).toBe('failed');
+    expect(final.attempts).toBe(1);
+    expect(final.max_attempts).toBe(4);
+    expect(final.error).toEqual({
+      code: 'QUOTA_GONE',
+      message: 'The account behind this skill is closed',
+      recoverable: false,
+      suggested_action: 'Do not retry',
+    });
+  });
+
+  it('bounds a thrown message and never shows a stack trace', async () => {
+    const { final } = await system.client.run('thrower', {});
+    expect(final.status).toBe('failed');
+    expect(final.error?.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(final.error?.message.startsWith('disk on fire !!!')).toBe(true);
+    expect(final.error?.message.length).toBeLessThanOrEqual(1000);
+    expect(JSON.stringify(final)).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+
+  it('re-validates on dequeue: invalid input from another producer fails at once and is not retried', async () => {
+    const redis = new Redis(system.redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue('skill.flaky', { connection: redis, prefix: '{skillrun}' });
+    try {
+      const executionId = randomUUID();
+      const store = new ExecutionStore(redis, new RedisKeys('{skillrun}'), 3600);
+      await store.create({
+        executionId,
+        skillId: 'flaky',
+        skillVersion: '1.0.0',
+        caller: { id: 'old-gateway', type: 'service' },
+        traceId: 'trace-old',
+        priority: 'normal',
+        maxAttempts: 3,
+        createdAt: new Date().toISOString(),
+      });
+      const payload = {
+        v: 1,
+        execution_id: executionId,
+        skill_id: 'flaky',
+        skill_version: '1.0.0',
+        inputs: { succeed_on: 'soon' },
+        caller: { id: 'old-gateway', type: 'service' },
+        trace_id: 'trace-old',
+        priority: 'normal',
+      };
+      const options = skillJobOptions({
+        executionId,
+        priority: 'normal',
+        skill: { retry: 2 },
+        retryBackoffMs: 100,
+      });
+      await queue.add('flaky', payload, options);
+      const { final } = await system.client.waitForEnd('flaky', executionId);
+      expect(final.status).toBe('failed');
+      expect(final.attempts).toBe(1);
+      expect(final.error?.code).toBe('INVALID_INPUT');
+      expect(final.error?.details).toEqual([{ path: '/inputs/succeed_on', message: 'must be integer' }]);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  });
+});

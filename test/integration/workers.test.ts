@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceProcess } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+const ranBy = (worker: ServiceProcess) =>
+  new Set(worker.logs.filter((line) => line.msg === 'attempt started').map((line) => line.execution_id));
+
+describe('horizontal workers', () => {
+  let system: TestSystem;
+  let first: ServiceProcess;
+  let second: ServiceProcess;
+  let echoOnly: ServiceProcess;
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+    [first, second, echoOnly] = await Promise.all([
+      system.addWorker({ WORKER_SKILLS: 'sleepy', WORKER_CONCURRENCY: '1', WORKER_ID: 'sleepy-a' }),
+      system.addWorker({ WORKER_SKILLS: 'sleepy', WORKER_CONCURRENCY: '1', WORKER_ID: 'sleepy-b' }),
+      system.addWorker({ WORKER_SKILLS: 'echo', WORKER_ID: 'echo-only' }),
+    ]);
+  });
+  afterAll(() => system?.stop());
+
+  it('shares one skill queue between two workers, each execution run exactly once', async () => {
+    const { client } = system;
+    const accepted = await Promise.all(Array.from({ length: 6 }, () => client.invoke('sleepy', { ms: 300 })));
+    const ids = accepted.map((answer) => String(answer.body.execution_id));
+    const finals = await Promise.all(ids.map(async (id) => (await client.waitForEnd('sleepy', id)).final));
+    expect(finals.every((execution) => execution.status === 'completed' && execution.attempts === 1)).toBe(
+      true,
+    );
+
+    const byFirst = ranBy(first);
+    const bySecond = ranBy(second);
+    expect(ids.filter((id) => byFirst.has(id)).length).toBeGreaterThan(0);
+    expect(ids.filter((id) => bySecond.has(id)).length).toBeGreaterThan(0);
+    expect(ids.every((id) => byFirst.has(id) !== bySecond.has(id))).toBe(true);
+  });
+
+  it('runs an invocation only on a worker that hosts its skill', async () => {
+    const { client } = system;
+    const echoes = await Promise.all([1, 2, 3].map((n) => client.run('echo', { text: `e${n}` })));
+    const sleeps = await Promise.all([1, 2, 3].map(() => client.run('sleepy', { ms: 5 })));
+    const echoIds = echoes.map(({ final }) => final.execution_id);
+    const sleepIds = sleeps.map(({ final }) => final.execution_id);
+    expect(echoIds.every((id) => ranBy(echoOnly).has(id))).toBe(true);
+    expect(echoIds.some((id) => ranBy(first).has(id) || ranBy(second).has(id))).toBe(false);
+    expect(sleepIds.some((id) => ranBy(echoOnly).has(id))).toBe(false);
+  });
+
+  it('lists the skills of live workers, and forgets a skill when its last worker leaves', async () => {
+    const { client } = system;
+    const listed = await client.request<{ skills: { id: string }[] }>('/skills');
+    expect(listed.body.skills.map((skill) => skill.id)).toEqual(['echo', 'sleepy']);
+
+    await echoOnly.stop();
+    expect((await client.request('/skills/echo')).status).toBe(404);
+    expect((await client.invoke('echo', { text: 'anyone?' })).status).toBe(404);
+    const after = await client.request<{ skills: { id: string }[] }>('/skills');
+    expect(after.body.skills.map((skill) => skill.id)).toEqual(['sleepy']);
+  });
+});
