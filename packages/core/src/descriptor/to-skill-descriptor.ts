@@ -38,7 +38,7 @@ export function toSkillDescriptor(skill: SkillDefinition, context: DescriptorCon
       content_type: 'application/json',
       status_url: urls.status,
       result_url: urls.result,
-      timeout_ms: skill.timeout,
+      timeout_ms: Math.ceil(skill.timeout),
       retry: { max_attempts: skill.retry + 1, backoff_ms: context.retryBackoffMs },
     },
     inputs: toParameterDefinitions(skill.input),

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { execAll } from '../redis/exec-all';
 import type { ErrorBody } from '../schemas/error-body';
 import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
 import type { RedisKeys } from './redis-keys';
@@ -59,7 +60,7 @@ export class ExecutionStore {
       updated_at: execution.createdAt,
     };
     const key = this.keys.execution(execution.executionId);
-    await this.redis.multi().hset(key, fields).expire(key, this.ttlSeconds).exec();
+    await execAll(this.redis.multi().hset(key, fields).expire(key, this.ttlSeconds));
     return toExecution(fields) as Execution;
   }
 

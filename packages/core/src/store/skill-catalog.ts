@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { execAll } from '../redis/exec-all';
 import type { SkillDefinition } from '../schemas/skill-definition';
 import type { RedisKeys } from './redis-keys';
 
@@ -28,22 +29,23 @@ export class SkillCatalog {
       batch.zadd(this.keys.skillHosts(skill.name), expiresAt, workerId);
       batch.zremrangebyscore(this.keys.skillHosts(skill.name), '-inf', now);
     }
-    await batch.exec();
+    await execAll(batch);
   }
 
   async withdraw(workerId: string, skillIds: string[]): Promise<void> {
     const batch = this.redis.multi().zrem(this.keys.workers(), workerId);
     for (const id of skillIds) batch.zrem(this.keys.skillHosts(id), workerId);
-    await batch.exec();
+    await execAll(batch);
   }
 
   /** The definition of a skill hosted by at least one live worker, or null. */
   async get(skillId: string, now = Date.now()): Promise<SkillDefinition | null> {
-    const [[, definition], [, hosts]] = (await this.redis
-      .pipeline()
-      .hget(this.keys.skills(), skillId)
-      .zcount(this.keys.skillHosts(skillId), now, '+inf')
-      .exec()) as [[unknown, string | null], [unknown, number]];
+    const [definition, hosts] = (await execAll(
+      this.redis
+        .pipeline()
+        .hget(this.keys.skills(), skillId)
+        .zcount(this.keys.skillHosts(skillId), now, '+inf'),
+    )) as [string | null, number];
     return definition && hosts > 0 ? (JSON.parse(definition) as SkillDefinition) : null;
   }
 
@@ -53,9 +55,9 @@ export class SkillCatalog {
     const ids = Object.keys(all).sort();
     const batch = this.redis.pipeline();
     for (const id of ids) batch.zcount(this.keys.skillHosts(id), now, '+inf');
-    const counts = (await batch.exec()) ?? [];
+    const counts = await execAll(batch);
     return ids.flatMap((id, index) =>
-      Number(counts[index]?.[1] ?? 0) > 0 ? [JSON.parse(all[id] as string) as SkillDefinition] : [],
+      Number(counts[index] ?? 0) > 0 ? [JSON.parse(all[id] as string) as SkillDefinition] : [],
     );
   }
 

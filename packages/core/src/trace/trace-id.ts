@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 
 /** A new W3C-style trace id: 32 lowercase hex digits. */
 export function newTraceId(): string {
@@ -10,6 +10,8 @@ export function newTraceId(): string {
 /** The trace id of a W3C `traceparent` header, or undefined when the header is absent or malformed. */
 export function traceIdFromTraceparent(header: string | undefined): string | undefined {
   const match = header ? TRACEPARENT.exec(header.trim().toLowerCase()) : null;
-  const traceId = match?.[1];
-  return traceId && !/^0+$/.test(traceId) ? traceId : undefined;
+  if (!match) return undefined;
+  const [, version, traceId, parentId] = match;
+  const invalid = version === 'ff' || /^0+$/.test(traceId ?? '') || /^0+$/.test(parentId ?? '');
+  return invalid ? undefined : traceId;
 }
