@@ -1,8 +1,13 @@
+import type { SkillDescriptor } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureSkills, repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
+
+interface EchoOutput {
+  seen: Record<string, unknown>;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -70,7 +75,7 @@ describe('invoke → status → result', () => {
     expect(ids).toEqual(expect.arrayContaining(['memory_search', 'memory_store', 'text_stats', 'echo']));
     expect(ids).toEqual([...ids].sort());
 
-    const described = await client.request<Record<string, any>>('/skills/echo');
+    const described = await client.request<SkillDescriptor>('/skills/echo');
     expect(described.status).toBe(200);
     const descriptor = described.body;
     expect(descriptor).toMatchObject({
@@ -118,7 +123,7 @@ describe('invoke → status → result', () => {
     const worker = system.workers[0];
     const given = await client.run('echo', { text: 'a' }, { context: { trace_id: 'trace-abc-123' } });
     expect(given.final.trace_id).toBe('trace-abc-123');
-    expect((given.final.output as any).seen.trace_id).toBe('trace-abc-123');
+    expect((given.final.output as EchoOutput).seen.trace_id).toBe('trace-abc-123');
     await worker?.waitForLog((line) => line.trace_id === 'trace-abc-123' && line.msg === 'echoing');
 
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -128,7 +133,7 @@ describe('invoke → status → result', () => {
     const generated = await client.invoke('echo', { text: 'c' });
     expect(generated.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
     const ended = await client.waitForEnd('echo', String(generated.body.execution_id));
-    expect((ended.final.output as any).seen).toMatchObject({
+    expect((ended.final.output as EchoOutput).seen).toMatchObject({
       trace_id: generated.body.trace_id,
       caller: { id: 'tester', type: 'service' },
       attempt: 1,

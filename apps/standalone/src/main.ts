@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '@skillrun/core';
+import { ConfigError, exitOnStartupError, stopOnSignals } from '@skillrun/core';
 import { GatewayService, loadGatewayConfig } from '@skillrun/gateway';
 import { loadWorkerConfig, SkillLoadError, WorkerService } from '@skillrun/worker';
 import { chooseRedis } from './private-redis';
@@ -26,21 +26,7 @@ async function main(): Promise<void> {
     await stop().catch(() => {});
     throw error;
   }
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      gateway.logger.info({ signal }, 'stopping');
-      stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
+  stopOnSignals(gateway.logger, stop);
 }
 
-main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof SkillLoadError;
-  console.error(
-    known || !(error instanceof Error) ? String(error instanceof Error ? error.message : error) : error,
-  );
-  process.exit(1);
-});
+main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));

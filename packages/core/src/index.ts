@@ -13,6 +13,7 @@ export { SkillError, type SkillErrorOptions } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { createLogger, type Logger } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
+export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { createRedis, type RedisConnectionOptions } from './redis/create-redis';
 export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';

@@ -1,20 +1,16 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ErrorBody, SkillLogLevel } from '@skillrun/core';
+import type { ErrorBody, SkillContext, SkillLogLevel } from '@skillrun/core';
 
 /** What a skill thread is asked to run. */
 export interface ThreadTask {
   /** A compiled ES module exporting execute(input, ctx). */
   module: string;
   input: Record<string, unknown>;
-  meta: {
-    executionId: string;
-    skillId: string;
-    skillVersion: string;
-    traceId: string;
-    caller: { id: string; type: string };
-    attempt: number;
-    deadline: number;
-  };
+  /** The run's facts, passed to the skill as they are. */
+  meta: Pick<
+    SkillContext,
+    'executionId' | 'skillId' | 'skillVersion' | 'traceId' | 'caller' | 'attempt' | 'deadline'
+  >;
   redis: { url: string; prefix: string };
   port: MessagePort;
 }

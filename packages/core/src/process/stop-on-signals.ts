@@ -1,0 +1,34 @@
+import type { Logger } from '../logging/create-logger';
+
+/**
+ * The shutdown every process shares: on SIGTERM or SIGINT, log, run `close` once (it lets work in
+ * flight finish) and exit 0, or 1 when closing fails.
+ */
+export function stopOnSignals(
+  logger: Logger,
+  close: () => Promise<void>,
+  what = 'finishing work in flight',
+): void {
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, `stopping: ${what}`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'could not stop cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Ends a process that could not start: operator-facing errors print their message, others in full. */
+export function exitOnStartupError(
+  error: unknown,
+  operatorErrors: Array<new (...args: never[]) => Error>,
+): never {
+  const known = operatorErrors.some((kind) => error instanceof kind);
+  console.error(known ? (error as Error).message : error);
+  process.exit(1);
+}
