@@ -58,31 +58,39 @@ export class InvocationService {
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
     };
-    const execution = await this.redis(() =>
-      this.deps.store.create({
-        executionId: payload.execution_id,
-        skillId: payload.skill_id,
-        skillVersion: payload.skill_version,
-        caller: payload.caller,
-        traceId: payload.trace_id,
-        priority: payload.priority,
-        maxAttempts: skill.retry + 1,
-        createdAt: new Date().toISOString(),
-      }),
-    );
     const options = skillJobOptions({
       executionId: payload.execution_id,
       priority: payload.priority,
       skill,
       retryBackoffMs: this.deps.retryBackoffMs,
     });
+    // One round trip: both go down the same connection, so Redis stores the record before the job.
+    const record = this.deps.store.create({
+      executionId: payload.execution_id,
+      skillId: payload.skill_id,
+      skillVersion: payload.skill_version,
+      caller: payload.caller,
+      traceId: payload.trace_id,
+      priority: payload.priority,
+      maxAttempts: skill.retry + 1,
+      createdAt: new Date().toISOString(),
+    });
+    const job = this.deps.queues.for(skill.name).add(skill.name, payload, options);
     try {
-      await this.redis(() => this.deps.queues.for(skill.name).add(skill.name, payload, options));
+      const [execution] = await this.redis(() => Promise.all([record, job]));
+      return execution;
     } catch (error) {
-      await this.deps.store.discard(payload.execution_id).catch(() => {});
+      await this.forget(skill.name, payload.execution_id);
       throw error;
     }
-    return execution;
+  }
+
+  /** Best effort after a failed enqueue: no record without a job, no job without a record. */
+  private async forget(skillId: string, executionId: string): Promise<void> {
+    await Promise.allSettled([
+      this.deps.store.discard(executionId),
+      this.deps.queues.for(skillId).remove(executionId),
+    ]);
   }
 
   /** The execution, if it exists and belongs to this skill. */

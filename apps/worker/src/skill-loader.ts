@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { delimiter, join, relative } from 'node:path';
 import { SchemaValidator, SkillDefinition, SkillError, type SkillSchemas } from '@skillrun/core';
-import type { SkillCompiler } from './skill-compiler';
+import type { ModuleBundler } from './module-bundler';
 
 export interface LoadedSkill {
   definition: SkillDefinition;
@@ -26,10 +26,10 @@ const ENTRY_FILES = ['index.ts', 'index.js', 'index.mjs'];
 export async function loadSkills(
   folders: string,
   schemas: SkillSchemas,
-  compiler: SkillCompiler,
+  bundler: ModuleBundler,
 ): Promise<LoadedSkill[]> {
   const files = (await Promise.all(folders.split(delimiter).filter(Boolean).map(findSkillFiles))).flat();
-  const skills = await Promise.all(files.map((file) => loadSkill(file, schemas, compiler)));
+  const skills = await Promise.all(files.map((file) => loadSkill(file, schemas, bundler)));
   const byName = new Map<string, LoadedSkill>();
   for (const skill of skills) {
     const other = byName.get(skill.definition.name);
@@ -57,7 +57,7 @@ async function findSkillFiles(folder: string): Promise<string[]> {
 export async function loadSkill(
   file: string,
   schemas: SkillSchemas,
-  compiler: SkillCompiler,
+  bundler: ModuleBundler,
 ): Promise<LoadedSkill> {
   const where = relative(process.cwd(), file) || file;
   let raw: unknown;
@@ -80,7 +80,7 @@ export async function loadSkill(
     throw new SkillLoadError(`${where}: mode "code" needs one of ${ENTRY_FILES.join(', ')} beside it`);
   }
   try {
-    return { definition, file, entry, module: await compiler.compile(definition.name, entry) };
+    return { definition, file, entry, module: await bundler.bundle(definition.name, entry) };
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0]?.text ?? (error as Error).message;
     throw new SkillLoadError(`${where}: ${relative(process.cwd(), entry)} does not compile: ${first}`);

@@ -12,9 +12,9 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import type { WorkerConfig } from './config';
-import { SkillSandbox } from './sandbox/skill-sandbox';
+import { ModuleBundler } from './module-bundler';
+import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
-import { SkillCompiler } from './skill-compiler';
 import { type LoadedSkill, loadSkills } from './skill-loader';
 
 /**
@@ -25,7 +25,7 @@ export class WorkerService {
   readonly logger: Logger;
   private redis: Redis | undefined;
   private sandbox: SkillSandbox | undefined;
-  private compiler: SkillCompiler | undefined;
+  private bundler: ModuleBundler | undefined;
   private advertiser: SkillAdvertiser | undefined;
   private workers: Worker[] = [];
   skills: LoadedSkill[] = [];
@@ -40,15 +40,14 @@ export class WorkerService {
   async start(): Promise<void> {
     const { config } = this;
     const schemas = new SkillSchemas();
-    this.compiler = await SkillCompiler.create();
-    this.skills = selectSkills(
-      await loadSkills(config.SKILLS_DIR, schemas, this.compiler),
-      config.WORKER_SKILLS,
-    );
+    const bundler = await ModuleBundler.create();
+    this.bundler = bundler;
+    this.skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
     const redis = createRedis(config.REDIS_URL, { role: 'queue' });
     this.redis = redis;
     const keys = new RedisKeys(config.KEY_PREFIX);
     this.sandbox = new SkillSandbox({
+      threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
       maxThreads: config.WORKER_CONCURRENCY * (this.skills.length + 1),
       abortGraceMs: config.ABORT_GRACE_MS,
     });
@@ -92,7 +91,7 @@ export class WorkerService {
     await this.advertiser?.close().catch(() => {});
     await Promise.all(this.workers.map((worker) => worker.close()));
     await this.sandbox?.close();
-    await this.compiler?.close();
+    await this.bundler?.close();
     this.redis?.disconnect();
   }
 }

@@ -1,9 +1,15 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import type { ErrorBody } from '@skillrun/core';
 import { Piscina } from 'piscina';
 import type { ThreadEvent, ThreadMessage, ThreadOutcome, ThreadTask } from './messages';
 
+/** The source of what each thread runs; the worker bundles it to plain JavaScript at start-up. */
+export const SANDBOX_THREAD_ENTRY = fileURLToPath(new URL('./skill-thread.ts', import.meta.url));
+
 export interface SandboxOptions {
+  /** The bundled SANDBOX_THREAD_ENTRY. */
+  threadModule: string;
   maxThreads: number;
   /** After the deadline, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
@@ -30,7 +36,9 @@ export class SkillSandbox {
 
   constructor(private readonly options: SandboxOptions) {
     this.pool = new Piscina({
-      filename: new URL('./skill-thread.ts', import.meta.url).href,
+      filename: pathToFileURL(options.threadModule).href,
+      // Threads run bundled JavaScript: no TypeScript loader to start in each of them.
+      execArgv: [],
       maxThreads: options.maxThreads,
       minThreads: Math.min(2, options.maxThreads),
       idleTimeout: 60_000,

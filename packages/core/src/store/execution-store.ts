@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { execAll } from '../redis/exec-all';
 import type { ErrorBody } from '../schemas/error-body';
 import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
 import type { RedisKeys } from './redis-keys';
@@ -21,7 +20,25 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
+/** Creates a record and its TTL in one step (a script, not MULTI: no pipeline to build per call). */
+const CREATE = `
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+`;
+
 export type TransitionResult = 'applied' | 'missing' | 'refused';
+
+interface StoreScripts {
+  skillrunCreate(key: string, ttlSeconds: number, ...fieldValues: string[]): Promise<number>;
+  skillrunTransition(
+    key: string,
+    status: string,
+    ttlMs: number,
+    startedAt: string,
+    ...pairs: string[]
+  ): Promise<number>;
+}
 
 export interface NewExecution {
   executionId: string;
@@ -42,6 +59,11 @@ export class ExecutionStore {
     private readonly ttlSeconds: number,
   ) {
     redis.defineCommand('skillrunTransition', { numberOfKeys: 1, lua: TRANSITION });
+    redis.defineCommand('skillrunCreate', { numberOfKeys: 1, lua: CREATE });
+  }
+
+  private get scripts(): StoreScripts {
+    return this.redis as unknown as StoreScripts;
   }
 
   async create(execution: NewExecution): Promise<Execution> {
@@ -59,8 +81,8 @@ export class ExecutionStore {
       created_at: execution.createdAt,
       updated_at: execution.createdAt,
     };
-    const key = this.keys.execution(execution.executionId);
-    await execAll(this.redis.multi().hset(key, fields).expire(key, this.ttlSeconds));
+    const pairs = Object.entries(fields).flat();
+    await this.scripts.skillrunCreate(this.keys.execution(execution.executionId), this.ttlSeconds, ...pairs);
     return toExecution(fields) as Execution;
   }
 

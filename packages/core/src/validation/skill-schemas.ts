@@ -17,9 +17,13 @@ export type ValidationResult =
 export class SkillSchemas {
   private readonly ajv: Ajv2020 = createAjv({ useDefaults: true });
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** The same schema object again (the usual case) skips even the hashing. */
+  private readonly byIdentity = new WeakMap<object, ValidateFunction>();
 
   /** Throws a SkillError naming the problem when the schema itself is not valid JSON Schema. */
   compile(schema: object): ValidateFunction {
+    const known = this.byIdentity.get(schema);
+    if (known) return known;
     const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
     let validate = this.compiled.get(key);
     if (!validate) {
@@ -32,6 +36,7 @@ export class SkillSchemas {
       }
       this.compiled.set(key, validate);
     }
+    this.byIdentity.set(schema, validate);
     return validate;
   }
 

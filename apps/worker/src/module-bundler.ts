@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * Compiles each code skill (TypeScript or JavaScript, with whatever it imports) into one ES module
- * when the worker starts. Threads then load plain JavaScript: nothing is transpiled per execution,
- * and a skill that does not compile stops the worker at start-up instead of failing every call.
+ * Bundles TypeScript or JavaScript (with whatever it imports) into one ES module, with esbuild,
+ * when the worker starts: every code skill, and the sandbox thread's own entry. Threads then load
+ * plain JavaScript with no loader: nothing is transpiled per thread or per execution, and a skill
+ * that does not compile stops the worker at start-up instead of failing every call.
  */
-export class SkillCompiler {
+export class ModuleBundler {
   private constructor(private readonly outDir: string) {}
 
-  static async create(): Promise<SkillCompiler> {
-    return new SkillCompiler(await mkdtemp(join(tmpdir(), 'skillrun-skills-')));
+  static async create(): Promise<ModuleBundler> {
+    return new ModuleBundler(await mkdtemp(join(tmpdir(), 'skillrun-modules-')));
   }
 
-  /** Returns the path of the compiled module, or throws with esbuild's first message. */
-  async compile(skillName: string, entry: string): Promise<string> {
-    const outfile = join(this.outDir, `${skillName}.mjs`);
+  /** Returns the path of the bundle, or throws with esbuild's first message. */
+  async bundle(name: string, entry: string): Promise<string> {
+    const outfile = join(this.outDir, `${name}.mjs`);
     await build({
       entryPoints: [entry],
       outfile,
