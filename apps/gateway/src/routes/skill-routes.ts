@@ -1,5 +1,6 @@
 import {
   type DescriptorContext,
+  type InvocationAccepted,
   SkillError,
   skillUrls,
   toSkillDescriptor,
@@ -49,13 +50,14 @@ export function skillRoutes({ directory, invocations, descriptor, redisTimeoutMs
       '{execution_id}',
       execution.execution_id,
     );
-    res.status(202).location(statusUrl).json({
+    const accepted: InvocationAccepted = {
       execution_id: execution.execution_id,
       status: 'accepted',
       skill_id: execution.skill_id,
       trace_id: execution.trace_id,
       timestamps: execution.timestamps,
-    });
+    };
+    res.status(202).location(statusUrl).json(accepted);
   });
 
   for (const step of ['status', 'result'] as const) {
