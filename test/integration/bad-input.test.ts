@@ -26,7 +26,7 @@ describe('bad input gets the spec error envelope, before anything is enqueued', 
       body,
     });
 
-  it('answers 400 INVALID_INPUT with one detail per violation of the input schema, each naming its path', async () => {
+  it('answers 400 with one detail per violation of the input schema, each naming its path and code', async () => {
     const answer = await system.client.invoke('echo', {
       count: 99,
       mode: 'shout',
@@ -35,14 +35,14 @@ describe('bad input gets the spec error envelope, before anything is enqueued', 
     });
     expect(answer.status).toBe(400);
     const { error } = answer.body as unknown as Envelope;
-    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.code).toBe('MISSING_REQUIRED_PARAM');
     expect(error.details).toEqual(
       expect.arrayContaining([
-        { path: '/inputs/text', message: 'is required' },
-        { path: '/inputs/count', message: 'must be <= 10' },
-        { path: '/inputs/mode', message: 'must be one of ["plain","loud"]' },
-        { path: '/inputs/extra', message: 'is not a declared property' },
-        { path: '/inputs/when', message: 'must match format "date-time"' },
+        { path: '/inputs/text', message: 'is required', code: 'MISSING_REQUIRED_PARAM' },
+        { path: '/inputs/count', message: 'must be <= 10', code: 'PARAM_OUT_OF_RANGE' },
+        { path: '/inputs/mode', message: 'must be one of ["plain","loud"]', code: 'INVALID_INPUT' },
+        { path: '/inputs/extra', message: 'is not a declared property', code: 'INVALID_INPUT' },
+        { path: '/inputs/when', message: 'must match format "date-time"', code: 'INVALID_INPUT' },
       ]),
     );
     expect(error.details).toHaveLength(5);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ExecutionStore, RedisKeys, skillJobOptions } from '@skillrun/core';
+import { ExecutionStore, RedisKeys, skillJobOptions, skillQueueName } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,7 +102,7 @@ describe('deadlines and retries', () => {
 
   it('re-validates on dequeue: invalid input from another producer fails at once and is not retried', async () => {
     const redis = new Redis(system.redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue('skill.flaky', { connection: redis, prefix: '{skillrun}' });
+    const queue = new Queue(skillQueueName('flaky', '1.0.0'), { connection: redis, prefix: '{skillrun}' });
     try {
       const executionId = randomUUID();
       const store = new ExecutionStore(redis, new RedisKeys('{skillrun}'), 3600);
@@ -137,7 +137,9 @@ describe('deadlines and retries', () => {
       expect(final.status).toBe('failed');
       expect(final.attempts).toBe(1);
       expect(final.error?.code).toBe('INVALID_INPUT');
-      expect(final.error?.details).toEqual([{ path: '/inputs/succeed_on', message: 'must be integer' }]);
+      expect(final.error?.details).toEqual([
+        { path: '/inputs/succeed_on', message: 'must be integer (got string "soon")', code: 'INVALID_INPUT' },
+      ]);
     } finally {
       await queue.close();
       redis.disconnect();

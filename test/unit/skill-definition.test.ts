@@ -136,7 +136,9 @@ describe('the SkillDefinition meta-schema', () => {
   it('rejects an unknown top-level field, naming it', () => {
     const error = rejection({ ...codeReview(), handler: 'index.js' });
     expect(error.message).toContain('handler');
-    expect(error.toBody().details).toEqual([{ path: '/handler', message: 'is not a declared property' }]);
+    expect(error.toBody().details).toEqual([
+      { path: '/handler', message: 'is not a declared property', code: 'INVALID_INPUT' },
+    ]);
   });
 
   it("rejects mode 'python', naming mode", () => {
@@ -163,7 +165,11 @@ describe('the SkillDefinition meta-schema', () => {
       delete definition[field];
       const error = rejection(definition);
       expect(error.message).toContain(field);
-      expect(error.toBody().details).toContainEqual({ path: `/${field}`, message: 'is required' });
+      expect(error.toBody().details).toContainEqual({
+        path: `/${field}`,
+        message: 'is required',
+        code: 'MISSING_REQUIRED_PARAM',
+      });
     },
   );
 });

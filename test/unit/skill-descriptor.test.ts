@@ -1,4 +1,5 @@
 import {
+  type DescriptorContext,
   PROTOCOL_VERSION,
   SchemaValidator,
   type SkillDefinition,
@@ -32,7 +33,12 @@ const skill: SkillDefinition = {
   retry: 2,
 };
 
-const context = { baseUrl: 'https://skills.example.com', providerName: 'acme', retryBackoffMs: 750 };
+const context: DescriptorContext = {
+  baseUrl: 'https://skills.example.com',
+  provider: { name: 'acme' },
+  retryBackoffMs: 750,
+  defaults: { access: 'public', capabilityType: 'api', auth: { type: 'none' } },
+};
 const validator = new SchemaValidator(SkillDescriptor, 'skill descriptor');
 
 describe('toSkillDescriptor', () => {
@@ -59,7 +65,7 @@ describe('toSkillDescriptor', () => {
   it('puts the endpoint under the base URL, with {execution_id} templates', () => {
     const { endpoint } = toSkillDescriptor(skill, context);
     expect(endpoint).toEqual({
-      url: 'https://skills.example.com/skills/text_stats/invoke',
+      url: 'https://skills.example.com/skills/text_stats/invoke?version=2.1.0',
       method: 'POST',
       content_type: 'application/json',
       status_url: 'https://skills.example.com/skills/text_stats/status/{execution_id}',
@@ -71,7 +77,7 @@ describe('toSkillDescriptor', () => {
 
   it('tolerates trailing slashes and keeps a path prefix of the base URL', () => {
     const slash = toSkillDescriptor(skill, { ...context, baseUrl: 'https://skills.example.com/' });
-    expect(slash.endpoint.url).toBe('https://skills.example.com/skills/text_stats/invoke');
+    expect(slash.endpoint.url).toBe('https://skills.example.com/skills/text_stats/invoke?version=2.1.0');
     expect(slash.endpoint.status_url).toBe(
       'https://skills.example.com/skills/text_stats/status/{execution_id}',
     );

@@ -1,5 +1,6 @@
 import { SkillError, SkillSchemas } from '@skillrun/core';
-import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const search = {
   type: 'object',
@@ -53,7 +54,9 @@ describe('SkillSchemas.validate', () => {
     const result = new SkillSchemas().validate(search, { query: '' }, '/output');
     expect(result).toEqual({
       ok: false,
-      violations: [{ path: '/output/query', message: 'must NOT have fewer than 1 characters' }],
+      violations: [
+        { path: '/output/query', message: 'must NOT have fewer than 1 characters', code: 'INVALID_INPUT' },
+      ],
     });
   });
 
@@ -119,10 +122,137 @@ describe('SkillSchemas.assert', () => {
       'Invalid inputs: [inputs -> query] is required; [inputs -> limit] must be >= 1',
     );
     expect(error.toBody().details).toEqual([
-      { path: '/inputs/query', message: 'is required' },
-      { path: '/inputs/limit', message: 'must be >= 1' },
+      { path: '/inputs/query', message: 'is required', code: 'MISSING_REQUIRED_PARAM' },
+      { path: '/inputs/limit', message: 'must be >= 1', code: 'PARAM_OUT_OF_RANGE' },
     ]);
     const output = thrownBy(() => schemas.assert(search, {}, 'output', '/output', 'INVALID_OUTPUT'));
     expect((output as SkillError).code).toBe('INVALID_OUTPUT');
+  });
+});
+
+describe('SkillSchemas.assertInputs', () => {
+  const digest = {
+    type: 'object',
+    properties: {
+      topics: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      max_articles: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+      save_to_file: { type: 'boolean', default: false },
+    },
+    required: ['topics'],
+    additionalProperties: false,
+  };
+
+  function rejection(data: unknown, coerce = true): SkillError {
+    const error = thrownBy(() =>
+      new SkillSchemas().assertInputs(digest, data, { coerce, basePath: '/inputs' }),
+    );
+    expect(error).toBeInstanceOf(SkillError);
+    return error as SkillError;
+  }
+
+  it('coerces the usual LLM mistakes before validating, then fills defaults', () => {
+    const inputs = { topics: 'AI news', max_articles: ' 3 ', save_to_file: 'yes' };
+    expect(new SkillSchemas().assertInputs(digest, inputs, { coerce: true })).toEqual({
+      topics: ['AI news'],
+      max_articles: 3,
+      save_to_file: true,
+    });
+    expect(inputs).toEqual({ topics: 'AI news', max_articles: ' 3 ', save_to_file: 'yes' });
+  });
+
+  it('leaves the data as sent when coercion is off', () => {
+    const error = rejection({ topics: ['AI'], max_articles: '3' }, false);
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toBe('Invalid inputs: [inputs -> max_articles] must be integer (got string "3")');
+    expect(new SkillSchemas().assertInputs(digest, { topics: ['AI'] }, { coerce: false })).toEqual({
+      topics: ['AI'],
+      max_articles: 5,
+      save_to_file: false,
+    });
+  });
+
+  it('throws MISSING_REQUIRED_PARAM when a required input is missing, with every violation in details', () => {
+    const error = rejection({ max_articles: 99 });
+    expect(error.code).toBe('MISSING_REQUIRED_PARAM');
+    expect(error.recoverable).toBe(true);
+    expect(error.message).toBe(
+      'Invalid inputs: [inputs -> topics] is required; [inputs -> max_articles] must be <= 10',
+    );
+    expect(error.toBody().details).toEqual([
+      { path: '/inputs/topics', message: 'is required', code: 'MISSING_REQUIRED_PARAM' },
+      { path: '/inputs/max_articles', message: 'must be <= 10', code: 'PARAM_OUT_OF_RANGE' },
+    ]);
+  });
+
+  it('throws PARAM_OUT_OF_RANGE when only bounds are broken, after coercion', () => {
+    const error = rejection({ topics: ['AI'], max_articles: '0' });
+    expect(error.code).toBe('PARAM_OUT_OF_RANGE');
+    expect(error.toBody().details).toEqual([
+      { path: '/inputs/max_articles', message: 'must be >= 1', code: 'PARAM_OUT_OF_RANGE' },
+    ]);
+  });
+
+  it('throws INVALID_INPUT for anything else, such as a value that cannot be coerced', () => {
+    const error = rejection({ topics: ['AI'], max_articles: 'five', extra: 1 });
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toBe(
+      'Invalid inputs: [inputs -> extra] is not a declared property; ' +
+        '[inputs -> max_articles] must be integer (got string "five")',
+    );
+  });
+
+  it('names what is validated in the message', () => {
+    const error = thrownBy(() =>
+      new SkillSchemas().assertInputs(digest, {}, { coerce: true, what: 'step inputs' }),
+    );
+    expect((error as SkillError).message).toBe('Invalid step inputs: [topics] is required');
+  });
+});
+
+describe('SkillSchemas compile cache', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('compiles structurally equal schemas once, however many distinct objects carry them', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const schemas = new SkillSchemas();
+    const first = schemas.compile(structuredClone(search));
+    for (let i = 0; i < 5000; i++) expect(schemas.compile(structuredClone(search))).toBe(first);
+    expect(compile).toHaveBeenCalledTimes(1);
+    expect(schemas.size).toBe(1);
+  });
+
+  it('keeps at most the configured number of schemas, removing the evicted ones from ajv too', () => {
+    const removeSchema = vi.spyOn(Ajv2020.prototype, 'removeSchema');
+    const schemas = new SkillSchemas({ maxCachedSchemas: 10 });
+    const compiled = Array.from({ length: 25 }, (_, i) => ({ type: 'integer', maximum: i }));
+    for (const schema of compiled) schemas.compile(schema);
+    expect(schemas.size).toBe(10);
+    expect(removeSchema).toHaveBeenCalledTimes(15);
+    expect(removeSchema.mock.calls.map(([schema]) => schema)).toEqual(compiled.slice(0, 15));
+  });
+
+  it('evicts the least recently used schema, not the oldest', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const schemas = new SkillSchemas({ maxCachedSchemas: 2 });
+    schemas.compile({ type: 'string' });
+    schemas.compile({ type: 'number' });
+    schemas.compile({ type: 'string' });
+    schemas.compile({ type: 'boolean' });
+    expect(compile).toHaveBeenCalledTimes(3);
+    schemas.compile({ type: 'string' });
+    expect(compile).toHaveBeenCalledTimes(3);
+    schemas.compile({ type: 'number' });
+    expect(compile).toHaveBeenCalledTimes(4);
+  });
+
+  it('still validates with a function whose schema was evicted', () => {
+    const schemas = new SkillSchemas({ maxCachedSchemas: 1 });
+    const schema = { type: 'string', maxLength: 2 };
+    schemas.compile(schema);
+    schemas.compile({ type: 'number' });
+    expect(schemas.validate(schema, 'ab').ok).toBe(true);
+    expect(schemas.validate(schema, 'abc').ok).toBe(false);
   });
 });

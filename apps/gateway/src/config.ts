@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv } from '@skillrun/core';
+import { AccessPolicy, CapabilityType, CommonConfig, type DescriptorContext, parseEnv } from '@skillrun/core';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
@@ -22,9 +22,50 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 0,
     description: 'How long the gateway caches what the catalog says about a skill.',
   }),
-  PROVIDER_NAME: Type.String({ default: 'skillrun', description: 'provider.name in published descriptors.' }),
+  MAX_JSON_DEPTH: Type.Integer({
+    default: 64,
+    minimum: 8,
+    maximum: 1000,
+    description: 'Deepest nesting of objects and arrays a request body may have (400 beyond).',
+  }),
+  PROVIDER_NAME: Type.String({
+    default: 'skillrun',
+    description: "provider.name of hosted skills' descriptors, unless their descriptor.json says.",
+  }),
+  PROVIDER_URL: Type.Optional(
+    Type.String({ format: 'uri', description: 'provider.url of hosted skills (default PUBLIC_BASE_URL).' }),
+  ),
+  PROVIDER_CONTACT: Type.Optional(Type.String({ description: 'provider.contact of hosted skills.' })),
+  DEFAULT_SKILL_ACCESS: {
+    ...AccessPolicy,
+    default: 'public',
+    description: 'access of hosted skills whose descriptor.json does not say (public, restricted, private).',
+  },
+  DEFAULT_SKILL_CAPABILITY_TYPE: {
+    ...CapabilityType,
+    default: 'api',
+    description: 'capability_type of hosted skills whose descriptor.json does not say.',
+  },
 });
 export type GatewayConfig = Static<typeof GatewayConfigSchema> & { PUBLIC_BASE_URL: string };
+
+/** How this gateway publishes hosted skills' descriptors. */
+export function descriptorContext(config: GatewayConfig): DescriptorContext {
+  return {
+    baseUrl: config.PUBLIC_BASE_URL,
+    provider: {
+      name: config.PROVIDER_NAME,
+      url: config.PROVIDER_URL ?? config.PUBLIC_BASE_URL,
+      ...(config.PROVIDER_CONTACT ? { contact: config.PROVIDER_CONTACT } : {}),
+    },
+    retryBackoffMs: config.RETRY_BACKOFF_MS,
+    defaults: {
+      access: config.DEFAULT_SKILL_ACCESS,
+      capabilityType: config.DEFAULT_SKILL_CAPABILITY_TYPE,
+      auth: { type: 'none' },
+    },
+  };
+}
 
 /** Reads the gateway's settings once, at start-up. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {

@@ -6,15 +6,17 @@ import {
   ExecutionStore,
   type Logger,
   RedisKeys,
-  SkillCatalog,
+  SkillRegistry,
   SkillSchemas,
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
-import type { GatewayConfig } from './config';
+import { descriptorContext, type GatewayConfig } from './config';
 import { InvocationService } from './invocation-service';
 import { QueueRegistry } from './queue-registry';
-import { SkillDirectory } from './skill-directory';
+import { SkillDiscovery } from './skill-discovery';
+import { SkillPublisher } from './skill-publisher';
+import { SkillResolver } from './skill-resolver';
 
 /** A gateway process: one Redis connection, the HTTP server, and an orderly close. */
 export class GatewayService {
@@ -40,26 +42,26 @@ export class GatewayService {
     this.redis = redis;
     const keys = new RedisKeys(config.KEY_PREFIX);
     this.queues = new QueueRegistry(redis, config.KEY_PREFIX);
-    const directory = new SkillDirectory(new SkillCatalog(redis, keys), config.SKILL_CACHE_MS);
+    const registry = new SkillRegistry(redis, keys);
+    const schemas = new SkillSchemas();
+    const descriptors = descriptorContext(config);
     const invocations = new InvocationService({
-      directory,
+      resolver: new SkillResolver(registry, config.DEFAULT_SKILL_ACCESS, config.SKILL_CACHE_MS),
       store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
       queues: this.queues,
-      schemas: new SkillSchemas(),
+      schemas,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
       retryBackoffMs: config.RETRY_BACKOFF_MS,
     });
     const app = createApp({
       redis,
-      directory,
+      discovery: new SkillDiscovery(registry, descriptors),
+      publisher: new SkillPublisher(registry, schemas),
       invocations,
-      descriptor: {
-        baseUrl: config.PUBLIC_BASE_URL,
-        providerName: config.PROVIDER_NAME,
-        retryBackoffMs: config.RETRY_BACKOFF_MS,
-      },
+      baseUrl: config.PUBLIC_BASE_URL,
       logger: this.logger,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      maxJsonDepth: config.MAX_JSON_DEPTH,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
     const server = app.listen(config.PORT, config.HOST);

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
+  coercionOf,
+  type Deprecation,
   type Execution,
   type ExecutionStore,
   InvocationRequest,
   type JobPayload,
+  migrateInputs,
   newTraceId,
+  parseVersionRange,
   SchemaValidator,
   SkillError,
   type SkillSchemas,
@@ -12,10 +16,10 @@ import {
 } from '@skillrun/core';
 import type { QueueRegistry } from './queue-registry';
 import { redisDeadline } from './redis-deadline';
-import type { SkillDirectory } from './skill-directory';
+import type { SkillResolver } from './skill-resolver';
 
 export interface InvocationServiceDeps {
-  directory: SkillDirectory;
+  resolver: SkillResolver;
   store: ExecutionStore;
   queues: QueueRegistry;
   schemas: SkillSchemas;
@@ -23,30 +27,53 @@ export interface InvocationServiceDeps {
   retryBackoffMs: number;
 }
 
+export interface Invocation {
+  skillId: string;
+  body: unknown;
+  /** `?version=` of the invoke URL, if any. */
+  versionQuery: string | undefined;
+  traceparentTraceId: string | undefined;
+}
+
+export interface Accepted {
+  execution: Execution;
+  deprecation?: Deprecation;
+}
+
 const requestValidator = new SchemaValidator(InvocationRequest, 'invocation request');
 
 /**
- * Accepts an invocation: everything is validated before anything is stored, then the execution
- * record is written (so status is readable the instant 202 is answered) and the job enqueued.
+ * Accepts an invocation: the version is resolved and everything is validated before anything is
+ * stored, then the execution record is written (so status is readable the instant 202 is
+ * answered) and the job enqueued on that version's queue.
  */
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
-  async invoke(skillId: string, body: unknown, traceparentTraceId: string | undefined): Promise<Execution> {
+  async invoke({ skillId, body, versionQuery, traceparentTraceId }: Invocation): Promise<Accepted> {
     const request = requestValidator.parse(body);
     if (request.skill_id !== skillId) {
       throw new SkillError(
         'INVALID_INPUT',
         `skill_id "${request.skill_id}" does not match the URL's "${skillId}"`,
-        {
-          details: [{ path: '/skill_id', message: `must be "${skillId}"` }],
-        },
+        { details: [{ path: '/skill_id', message: `must be "${skillId}"` }] },
       );
     }
-    const skill = await this.redis(() => this.deps.directory.get(skillId));
-    if (!skill) throw new SkillError('SKILL_NOT_FOUND', `No live worker hosts a skill with id "${skillId}"`);
-    const inputs = this.deps.schemas.assert(skill.input, request.inputs, 'inputs', '/inputs');
-
+    const range = requestedRange(request.version, versionQuery);
+    const { entry, migrations, deprecation } = await this.redis(() =>
+      this.deps.resolver.resolve(skillId, range),
+    );
+    if (entry.source !== 'hosted') {
+      throw new SkillError(
+        'SKILL_NOT_HOSTED',
+        `${entry.id}@${entry.version} is registered for discovery; invoke it at ${entry.descriptor.endpoint.url}`,
+      );
+    }
+    const skill = entry.definition;
+    const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
+      coerce: coercionOf(entry),
+      basePath: '/inputs',
+    });
     const payload: JobPayload = {
       v: 1,
       execution_id: randomUUID(),
@@ -69,27 +96,29 @@ export class InvocationService {
       executionId: payload.execution_id,
       skillId: payload.skill_id,
       skillVersion: payload.skill_version,
+      ...(range === undefined ? {} : { requestedVersion: range }),
       caller: payload.caller,
       traceId: payload.trace_id,
       priority: payload.priority,
       maxAttempts: skill.retry + 1,
       createdAt: new Date().toISOString(),
     });
-    const job = this.deps.queues.for(skill.name).add(skill.name, payload, options);
+    const queue = this.deps.queues.for(skill.name, skill.version);
+    const job = queue.add(skill.name, payload, options);
     try {
       const [execution] = await this.redis(() => Promise.all([record, job]));
-      return execution;
+      return { execution, ...(deprecation ? { deprecation } : {}) };
     } catch (error) {
-      await this.forget(skill.name, payload.execution_id);
+      await this.forget(skill.name, skill.version, payload.execution_id);
       throw error;
     }
   }
 
   /** Best effort after a failed enqueue: no record without a job, no job without a record. */
-  private async forget(skillId: string, executionId: string): Promise<void> {
+  private async forget(skillId: string, version: string, executionId: string): Promise<void> {
     await Promise.allSettled([
       this.deps.store.discard(executionId),
-      this.deps.queues.for(skillId).remove(executionId),
+      this.deps.queues.for(skillId, version).remove(executionId),
     ]);
   }
 
@@ -105,4 +134,15 @@ export class InvocationService {
   private redis<T>(operation: () => Promise<T>): Promise<T> {
     return redisDeadline(operation, this.deps.redisTimeoutMs);
   }
+}
+
+/** The range from the body's `version` or the URL's `?version=`; they must agree when both are given. */
+function requestedRange(fromBody: string | undefined, fromQuery: string | undefined): string | undefined {
+  if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery) {
+    throw new SkillError('INVALID_INPUT', 'The body and the URL name different versions', {
+      details: [{ path: '/version', message: `must match the URL's version "${fromQuery}" or be left out` }],
+    });
+  }
+  const text = fromBody ?? fromQuery;
+  return text === undefined ? undefined : parseVersionRange(text, '/version');
 }

@@ -2,7 +2,7 @@ import { skillQueueName } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-/** The producer side of every skill's queue, created on first use and sharing one connection. */
+/** The producer side of every skill version's queue, created on first use and sharing one connection. */
 export class QueueRegistry {
   private readonly queues = new Map<string, Queue>();
 
@@ -11,12 +11,13 @@ export class QueueRegistry {
     private readonly prefix: string,
   ) {}
 
-  for(skillId: string): Queue {
-    let queue = this.queues.get(skillId);
+  for(skillId: string, version: string): Queue {
+    const name = skillQueueName(skillId, version);
+    let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(skillQueueName(skillId), { connection: this.connection, prefix: this.prefix });
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
       queue.on('error', () => {});
-      this.queues.set(skillId, queue);
+      this.queues.set(name, queue);
     }
     return queue;
   }

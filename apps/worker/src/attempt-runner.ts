@@ -36,7 +36,7 @@ export class AttemptRunner {
 
   async run(job: Job, skill: LoadedSkill): Promise<void> {
     const { store } = this.deps;
-    const payload = this.parsePayload(job);
+    const payload = this.parsePayload(job, skill);
     const attempt = job.attemptsMade + 1;
     const maxAttempts = job.opts.attempts ?? 1;
     const logger = this.deps.logger.child({
@@ -81,7 +81,10 @@ export class AttemptRunner {
     const { definition } = skill;
     let input: Record<string, unknown>;
     try {
-      input = schemas.assert(definition.input, payload.inputs, 'input', '/inputs');
+      input = schemas.assertInputs(definition.input, payload.inputs, {
+        coerce: skill.publication['x-coercion'] ?? true,
+        basePath: '/inputs',
+      });
     } catch (error) {
       return toErrorBody(error, 'INVALID_INPUT');
     }
@@ -126,9 +129,18 @@ export class AttemptRunner {
     ).toBody();
   }
 
-  private parsePayload(job: Job): JobPayload {
+  /** The job's payload, re-validated: it must be for the very skill version this queue serves. */
+  private parsePayload(job: Job, { definition }: LoadedSkill): JobPayload {
     try {
-      return payloadValidator.parse(job.data);
+      const payload = payloadValidator.parse(job.data);
+      if (payload.skill_id !== definition.name || payload.skill_version !== definition.version) {
+        throw new SkillError(
+          'INVALID_INPUT',
+          `The job is for ${payload.skill_id}@${payload.skill_version}, not ${definition.name}@${definition.version}`,
+          { recoverable: false },
+        );
+      }
+      return payload;
     } catch (error) {
       this.deps.logger.error(
         { job_id: job.id, error: toErrorBody(error, 'INVALID_INPUT') },

@@ -10,7 +10,10 @@ export const WorkerConfigSchema = Type.Object({
     }),
   ),
   WORKER_SKILLS: Type.Optional(
-    Type.String({ description: 'Comma-separated skill ids: host only these of the skills found.' }),
+    Type.String({
+      description:
+        'Comma-separated skill ids (all their versions) or id@version: host only these of the skills found.',
+    }),
   ),
   WORKER_CONCURRENCY: Type.Integer({
     default: 4,

@@ -1,40 +1,65 @@
-import type { Logger, SkillCatalog, SkillDefinition } from '@skillrun/core';
+import { type HostedEntry, hostedEntry, type Logger, type SkillRegistry } from '@skillrun/core';
+import type { LoadedSkill } from './skill-loader';
 
 export interface AdvertiserOptions {
-  catalog: SkillCatalog;
+  registry: SkillRegistry;
   workerId: string;
-  skills: SkillDefinition[];
+  skills: LoadedSkill[];
   intervalMs: number;
   logger: Logger;
 }
 
-/** Keeps this worker's skills in the catalog: a lease renewed every interval, withdrawn on close. */
+/** A version the registry will not let this worker host: it is published with other content. */
+export class SkillConflictError extends Error {
+  override readonly name = 'SkillConflictError';
+}
+
+/**
+ * Keeps this worker's skill versions in the registry: a lease renewed every interval, withdrawn on
+ * close. The first renewal fails the start when a version conflicts with what is published.
+ */
 export class SkillAdvertiser {
   private timer: NodeJS.Timeout | undefined;
+  private readonly entries: HostedEntry[];
 
-  constructor(private readonly options: AdvertiserOptions) {}
+  constructor(private readonly options: AdvertiserOptions) {
+    const now = new Date().toISOString();
+    this.entries = options.skills.map((skill) => hostedEntry(skill.definition, skill.publication, now));
+  }
 
   async start(): Promise<void> {
-    await this.renew();
+    const conflicts = await this.renew();
+    if (conflicts.length > 0) throw new SkillConflictError(conflicts.join('; '));
     this.timer = setInterval(() => {
-      this.renew().catch((error: unknown) =>
-        this.options.logger.warn({ err: (error as Error).message }, 'could not renew skill lease'),
-      );
+      this.renew()
+        .then((later) => {
+          if (later.length > 0) this.options.logger.error({ conflicts: later }, 'skill versions in conflict');
+        })
+        .catch((error: unknown) =>
+          this.options.logger.warn({ err: (error as Error).message }, 'could not renew skill lease'),
+        );
     }, this.options.intervalMs);
     this.timer.unref();
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    const { catalog, workerId, skills } = this.options;
-    await catalog.withdraw(
-      workerId,
-      skills.map((skill) => skill.name),
-    );
+    await this.options.registry.withdraw(this.options.workerId, this.entries);
   }
 
-  private renew(): Promise<void> {
-    const { catalog, workerId, skills, intervalMs } = this.options;
-    return catalog.advertise({ workerId, skills, leaseMs: intervalMs * 3 });
+  /** Renews the lease; answers a sentence for each version that could not be advertised. */
+  private async renew(): Promise<string[]> {
+    const { registry, workerId, intervalMs } = this.options;
+    const outcomes = await registry.advertise({ workerId, entries: this.entries, leaseMs: intervalMs * 3 });
+    return outcomes.flatMap((outcome, index) => {
+      const entry = this.entries[index];
+      if (outcome === 'ok' || !entry) return [];
+      const name = `${entry.id}@${entry.version}`;
+      return outcome === 'registered'
+        ? [`${name} is registered in the registry as a skill hosted elsewhere`]
+        : [
+            `${name} is hosted by another live worker with a different skill.json or descriptor.json; give this one a new version`,
+          ];
+    });
   }
 }

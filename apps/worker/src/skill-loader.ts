@@ -1,11 +1,22 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { delimiter, join, relative } from 'node:path';
-import { SchemaValidator, SkillDefinition, SkillError, type SkillSchemas } from '@skillrun/core';
+import {
+  assertSafeSchema,
+  checkMigrations,
+  SchemaValidator,
+  SkillDefinition,
+  SkillError,
+  SkillPublication,
+  type SkillSchemas,
+} from '@skillrun/core';
+import semver from 'semver';
 import type { ModuleBundler } from './module-bundler';
 
 export interface LoadedSkill {
   definition: SkillDefinition;
+  /** descriptor.json beside skill.json, or {} when there is none. */
+  publication: SkillPublication;
   /** The skill.json file it came from. */
   file: string;
   /** The source module that exports `execute(input, ctx)`. */
@@ -20,6 +31,7 @@ export class SkillLoadError extends Error {
 }
 
 const definitionValidator = new SchemaValidator(SkillDefinition, 'skill.json');
+const publicationValidator = new SchemaValidator(SkillPublication, 'descriptor.json');
 const ENTRY_FILES = ['index.ts', 'index.js', 'index.mjs'];
 
 /** Finds every skill.json below the given folders (a path-delimited list) and loads each. */
@@ -30,17 +42,20 @@ export async function loadSkills(
 ): Promise<LoadedSkill[]> {
   const files = (await Promise.all(folders.split(delimiter).filter(Boolean).map(findSkillFiles))).flat();
   const skills = await Promise.all(files.map((file) => loadSkill(file, schemas, bundler)));
-  const byName = new Map<string, LoadedSkill>();
+  const byVersion = new Map<string, LoadedSkill>();
   for (const skill of skills) {
-    const other = byName.get(skill.definition.name);
+    const { name, version } = skill.definition;
+    const other = byVersion.get(`${name}@${version}`);
     if (other) {
-      throw new SkillLoadError(
-        `${skill.file}: name "${skill.definition.name}" is also used by ${other.file}`,
-      );
+      throw new SkillLoadError(`${skill.file}: ${name} version ${version} is also defined by ${other.file}`);
     }
-    byName.set(skill.definition.name, skill);
+    byVersion.set(`${name}@${version}`, skill);
   }
-  return [...byName.values()].sort((a, b) => a.definition.name.localeCompare(b.definition.name));
+  return [...byVersion.values()].sort(
+    (a, b) =>
+      a.definition.name.localeCompare(b.definition.name) ||
+      semver.compare(a.definition.version, b.definition.version),
+  );
 }
 
 async function findSkillFiles(folder: string): Promise<string[]> {
@@ -67,8 +82,11 @@ export async function loadSkill(
     throw new SkillLoadError(`${where}: not valid JSON (${(error as Error).message})`);
   }
   const definition = guard(where, () => definitionValidator.parse(raw));
-  guard(where, () => schemas.compile(definition.input), 'field "input"');
-  guard(where, () => schemas.compile(definition.output), 'field "output"');
+  for (const field of ['input', 'output'] as const) {
+    guard(where, () => assertSafeSchema(definition[field], `/${field}`));
+    guard(where, () => schemas.compile(definition[field]), `field "${field}"`);
+  }
+  const publication = await loadPublication(join(file, '..', 'descriptor.json'), definition.version);
   if (definition.mode !== 'code') {
     throw new SkillLoadError(
       `${where}: field "mode" is "${definition.mode}", which this worker cannot run yet (only "code")`,
@@ -80,11 +98,27 @@ export async function loadSkill(
     throw new SkillLoadError(`${where}: mode "code" needs one of ${ENTRY_FILES.join(', ')} beside it`);
   }
   try {
-    return { definition, file, entry, module: await bundler.bundle(definition.name, entry) };
+    const module = await bundler.bundle(`${definition.name}@${definition.version}`, entry);
+    return { definition, publication, file, entry, module };
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0]?.text ?? (error as Error).message;
     throw new SkillLoadError(`${where}: ${relative(process.cwd(), entry)} does not compile: ${first}`);
   }
+}
+
+/** descriptor.json: the descriptor fields skill.json has no room for (optional). */
+async function loadPublication(file: string, version: string): Promise<SkillPublication> {
+  if (!existsSync(file)) return {};
+  const where = relative(process.cwd(), file) || file;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new SkillLoadError(`${where}: not valid JSON (${(error as Error).message})`);
+  }
+  const publication = guard(where, () => publicationValidator.parse(raw));
+  guard(where, () => checkMigrations(version, publication['x-migrations'] ?? [], '/x-migrations'));
+  return publication;
 }
 
 function guard<T>(where: string, run: () => T, field?: string): T {

@@ -4,7 +4,7 @@ import {
   ExecutionStore,
   type Logger,
   RedisKeys,
-  SkillCatalog,
+  SkillRegistry,
   SkillSchemas,
   skillQueueName,
 } from '@skillrun/core';
@@ -61,11 +61,15 @@ export class WorkerService {
     });
     this.workers = this.skills.map(
       (skill) =>
-        new Worker(skillQueueName(skill.definition.name), (job) => runner.run(job, skill), {
-          connection: redis,
-          prefix: config.KEY_PREFIX,
-          concurrency: config.WORKER_CONCURRENCY,
-        }),
+        new Worker(
+          skillQueueName(skill.definition.name, skill.definition.version),
+          (job) => runner.run(job, skill),
+          {
+            connection: redis,
+            prefix: config.KEY_PREFIX,
+            concurrency: config.WORKER_CONCURRENCY,
+          },
+        ),
     );
     for (const worker of this.workers) {
       worker.on('error', (error) =>
@@ -73,15 +77,18 @@ export class WorkerService {
       );
     }
     this.advertiser = new SkillAdvertiser({
-      catalog: new SkillCatalog(redis, keys),
+      registry: new SkillRegistry(redis, keys),
       workerId: config.WORKER_ID,
-      skills: this.skills.map((skill) => skill.definition),
+      skills: this.skills,
       intervalMs: config.HEARTBEAT_INTERVAL_MS,
       logger: this.logger,
     });
     await this.advertiser.start();
     this.logger.info(
-      { worker_id: config.WORKER_ID, skills: this.skills.map((skill) => skill.definition.name) },
+      {
+        worker_id: config.WORKER_ID,
+        skills: this.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
+      },
       'worker ready',
     );
   }
@@ -104,8 +111,10 @@ function selectSkills(skills: LoadedSkill[], only: string | undefined): LoadedSk
       .map((id) => id.trim())
       .filter(Boolean),
   );
-  const missing = [...wanted].filter((id) => !skills.some((skill) => skill.definition.name === id));
+  const selects = (skill: LoadedSkill, id: string) =>
+    id === skill.definition.name || id === `${skill.definition.name}@${skill.definition.version}`;
+  const missing = [...wanted].filter((id) => !skills.some((skill) => selects(skill, id)));
   if (missing.length > 0)
     throw new Error(`WORKER_SKILLS names skills that were not found: ${missing.join(', ')}`);
-  return skills.filter((skill) => wanted.has(skill.definition.name));
+  return skills.filter((skill) => [...wanted].some((id) => selects(skill, id)));
 }

@@ -1,8 +1,9 @@
 export { CommonConfig } from './config/common-config';
 export { ConfigError, parseEnv } from './config/parse-env';
-export { toParameterDefinitions } from './descriptor/parameters';
+export { toInputSchema, toParameterDefinitions } from './descriptor/parameters';
 export {
   type DescriptorContext,
+  describeVersion,
   PROTOCOL_VERSION,
   skillUrls,
   toSkillDescriptor,
@@ -16,6 +17,24 @@ export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-s
 export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { createRedis, type RedisConnectionOptions } from './redis/create-redis';
+export { checkMigrations } from './registry/check-migrations';
+export { migrateInputs } from './registry/migrate-inputs';
+export {
+  pickVersion,
+  type Resolution,
+  resolveVersion,
+  type VersionCandidate,
+} from './registry/resolve-version';
+export {
+  accessOf,
+  coercionOf,
+  inputSchemaOf,
+  isVisible,
+  migrationsOf,
+  outputSchemaOf,
+  toCandidate,
+} from './registry/version-contract';
+export { parseVersionRange } from './registry/version-range';
 export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';
 export {
   Execution,
@@ -24,17 +43,65 @@ export {
   type TerminalStatus,
   Timestamps,
 } from './schemas/execution';
+export { InputMigration, MigrationStep } from './schemas/input-migration';
 export { Caller, InvocationContext, InvocationRequest, Priority } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { JsonSchemaObject, StringEnum } from './schemas/json-schema';
+export { SemVer, VersionRange } from './schemas/semver';
+export {
+  DeprecationRequest,
+  SkillSearchPage,
+  SkillSearchQuery,
+  SkillVersionList,
+  SkillVersionSummary,
+  VersionQuery,
+} from './schemas/skill-catalog-api';
 export { PipelineStep, SkillDefinition, SkillMode } from './schemas/skill-definition';
-export { ParameterDefinition, SkillDescriptor } from './schemas/skill-descriptor';
+export {
+  AccessPolicy,
+  AuthConfig,
+  CapabilityType,
+  Deprecation,
+  ParameterDefinition,
+  SkillDescriptor,
+  SkillPublication,
+} from './schemas/skill-descriptor';
 export type { SkillContext, SkillExecutor, SkillLogger, SkillLogLevel } from './skill/skill-context';
 export { ExecutionStore, type NewExecution, type TransitionResult } from './store/execution-store';
 export { RedisKeys } from './store/redis-keys';
-export { SkillCatalog, type WorkerLease } from './store/skill-catalog';
+export {
+  contentDigest,
+  type HostedEntry,
+  hostedEntry,
+  type RegisteredEntry,
+  type RegistryEntry,
+  type RegistryVersion,
+  registeredEntry,
+} from './store/registry-entry';
+export {
+  type AdvertiseOutcome,
+  type RegisterOutcome,
+  SkillRegistry,
+  type WorkerLease,
+} from './store/skill-registry';
 export { newTraceId, traceIdFromTraceparent } from './trace/trace-id';
+export { coerceInputs } from './validation/coerce-inputs';
 export { createAjv } from './validation/create-ajv';
+export { jsonDepthExceeds } from './validation/json-depth';
+export { compileLinearRegExp, linearRegExp } from './validation/linear-reg-exp';
+export {
+  assertSafeSchema,
+  MAX_PATTERN_REPETITIONS,
+  MAX_SCHEMA_BYTES,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+} from './validation/schema-guard';
 export { SchemaValidator } from './validation/schema-validator';
-export { SkillSchemas, type ValidationResult } from './validation/skill-schemas';
+export {
+  type AssertInputsOptions,
+  SkillSchemas,
+  type SkillSchemasOptions,
+  type ValidationResult,
+} from './validation/skill-schemas';
+export { codeForViolations, type ViolationCode, violationCode } from './validation/violation-code';
 export { describeViolations, toViolations } from './validation/violations';

@@ -11,13 +11,22 @@ export const ErrorCatalog = {
   MISSING_REQUIRED_PARAM: { http: 400, recoverable: true, summary: 'A required parameter is missing.' },
   PARAM_OUT_OF_RANGE: { http: 400, recoverable: true, summary: 'A parameter is outside its bounds.' },
   AUTH_REQUIRED: { http: 401, recoverable: true, summary: 'Valid credentials are required.' },
-  SKILL_NOT_FOUND: { http: 404, recoverable: false, summary: 'No live worker hosts a skill with this id.' },
+  SKILL_NOT_FOUND: {
+    http: 404,
+    recoverable: false,
+    summary: 'No available version of this skill (matching the range, if one was named).',
+  },
   EXECUTION_NOT_FOUND: {
     http: 404,
     recoverable: false,
     summary: 'No execution with this id (or it expired).',
   },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
+  SKILL_VERSION_CONFLICT: {
+    http: 409,
+    recoverable: false,
+    summary: 'This id and version are published with other content (versions are immutable).',
+  },
   PAYLOAD_TOO_LARGE: { http: 413, recoverable: false, summary: 'The request body is over the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
@@ -35,6 +44,11 @@ export const ErrorCatalog = {
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
   FETCH_FAILED: { http: 502, recoverable: true, summary: 'A fetch the skill made failed.' },
+  SKILL_NOT_HOSTED: {
+    http: 501,
+    recoverable: false,
+    summary: 'The skill is registered for discovery only; invoke it at its endpoint.url.',
+  },
   TOOL_NOT_AVAILABLE: { http: 503, recoverable: true, summary: 'A tool the skill needs is not available.' },
   SERVICE_UNAVAILABLE: {
     http: 503,

@@ -19,6 +19,8 @@ function retryableCode(code: ErrorCode): boolean {
     case 'SKILL_NOT_FOUND':
     case 'EXECUTION_NOT_FOUND':
     case 'NOT_FOUND':
+    case 'SKILL_VERSION_CONFLICT':
+    case 'SKILL_NOT_HOSTED':
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':
     case 'INVALID_OUTPUT':

@@ -2,9 +2,12 @@ import type { JobsOptions } from 'bullmq';
 import type { Priority } from '../schemas/invocation-request';
 import type { SkillDefinition } from '../schemas/skill-definition';
 
-/** One BullMQ queue per skill, so that a job only ever reaches a worker that hosts its skill. */
-export function skillQueueName(skillId: string): string {
-  return `skill.${skillId}`;
+/**
+ * One BullMQ queue per version of a skill, so that a job only ever reaches a worker that hosts the
+ * very version the gateway resolved (and validated the inputs against).
+ */
+export function skillQueueName(skillId: string, version: string): string {
+  return `skill.${skillId}@${version}`;
 }
 
 /** BullMQ: a lower number runs first; every level is explicit so `normal` never jumps `high`. */

@@ -3,6 +3,9 @@ import { type Static, Type } from '@sinclair/typebox';
 export const ValidationViolation = Type.Object({
   path: Type.String({ description: 'JSON Pointer into the request body, e.g. /inputs/text' }),
   message: Type.String(),
+  code: Type.Optional(
+    Type.String({ description: 'INVALID_INPUT, MISSING_REQUIRED_PARAM or PARAM_OUT_OF_RANGE (spec 002)' }),
+  ),
 });
 export type ValidationViolation = Static<typeof ValidationViolation>;
 

@@ -19,7 +19,10 @@ export const Execution = Type.Object({
   execution_id: Type.String(),
   status: ExecutionStatus,
   skill_id: Type.String(),
-  skill_version: Type.String(),
+  skill_version: Type.String({ description: 'The version that runs (or ran) this execution.' }),
+  requested_version: Type.Optional(
+    Type.String({ description: 'The version range the caller asked for, if any.' }),
+  ),
   output: Type.Optional(Type.Unknown()),
   error: Type.Optional(ErrorBody),
   attempts: Type.Integer({ minimum: 0 }),
@@ -37,6 +40,8 @@ export const InvocationAccepted = Type.Object({
   execution_id: Type.String(),
   status: Type.Literal('accepted'),
   skill_id: Type.String(),
+  skill_version: Type.String(),
+  requested_version: Type.Optional(Type.String()),
   trace_id: Type.String(),
   timestamps: Timestamps,
 });

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from './json-schema';
+import { VersionRange } from './semver';
 
 export const Priority = StringEnum(['low', 'normal', 'high']);
 export type Priority = Static<typeof Priority>;
@@ -23,6 +24,10 @@ export const InvocationContext = Type.Object({
 export const InvocationRequest = Type.Object({
   caller: Caller,
   skill_id: Type.String({ minLength: 1, maxLength: 256 }),
+  version: Type.Optional({
+    ...VersionRange,
+    description: 'Which version to run: a semver range (default: latest).',
+  }),
   inputs: Type.Object({}, { additionalProperties: true }),
   context: Type.Optional(InvocationContext),
 });

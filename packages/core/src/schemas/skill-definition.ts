@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { JsonSchemaObject, StringEnum } from './json-schema';
+import { SemVer } from './semver';
 
 export const SkillMode = StringEnum(['code', 'llm', 'composite']);
 export type SkillMode = Static<typeof SkillMode>;
@@ -24,10 +25,7 @@ export const SkillDefinition = Type.Object(
     calls: Type.Array(Type.String(), { default: [] }),
     pipeline: Type.Optional(Type.Array(PipelineStep)),
     outputMapping: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    version: Type.String({
-      default: '1.0.0',
-      pattern: '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$',
-    }),
+    version: Type.String({ ...SemVer, default: '1.0.0' }),
     tags: Type.Array(Type.String(), { default: [] }),
     author: Type.Optional(Type.String()),
     timeout: Type.Number({ default: 30000, exclusiveMinimum: 0 }),

@@ -1,12 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { InputMigration } from './input-migration';
 import { JsonSchemaObject, StringEnum } from './json-schema';
-
-const SemVer = Type.String({
-  pattern: '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$',
-});
+import { SemVer } from './semver';
 
 export const CapabilityType = StringEnum(['plugin', 'api', 'knowledge', 'task']);
+export type CapabilityType = Static<typeof CapabilityType>;
 export const AccessPolicy = StringEnum(['public', 'restricted', 'private']);
+export type AccessPolicy = Static<typeof AccessPolicy>;
 export const AuthType = StringEnum(['api_key', 'oauth2', 'custom', 'none']);
 
 export const ProtocolVersion = Type.Object({
@@ -18,8 +18,8 @@ export const InvocationEndpoint = Type.Object({
   url: Type.String({ format: 'uri' }),
   method: Type.Literal('POST'),
   content_type: Type.String(),
-  status_url: Type.String(),
-  result_url: Type.String(),
+  status_url: Type.String({ pattern: '\\{execution_id\\}' }),
+  result_url: Type.String({ pattern: '\\{execution_id\\}' }),
   timeout_ms: Type.Integer({ minimum: 1 }),
   retry: Type.Object({
     max_attempts: Type.Integer({ minimum: 1 }),
@@ -28,7 +28,7 @@ export const InvocationEndpoint = Type.Object({
 });
 
 export const ParameterDefinition = Type.Object({
-  name: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1, maxLength: 256 }),
   type: Type.String(),
   description: Type.Optional(Type.String()),
   required: Type.Boolean(),
@@ -46,7 +46,7 @@ export const OutputDefinition = Type.Object({
 export const AuthConfig = Type.Object({
   type: AuthType,
   description: Type.Optional(Type.String()),
-  header: Type.Optional(Type.String()),
+  header: Type.Optional(Type.String({ pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 128 })),
   oauth2: Type.Optional(
     Type.Object({
       authorization_url: Type.String({ format: 'uri' }),
@@ -55,28 +55,84 @@ export const AuthConfig = Type.Object({
     }),
   ),
 });
+export type AuthConfig = Static<typeof AuthConfig>;
 
-/** The Skill Descriptor, spec 000: what a provider publishes and a consumer discovers. */
-export const SkillDescriptor = Type.Object({
-  protocol: ProtocolVersion,
-  id: Type.String({ minLength: 1 }),
+export const Provider = Type.Object({
   name: Type.String({ minLength: 1 }),
-  version: SemVer,
-  capability_type: CapabilityType,
-  description: Type.String(),
-  provider: Type.Object({
-    name: Type.String(),
-    url: Type.Optional(Type.String({ format: 'uri' })),
-    contact: Type.Optional(Type.String()),
-  }),
-  endpoint: InvocationEndpoint,
-  inputs: Type.Array(ParameterDefinition),
-  output: OutputDefinition,
-  auth: AuthConfig,
-  access: AccessPolicy,
-  tags: Type.Optional(Type.Array(Type.String())),
-  documentation_url: Type.Optional(Type.String({ format: 'uri' })),
-  created_at: Type.Optional(Type.String({ format: 'date-time' })),
-  updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+  url: Type.Optional(Type.String({ format: 'uri' })),
+  contact: Type.Optional(Type.String()),
 });
+
+export const Deprecation = Type.Object({
+  message: Type.String({ maxLength: 500 }),
+  deprecated_at: Type.String({ format: 'date-time' }),
+});
+export type Deprecation = Static<typeof Deprecation>;
+
+/**
+ * The Skill Descriptor, spec 000: what a provider publishes and a consumer discovers. Unknown
+ * top-level fields are refused (a misspelt optional field is an error, not silence), except
+ * extensions named `x-...`; the `x-` fields below are this service's own.
+ */
+export const SkillDescriptor = Type.Object(
+  {
+    protocol: ProtocolVersion,
+    id: Type.String({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+      maxLength: 128,
+      description: 'Unique skill id, e.g. com.example.translate-v1',
+    }),
+    name: Type.String({ minLength: 1 }),
+    version: SemVer,
+    capability_type: CapabilityType,
+    description: Type.String(),
+    provider: Provider,
+    endpoint: InvocationEndpoint,
+    inputs: Type.Array(ParameterDefinition),
+    output: OutputDefinition,
+    auth: AuthConfig,
+    access: AccessPolicy,
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+    documentation_url: Type.Optional(Type.String({ format: 'uri' })),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+    'x-category': Type.Optional(
+      Type.String({ maxLength: 100, description: 'The group of spec 003 (memory, code, text, ...).' }),
+    ),
+    'x-coercion': Type.Optional(
+      Type.Boolean({ description: "Whether spec 002's friendly coercion applies to inputs (default true)." }),
+    ),
+    'x-migrations': Type.Optional(
+      Type.Array(InputMigration, {
+        maxItems: 20,
+        description: 'How inputs of earlier major versions are upgraded to this version.',
+      }),
+    ),
+    'x-deprecated': Type.Optional(
+      Type.Object(Deprecation.properties, {
+        readOnly: true,
+        description: 'Set by the registry when this version is deprecated; refused on registration.',
+      }),
+    ),
+  },
+  { additionalProperties: false, patternProperties: { '^x-': {} } },
+);
 export type SkillDescriptor = Static<typeof SkillDescriptor>;
+
+/**
+ * `descriptor.json` beside a hosted skill's skill.json: the descriptor fields skill.json has no
+ * room for. What it leaves out comes from the gateway's settings.
+ */
+export const SkillPublication = Type.Object(
+  {
+    capability_type: Type.Optional(CapabilityType),
+    provider: Type.Optional(Provider),
+    auth: Type.Optional(AuthConfig),
+    access: Type.Optional(AccessPolicy),
+    documentation_url: Type.Optional(Type.String({ format: 'uri' })),
+    'x-coercion': Type.Optional(Type.Boolean()),
+    'x-migrations': Type.Optional(Type.Array(InputMigration, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type SkillPublication = Static<typeof SkillPublication>;

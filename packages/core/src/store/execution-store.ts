@@ -44,6 +44,7 @@ export interface NewExecution {
   executionId: string;
   skillId: string;
   skillVersion: string;
+  requestedVersion?: string;
   caller: { id: string; type: string };
   traceId: string;
   priority: Execution['priority'];
@@ -71,6 +72,7 @@ export class ExecutionStore {
       execution_id: execution.executionId,
       skill_id: execution.skillId,
       skill_version: execution.skillVersion,
+      ...(execution.requestedVersion === undefined ? {} : { requested_version: execution.requestedVersion }),
       status: 'accepted',
       attempts: '0',
       max_attempts: String(execution.maxAttempts),
@@ -149,6 +151,7 @@ function toExecution(fields: Record<string, string>): Execution | null {
     status: fields.status as ExecutionStatus,
     skill_id: fields.skill_id ?? '',
     skill_version: fields.skill_version ?? '',
+    ...optional('requested_version'),
     ...(fields.output === undefined ? {} : { output: JSON.parse(fields.output) }),
     ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as ErrorBody }),
     attempts: Number(fields.attempts ?? 0),

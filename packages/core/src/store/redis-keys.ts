@@ -6,14 +6,24 @@ export class RedisKeys {
     return `${this.prefix}:exec:${executionId}`;
   }
 
-  /** HASH skill id → JSON SkillDefinition, as advertised by workers. */
-  skills(): string {
-    return `${this.prefix}:skills`;
+  /** ZSET (all scores 0) of every skill id in the registry, read in lexical order for pagination. */
+  skillIds(): string {
+    return `${this.prefix}:registry:ids`;
   }
 
-  /** ZSET worker id → lease expiry (ms since epoch) of the workers hosting a skill. */
-  skillHosts(skillId: string): string {
-    return `${this.prefix}:skill-hosts:${skillId}`;
+  /** HASH version → JSON RegistryEntry: every version of a skill ever published. */
+  skillVersions(skillId: string): string {
+    return `${this.prefix}:registry:skill:${skillId}`;
+  }
+
+  /** HASH version → JSON Deprecation. */
+  deprecations(skillId: string): string {
+    return `${this.prefix}:registry:deprecated:${skillId}`;
+  }
+
+  /** ZSET worker id → lease expiry (ms since epoch) of the workers hosting one version of a skill. */
+  skillHosts(skillId: string, version: string): string {
+    return `${this.prefix}:skill-hosts:${skillId}@${version}`;
   }
 
   /** ZSET worker id → lease expiry of every worker process. */

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import { SkillError } from '../errors/skill-error';
 import { createAjv } from './create-ajv';
 import { describeViolations, toViolations } from './violations';
@@ -11,8 +11,9 @@ export class SchemaValidator<T extends TSchema> {
   constructor(
     schema: T,
     private readonly label: string,
+    options: Options = {},
   ) {
-    this.check = createAjv({ useDefaults: true, strict: true }).compile(schema);
+    this.check = createAjv({ useDefaults: true, strict: true, ...options }).compile(schema);
   }
 
   parse(data: unknown, basePath = ''): Static<T> {

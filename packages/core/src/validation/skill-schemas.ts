@@ -3,49 +3,73 @@ import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { SkillError } from '../errors/skill-error';
 import type { ValidationViolation } from '../schemas/error-body';
+import { coerceInputs } from './coerce-inputs';
 import { createAjv } from './create-ajv';
+import { codeForViolations } from './violation-code';
 import { describeViolations, toViolations } from './violations';
 
 export type ValidationResult =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; violations: ValidationViolation[] };
 
+export interface SkillSchemasOptions {
+  /** Distinct compiled schemas kept; the least recently used is dropped beyond this. Default 1000. */
+  maxCachedSchemas?: number;
+}
+
+export interface AssertInputsOptions {
+  /** Apply spec 002's friendly coercion (numeric strings, boolean words, single values) first. */
+  coerce: boolean;
+  basePath?: string;
+  /** What the data is, for the message: `Invalid inputs: ...`. */
+  what?: string;
+}
+
+interface Compiled {
+  validate: ValidateFunction;
+  /** The object ajv compiled, which is its own cache key. */
+  compiledSchema: object;
+}
+
 /**
- * Compiles skills' input and output schemas once per distinct schema and keeps them: compiling per
- * request would leak memory (ajv caches every compiled schema). Keyed by a hash of the schema.
+ * Compiles skills' input and output schemas once per distinct schema and keeps a bounded number
+ * of them: compiling per request would leak memory, since ajv keeps every schema it compiled until
+ * told to remove it. Keyed by a hash of the schema.
  */
 export class SkillSchemas {
-  private readonly ajv: Ajv2020 = createAjv({ useDefaults: true });
-  private readonly compiled = new Map<string, ValidateFunction>();
+  /** Not registered by `$id`: two skills (or two versions of one) may share one. */
+  private readonly ajv: Ajv2020 = createAjv({ useDefaults: true, addUsedSchema: false });
+  private readonly maxCachedSchemas: number;
+  /** In least recently used order: a hit moves its entry to the end. */
+  private readonly compiled = new Map<string, Compiled>();
   /** The same schema object again (the usual case) skips even the hashing. */
-  private readonly byIdentity = new WeakMap<object, ValidateFunction>();
+  private readonly byIdentity = new WeakMap<object, { key: string; validate: ValidateFunction }>();
+
+  constructor(options: SkillSchemasOptions = {}) {
+    this.maxCachedSchemas = options.maxCachedSchemas ?? 1000;
+  }
+
+  /** How many distinct schemas are compiled and kept. */
+  get size(): number {
+    return this.compiled.size;
+  }
 
   /** Throws a SkillError naming the problem when the schema itself is not valid JSON Schema. */
   compile(schema: object): ValidateFunction {
     const known = this.byIdentity.get(schema);
-    if (known) return known;
-    const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      try {
-        validate = this.ajv.compile(withoutDraftMarker(schema));
-      } catch (error) {
-        throw new SkillError('INVALID_INPUT', `Invalid JSON Schema: ${(error as Error).message}`, {
-          recoverable: false,
-        });
-      }
-      this.compiled.set(key, validate);
+    if (known) {
+      this.touch(known.key);
+      return known.validate;
     }
-    this.byIdentity.set(schema, validate);
+    const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
+    const validate = this.touch(key)?.validate ?? this.add(key, schema);
+    this.byIdentity.set(schema, { key, validate });
     return validate;
   }
 
   /** Validates (and fills defaults into a copy of) `data`; paths are prefixed with `basePath`. */
   validate(schema: object, data: unknown, basePath = ''): ValidationResult {
-    const validate = this.compile(schema);
-    const copy = structuredClone(data) as Record<string, unknown>;
-    if (validate(copy)) return { ok: true, value: copy };
-    return { ok: false, violations: toViolations(validate.errors, basePath) };
+    return this.check(schema, structuredClone(data), basePath);
   }
 
   /** Like validate, but throws INVALID_INPUT (or `code`) with one detail per violation. */
@@ -61,6 +85,63 @@ export class SkillSchemas {
     throw new SkillError(code, `Invalid ${what}: ${describeViolations(result.violations)}`, {
       details: result.violations,
     });
+  }
+
+  /**
+   * Validates a skill's inputs, coerced first when asked, and returns them with defaults filled in;
+   * otherwise throws MISSING_REQUIRED_PARAM, PARAM_OUT_OF_RANGE or INVALID_INPUT (spec 002) with
+   * one detail per violation.
+   */
+  assertInputs(schema: object, data: unknown, options: AssertInputsOptions): Record<string, unknown> {
+    const { coerce, basePath = '', what = 'inputs' } = options;
+    const copy = coerce ? coerceInputs(schema, data) : structuredClone(data);
+    const result = this.check(schema, copy, basePath);
+    if (result.ok) return result.value;
+    const { violations } = result;
+    throw new SkillError(
+      codeForViolations(violations),
+      `Invalid ${what}: ${describeViolations(violations)}`,
+      {
+        details: violations,
+      },
+    );
+  }
+
+  /** Validates `copy` in place: ajv fills defaults into what it validates. */
+  private check(schema: object, copy: unknown, basePath: string): ValidationResult {
+    const validate = this.compile(schema);
+    if (validate(copy)) return { ok: true, value: copy as Record<string, unknown> };
+    return { ok: false, violations: toViolations(validate.errors, basePath) };
+  }
+
+  private touch(key: string): Compiled | undefined {
+    const entry = this.compiled.get(key);
+    if (entry) {
+      this.compiled.delete(key);
+      this.compiled.set(key, entry);
+    }
+    return entry;
+  }
+
+  private add(key: string, schema: object): ValidateFunction {
+    const compiledSchema = withoutDraftMarker(schema);
+    let validate: ValidateFunction;
+    try {
+      validate = this.ajv.compile(compiledSchema);
+    } catch (error) {
+      // ajv caches a schema before compiling it, and keeps it when compiling fails.
+      this.ajv.removeSchema(compiledSchema);
+      throw new SkillError('INVALID_INPUT', `Invalid JSON Schema: ${(error as Error).message}`, {
+        recoverable: false,
+      });
+    }
+    this.compiled.set(key, { validate, compiledSchema });
+    for (const [oldest, entry] of this.compiled) {
+      if (this.compiled.size <= this.maxCachedSchemas) break;
+      this.compiled.delete(oldest);
+      this.ajv.removeSchema(entry.compiledSchema);
+    }
+    return validate;
   }
 }
 

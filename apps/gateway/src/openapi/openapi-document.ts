@@ -1,0 +1,239 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import {
+  DeprecationRequest,
+  ErrorEnvelope,
+  Execution,
+  InvocationAccepted,
+  InvocationRequest,
+  SkillDescriptor,
+  SkillSearchPage,
+  SkillSearchQuery,
+  SkillVersionList,
+  SkillVersionSummary,
+  VersionQuery,
+} from '@skillrun/core';
+
+type Json = Record<string, unknown>;
+
+/** The protocol's schemas, published as they are validated: JSON Schema 2020-12 is OpenAPI 3.1's dialect. */
+const schemas: Record<string, TSchema> = {
+  SkillDescriptor,
+  SkillSearchPage,
+  SkillVersionList,
+  SkillVersionSummary,
+  DeprecationRequest,
+  InvocationRequest,
+  InvocationAccepted,
+  Execution,
+  ErrorEnvelope,
+};
+
+const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: keyof typeof schemas) => ({ 'application/json': { schema: ref(name) } });
+const ok = (description: string, name: keyof typeof schemas, headers?: Json) => ({
+  description,
+  content: json(name),
+  ...(headers ? { headers } : {}),
+});
+
+/** Every error is the same envelope; the description lists the codes a status carries. */
+const ERRORS: Record<string, string> = {
+  '400': 'INVALID_INPUT, MISSING_REQUIRED_PARAM or PARAM_OUT_OF_RANGE; `details` names each path.',
+  '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND or NOT_FOUND.',
+  '409': 'SKILL_VERSION_CONFLICT: published versions are immutable.',
+  '413': 'PAYLOAD_TOO_LARGE.',
+  '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
+  '501': 'SKILL_NOT_HOSTED: registered for discovery; invoke it at its endpoint.url.',
+  '503': 'SERVICE_UNAVAILABLE: Redis cannot be reached; retry (Retry-After).',
+};
+const errors = (...statuses: (keyof typeof ERRORS)[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/E${status}` }]));
+
+const DEPRECATION_HEADER = {
+  Deprecation: {
+    description: 'RFC 9745: present when the version is deprecated, `@<unix seconds>`.',
+    schema: { type: 'string' },
+  },
+};
+
+const skillId = { name: 'skill_id', in: 'path', required: true, schema: { type: 'string' } };
+const executionId = { name: 'execution_id', in: 'path', required: true, schema: { type: 'string' } };
+
+function queryParameters(query: TObject): Json[] {
+  return Object.entries(query.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+  }));
+}
+
+function executionRead(step: 'status' | 'result') {
+  return {
+    get: {
+      operationId: `get${step[0]?.toUpperCase()}${step.slice(1)}`,
+      summary: `The execution's ${step} (spec 001 step ${step === 'status' ? 2 : 3})`,
+      tags: ['invocation'],
+      parameters: [skillId, executionId],
+      responses: {
+        '200': ok('The execution; `Retry-After: 1` while it is not finished.', 'Execution'),
+        ...errors('404', '503'),
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 description of this gateway's HTTP API, built from the protocol's schemas. */
+export function openApiDocument(baseUrl: string): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'skillrun gateway',
+      version: '1.0.0',
+      description:
+        'Discover, register and invoke skills. Invocation is asynchronous: POST invoke answers 202 with an execution_id; status and result read its state.',
+    },
+    servers: [{ url: baseUrl }],
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths: {
+      '/skills': {
+        get: {
+          operationId: 'searchSkills',
+          summary: 'Search skills (latest version of each), a page at a time',
+          tags: ['discovery'],
+          parameters: queryParameters(SkillSearchQuery),
+          responses: {
+            '200': ok('One page; follow next_cursor for more.', 'SkillSearchPage'),
+            ...errors('400', '503'),
+          },
+        },
+        post: {
+          operationId: 'registerSkill',
+          summary: 'Register a version of a skill hosted elsewhere',
+          tags: ['registry'],
+          requestBody: { required: true, content: json('SkillDescriptor') },
+          responses: {
+            '201': ok('Registered.', 'SkillDescriptor'),
+            '200': ok('This exact version was already registered with the same content.', 'SkillDescriptor'),
+            ...errors('400', '409', '413', '415', '503'),
+          },
+        },
+      },
+      '/skills/{skill_id}': {
+        get: {
+          operationId: 'getSkill',
+          summary: "A skill's descriptor: the latest version, or the best one in a semver range",
+          tags: ['discovery'],
+          parameters: [skillId, ...queryParameters(VersionQuery)],
+          responses: {
+            '200': ok('The Skill Descriptor (spec 000).', 'SkillDescriptor', DEPRECATION_HEADER),
+            ...errors('400', '404', '503'),
+          },
+        },
+      },
+      '/skills/{skill_id}/versions': {
+        get: {
+          operationId: 'listVersions',
+          summary: 'Every available version of a skill, highest first',
+          tags: ['discovery'],
+          parameters: [skillId],
+          responses: { '200': ok('The versions.', 'SkillVersionList'), ...errors('404', '503') },
+        },
+      },
+      '/skills/{skill_id}/versions/{version}/deprecation': {
+        parameters: [skillId, { name: 'version', in: 'path', required: true, schema: { type: 'string' } }],
+        put: {
+          operationId: 'deprecateVersion',
+          summary: 'Deprecate a version (it still runs, and ranges prefer other versions)',
+          tags: ['registry'],
+          requestBody: { required: false, content: json('DeprecationRequest') },
+          responses: {
+            '200': ok('The version.', 'SkillVersionSummary'),
+            ...errors('400', '404', '415', '503'),
+          },
+        },
+        delete: {
+          operationId: 'undeprecateVersion',
+          summary: 'Withdraw a deprecation',
+          tags: ['registry'],
+          responses: { '200': ok('The version.', 'SkillVersionSummary'), ...errors('400', '404', '503') },
+        },
+      },
+      '/skills/{skill_id}/invoke': {
+        post: {
+          operationId: 'invokeSkill',
+          summary: 'Invoke a skill (spec 001 step 1)',
+          tags: ['invocation'],
+          parameters: [
+            skillId,
+            ...queryParameters(VersionQuery),
+            {
+              name: 'traceparent',
+              in: 'header',
+              required: false,
+              description: 'W3C trace context; its trace id is used when context.trace_id is absent.',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: { required: true, content: json('InvocationRequest') },
+          responses: {
+            '202': ok('Accepted; Location is the status URL.', 'InvocationAccepted', {
+              Location: { description: 'The status URL.', schema: { type: 'string' } },
+              ...DEPRECATION_HEADER,
+            }),
+            ...errors('400', '404', '413', '415', '501', '503'),
+          },
+        },
+      },
+      '/skills/{skill_id}/status/{execution_id}': executionRead('status'),
+      '/skills/{skill_id}/result/{execution_id}': executionRead('result'),
+      '/healthz': health('healthz', 'The process answers.'),
+      '/readyz': health('readyz', 'Redis answers, so the gateway can accept work.'),
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          tags: ['meta'],
+          responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': {} } } },
+        },
+      },
+      '/docs': {
+        get: {
+          operationId: 'getDocs',
+          summary: 'This document, browsable',
+          tags: ['meta'],
+          responses: { '200': { description: 'HTML', content: { 'text/html': {} } } },
+        },
+      },
+    },
+    components: {
+      schemas: JSON.parse(JSON.stringify(schemas)) as Json,
+      responses: Object.fromEntries(
+        Object.entries(ERRORS).map(([status, description]) => [
+          `E${status}`,
+          { description, content: json('ErrorEnvelope') },
+        ]),
+      ),
+    },
+  };
+}
+
+function health(operationId: string, description: string) {
+  return {
+    get: {
+      operationId,
+      summary: description,
+      tags: ['meta'],
+      responses: {
+        '200': {
+          description,
+          content: {
+            'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } },
+          },
+        },
+        ...(operationId === 'readyz' ? errors('503') : {}),
+      },
+    },
+  };
+}

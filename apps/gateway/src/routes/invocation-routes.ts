@@ -1,0 +1,54 @@
+import { type InvocationAccepted, skillUrls, traceIdFromTraceparent } from '@skillrun/core';
+import { type Request, Router } from 'express';
+import type { InvocationService } from '../invocation-service';
+import { requireJson } from '../middleware/require-json';
+import { setDeprecationHeader } from './deprecation-header';
+import { type SkillParams, versionQuery } from './discovery-routes';
+
+interface ExecutionParams extends SkillParams {
+  executionId: string;
+}
+
+/** The three-step invocation protocol of spec 001: invoke, status, result. */
+export function invocationRoutes(invocations: InvocationService, baseUrl: string): Router {
+  const router = Router();
+
+  router.post('/skills/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
+    const { version } = versionQuery.parse({ ...req.query });
+    const { execution, deprecation } = await invocations.invoke({
+      skillId: req.params.skillId,
+      body: req.body,
+      versionQuery: version,
+      traceparentTraceId: traceIdFromTraceparent(req.get('traceparent')),
+    });
+    const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
+      '{execution_id}',
+      execution.execution_id,
+    );
+    const accepted: InvocationAccepted = {
+      execution_id: execution.execution_id,
+      status: 'accepted',
+      skill_id: execution.skill_id,
+      skill_version: execution.skill_version,
+      ...(execution.requested_version === undefined
+        ? {}
+        : { requested_version: execution.requested_version }),
+      trace_id: execution.trace_id,
+      timestamps: execution.timestamps,
+    };
+    setDeprecationHeader(res, deprecation);
+    res.status(202).location(statusUrl).json(accepted);
+  });
+
+  for (const step of ['status', 'result'] as const) {
+    router.get(`/skills/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
+      const execution = await invocations.find(req.params.skillId, req.params.executionId);
+      const finished = ['completed', 'failed', 'timeout'].includes(execution.status);
+      if (!finished) res.setHeader('Retry-After', '1');
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(execution);
+    });
+  }
+
+  return router;
+}

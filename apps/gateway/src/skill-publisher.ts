@@ -1,0 +1,105 @@
+import {
+  assertSafeSchema,
+  checkMigrations,
+  type RegistryVersion,
+  registeredEntry,
+  SchemaValidator,
+  SemVer,
+  SkillDescriptor,
+  SkillError,
+  type SkillRegistry,
+  type SkillSchemas,
+  toInputSchema,
+} from '@skillrun/core';
+
+export interface PublishResult {
+  descriptor: SkillDescriptor;
+  created: boolean;
+}
+
+const descriptorValidator = new SchemaValidator(SkillDescriptor, 'skill descriptor');
+const versionValidator = new SchemaValidator(SemVer, 'version');
+
+/**
+ * Registers descriptors of skills hosted elsewhere, and deprecates versions. Every check happens
+ * before anything is stored: the descriptor's shape, its schemas (compilable, not hostile), its
+ * migrations. Published versions are immutable.
+ */
+export class SkillPublisher {
+  constructor(
+    private readonly registry: SkillRegistry,
+    private readonly schemas: SkillSchemas,
+  ) {}
+
+  async register(body: unknown): Promise<PublishResult> {
+    const descriptor = descriptorValidator.parse(body);
+    this.check(descriptor);
+    const outcome = await this.registry.register(registeredEntry(descriptor, new Date().toISOString()));
+    const name = `${descriptor.id}@${descriptor.version}`;
+    if (outcome === 'conflict') {
+      throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is already published with other content`, {
+        suggestedAction: 'Published versions are immutable: publish the change as a new version',
+      });
+    }
+    if (outcome === 'hosted') {
+      throw new SkillError(
+        'SKILL_VERSION_CONFLICT',
+        `"${descriptor.id}" is a skill this service's workers host; register under another id`,
+      );
+    }
+    return { descriptor, created: outcome === 'created' };
+  }
+
+  /** Deprecates (message) or undeprecates (null) one version; SKILL_NOT_FOUND if it is not there. */
+  async deprecate(
+    skillId: string,
+    version: string,
+    message: string | null,
+    shown: (versions: RegistryVersion[]) => RegistryVersion[],
+  ): Promise<RegistryVersion> {
+    versionValidator.parse(version, '/version');
+    const current = shown(await this.registry.versions(skillId)).find((each) => each.version === version);
+    if (!current) throw new SkillError('SKILL_NOT_FOUND', `No available version ${version} of "${skillId}"`);
+    const deprecation = message === null ? null : { message, deprecated_at: new Date().toISOString() };
+    await this.registry.deprecate(skillId, version, deprecation);
+    const { deprecation: _previous, ...rest } = current;
+    return deprecation ? { ...rest, deprecation } : rest;
+  }
+
+  private check(descriptor: SkillDescriptor): void {
+    if (descriptor['x-deprecated'] !== undefined) {
+      throw invalid(
+        '/x-deprecated',
+        'is set by the registry; use PUT /skills/{id}/versions/{version}/deprecation',
+      );
+    }
+    descriptor.inputs.forEach((parameter, index) => {
+      if (descriptor.inputs.findIndex((other) => other.name === parameter.name) !== index) {
+        throw invalid(`/inputs/${index}/name`, `"${parameter.name}" is declared twice`);
+      }
+    });
+    checkMigrations(descriptor.version, descriptor['x-migrations'] ?? [], '/x-migrations');
+    const inputSchema = toInputSchema(descriptor.inputs);
+    for (const [schema, path] of [
+      [inputSchema, '/inputs'],
+      [descriptor.output.schema, '/output/schema'],
+    ] as const) {
+      assertSafeSchema(schema, path);
+      try {
+        this.schemas.compile(schema);
+      } catch (error) {
+        throw invalid(path, (error as Error).message);
+      }
+    }
+  }
+}
+
+function invalid(path: string, message: string): SkillError {
+  return new SkillError(
+    'INVALID_INPUT',
+    `Invalid skill descriptor: [${path.split('/').filter(Boolean).join(' -> ')}] ${message}`,
+    {
+      details: [{ path, message }],
+    },
+  );
+}

@@ -1,0 +1,72 @@
+import {
+  type AccessPolicy,
+  type Deprecation,
+  type InputMigration,
+  isVisible,
+  type RegistryEntry,
+  type RegistryVersion,
+  resolveVersion,
+  SkillError,
+  type SkillRegistry,
+  toCandidate,
+} from '@skillrun/core';
+
+export interface ResolvedSkill {
+  /** The version that will run. */
+  entry: RegistryEntry;
+  /** How the caller's inputs are upgraded first (empty unless an older major was asked for). */
+  migrations: InputMigration[];
+  deprecation?: Deprecation;
+}
+
+/**
+ * Which version of a skill an invocation runs. What the registry says about a skill is cached for
+ * a short time, so that a burst of invocations costs one Redis read, not one each; only skills
+ * that exist are cached, so a newly published one is invocable at once.
+ */
+export class SkillResolver {
+  private readonly cache = new Map<string, { versions: RegistryVersion[]; until: number }>();
+
+  constructor(
+    private readonly registry: SkillRegistry,
+    private readonly defaultAccess: AccessPolicy,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** The version to run for `range` (latest when undefined); SKILL_NOT_FOUND when there is none. */
+  async resolve(skillId: string, range: string | undefined): Promise<ResolvedSkill> {
+    const versions = await this.versionsOf(skillId);
+    const visible = versions.filter((version) => isVisible(version, this.defaultAccess));
+    const available = visible.filter((version) => version.available);
+    const resolution = resolveVersion(available.map(toCandidate), range, versions.map(toCandidate));
+    const chosen = resolution && available.find((version) => version.version === resolution.version);
+    if (!resolution || !chosen) throw notFound(skillId, range, available);
+    return {
+      entry: chosen,
+      migrations: resolution.migrations,
+      ...(chosen.deprecation ? { deprecation: chosen.deprecation } : {}),
+    };
+  }
+
+  private async versionsOf(skillId: string): Promise<RegistryVersion[]> {
+    const now = Date.now();
+    const hit = this.cache.get(skillId);
+    if (hit && hit.until > now) return hit.versions;
+    const versions = await this.registry.versions(skillId, now);
+    if (this.ttlMs > 0 && versions.some((version) => version.available)) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(skillId, { versions, until: now + this.ttlMs });
+    }
+    return versions;
+  }
+}
+
+function notFound(skillId: string, range: string | undefined, available: RegistryVersion[]): SkillError {
+  if (available.length === 0 || range === undefined) {
+    return new SkillError('SKILL_NOT_FOUND', `No skill "${skillId}" is available`);
+  }
+  return new SkillError('SKILL_NOT_FOUND', `No available version of "${skillId}" satisfies "${range}"`, {
+    details: { requested_version: range, available_versions: available.map((version) => version.version) },
+    suggestedAction: 'Ask for one of the available versions, or leave the version out for the latest',
+  });
+}

@@ -1,0 +1,40 @@
+import { toInputSchema } from '../descriptor/parameters';
+import type { InputMigration } from '../schemas/input-migration';
+import type { AccessPolicy } from '../schemas/skill-descriptor';
+import type { RegistryEntry } from '../store/registry-entry';
+import type { VersionCandidate } from './resolve-version';
+
+/** The input schema a version validates against: skill.json's, or one rebuilt from `inputs`. */
+export function inputSchemaOf(entry: RegistryEntry): Record<string, unknown> {
+  return entry.source === 'hosted' ? entry.definition.input : toInputSchema(entry.descriptor.inputs);
+}
+
+export function outputSchemaOf(entry: RegistryEntry): Record<string, unknown> {
+  return entry.source === 'hosted' ? entry.definition.output : entry.descriptor.output.schema;
+}
+
+export function migrationsOf(entry: RegistryEntry): InputMigration[] {
+  return (entry.source === 'hosted' ? entry.publication : entry.descriptor)['x-migrations'] ?? [];
+}
+
+/** Whether spec 002's friendly coercion applies to this version's inputs (on unless turned off). */
+export function coercionOf(entry: RegistryEntry): boolean {
+  return (entry.source === 'hosted' ? entry.publication : entry.descriptor)['x-coercion'] ?? true;
+}
+
+export function accessOf(entry: RegistryEntry, defaultAccess: AccessPolicy): AccessPolicy {
+  return entry.source === 'hosted' ? (entry.publication.access ?? defaultAccess) : entry.descriptor.access;
+}
+
+export function toCandidate(entry: RegistryEntry & { deprecation?: unknown }): VersionCandidate {
+  return {
+    version: entry.version,
+    deprecated: entry.deprecation !== undefined,
+    migrations: migrationsOf(entry),
+  };
+}
+
+/** Private versions never show to anonymous callers: not listed, and 404 when asked for. */
+export function isVisible(entry: RegistryEntry, defaultAccess: AccessPolicy): boolean {
+  return accessOf(entry, defaultAccess) !== 'private';
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+import type { SkillDefinition } from '../schemas/skill-definition';
+import type { Deprecation, SkillDescriptor, SkillPublication } from '../schemas/skill-descriptor';
+
+interface EntryBase {
+  id: string;
+  version: string;
+  /** sha256 of the content in canonical JSON: equal content, equal digest. */
+  digest: string;
+  registered_at: string;
+}
+
+/** A version served by this service's workers: its skill.json and its descriptor.json. */
+export interface HostedEntry extends EntryBase {
+  source: 'hosted';
+  definition: SkillDefinition;
+  publication: SkillPublication;
+}
+
+/** A version hosted elsewhere, registered through POST /skills with its full descriptor. */
+export interface RegisteredEntry extends EntryBase {
+  source: 'registered';
+  descriptor: SkillDescriptor;
+}
+
+export type RegistryEntry = HostedEntry | RegisteredEntry;
+
+/** A version as the registry sees it now: whether it can run, and whether it is deprecated. */
+export type RegistryVersion = RegistryEntry & { available: boolean; deprecation?: Deprecation };
+
+export function contentDigest(content: unknown): string {
+  return createHash('sha256')
+    .update(stringify(content) ?? '')
+    .digest('base64url');
+}
+
+export function hostedEntry(
+  definition: SkillDefinition,
+  publication: SkillPublication,
+  registeredAt: string,
+): HostedEntry {
+  return {
+    source: 'hosted',
+    id: definition.name,
+    version: definition.version,
+    digest: contentDigest({ definition, publication }),
+    registered_at: registeredAt,
+    definition,
+    publication,
+  };
+}
+
+export function registeredEntry(descriptor: SkillDescriptor, registeredAt: string): RegisteredEntry {
+  return {
+    source: 'registered',
+    id: descriptor.id,
+    version: descriptor.version,
+    digest: contentDigest(descriptor),
+    registered_at: registeredAt,
+    descriptor,
+  };
+}
