@@ -1,7 +1,7 @@
 import type { SkillDescriptor, SkillSearchPage, SkillVersionList } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
-import { descriptorLike, translateDescriptor } from '../support/descriptors';
+import { descriptorLike, REQUIRED_DESCRIPTOR_FIELDS, translateDescriptor } from '../support/descriptors';
 import { type StartedGateway, startGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -157,20 +157,7 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
         '/x-migrations/0/steps/0/path',
       ],
     ];
-    for (const field of [
-      'protocol',
-      'id',
-      'name',
-      'version',
-      'capability_type',
-      'description',
-      'provider',
-      'endpoint',
-      'inputs',
-      'output',
-      'auth',
-      'access',
-    ]) {
+    for (const field of REQUIRED_DESCRIPTOR_FIELDS) {
       const { [field]: _removed, ...rest } = translateDescriptor as unknown as Record<string, unknown>;
       cases.push([{ ...rest, ...(field === 'id' ? {} : { id: `com.example.no-${field}` }) }, `/${field}`]);
     }

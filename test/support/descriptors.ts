@@ -12,3 +12,19 @@ export function descriptorLike(
 ): SkillDescriptor {
   return { ...structuredClone(translateDescriptor), ...overrides } as SkillDescriptor;
 }
+
+/** The fields spec 000 requires of every descriptor. */
+export const REQUIRED_DESCRIPTOR_FIELDS = [
+  'protocol',
+  'id',
+  'name',
+  'version',
+  'capability_type',
+  'description',
+  'provider',
+  'endpoint',
+  'inputs',
+  'output',
+  'auth',
+  'access',
+];

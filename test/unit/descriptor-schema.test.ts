@@ -1,6 +1,6 @@
 import { SchemaValidator, SkillDescriptor, SkillError } from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
-import { translateDescriptor } from '../support/descriptors';
+import { REQUIRED_DESCRIPTOR_FIELDS, translateDescriptor } from '../support/descriptors';
 
 const validator = new SchemaValidator(SkillDescriptor, 'skill descriptor');
 
@@ -14,27 +14,12 @@ function violationsOf(descriptor: unknown): { path: string; message: string }[] 
   throw new Error('expected the descriptor to be refused');
 }
 
-const REQUIRED = [
-  'protocol',
-  'id',
-  'name',
-  'version',
-  'capability_type',
-  'description',
-  'provider',
-  'endpoint',
-  'inputs',
-  'output',
-  'auth',
-  'access',
-];
-
 describe('the Skill Descriptor schema (spec 000)', () => {
   it("accepts the spec's complete translation example", () => {
     expect(validator.parse(structuredClone(translateDescriptor))).toEqual(translateDescriptor);
   });
 
-  it.each(REQUIRED)('refuses the example without %s, naming it', (field) => {
+  it.each(REQUIRED_DESCRIPTOR_FIELDS)('refuses the example without %s, naming it', (field) => {
     const { [field]: _removed, ...rest } = translateDescriptor as unknown as Record<string, unknown>;
     expect(violationsOf(rest)).toContainEqual(
       expect.objectContaining({ path: `/${field}`, message: 'is required' }),

@@ -75,12 +75,7 @@ export async function loadSkill(
   bundler: ModuleBundler,
 ): Promise<LoadedSkill> {
   const where = relative(process.cwd(), file) || file;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new SkillLoadError(`${where}: not valid JSON (${(error as Error).message})`);
-  }
+  const raw = await readJson(file, where);
   const definition = guard(where, () => definitionValidator.parse(raw));
   for (const field of ['input', 'output'] as const) {
     guard(where, () => assertSafeSchema(definition[field], `/${field}`));
@@ -110,15 +105,18 @@ export async function loadSkill(
 async function loadPublication(file: string, version: string): Promise<SkillPublication> {
   if (!existsSync(file)) return {};
   const where = relative(process.cwd(), file) || file;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new SkillLoadError(`${where}: not valid JSON (${(error as Error).message})`);
-  }
+  const raw = await readJson(file, where);
   const publication = guard(where, () => publicationValidator.parse(raw));
   guard(where, () => checkMigrations(version, publication['x-migrations'] ?? [], '/x-migrations'));
   return publication;
+}
+
+async function readJson(file: string, where: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new SkillLoadError(`${where}: not valid JSON (${(error as Error).message})`);
+  }
 }
 
 function guard<T>(where: string, run: () => T, field?: string): T {
