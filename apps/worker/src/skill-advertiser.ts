@@ -58,7 +58,7 @@ export class SkillAdvertiser {
       return outcome === 'registered'
         ? [`${name} is registered in the registry as a skill hosted elsewhere`]
         : [
-            `${name} is hosted by another live worker with a different skill.json or descriptor.json; give this one a new version`,
+            `${name} is hosted by another live worker (or one that stopped within the last three heartbeats) with a different skill.json or descriptor.json; give this one a new version`,
           ];
     });
   }
