@@ -104,32 +104,6 @@ describe('SkillSchemas.compile', () => {
   });
 });
 
-describe('SkillSchemas.assert', () => {
-  it('returns the value with defaults when valid', () => {
-    expect(new SkillSchemas().assert(search, { query: 'q' }, 'inputs', '/inputs')).toEqual({
-      query: 'q',
-      limit: 5,
-      options: { fuzzy: false },
-    });
-  });
-
-  it('throws INVALID_INPUT (or the given code) with one detail per violation', () => {
-    const schemas = new SkillSchemas();
-    const error = thrownBy(() => schemas.assert(search, { limit: 0 }, 'inputs', '/inputs')) as SkillError;
-    expect(error).toBeInstanceOf(SkillError);
-    expect(error.code).toBe('INVALID_INPUT');
-    expect(error.message).toBe(
-      'Invalid inputs: [inputs -> query] is required; [inputs -> limit] must be >= 1',
-    );
-    expect(error.toBody().details).toEqual([
-      { path: '/inputs/query', message: 'is required', code: 'MISSING_REQUIRED_PARAM' },
-      { path: '/inputs/limit', message: 'must be >= 1', code: 'PARAM_OUT_OF_RANGE' },
-    ]);
-    const output = thrownBy(() => schemas.assert(search, {}, 'output', '/output', 'INVALID_OUTPUT'));
-    expect((output as SkillError).code).toBe('INVALID_OUTPUT');
-  });
-});
-
 describe('SkillSchemas.assertInputs', () => {
   const digest = {
     type: 'object',

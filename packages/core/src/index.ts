@@ -28,10 +28,8 @@ export {
 export {
   accessOf,
   coercionOf,
-  inputSchemaOf,
   isVisible,
   migrationsOf,
-  outputSchemaOf,
   toCandidate,
 } from './registry/version-contract';
 export { parseVersionRange } from './registry/version-range';

@@ -1,17 +1,7 @@
-import { toInputSchema } from '../descriptor/parameters';
 import type { InputMigration } from '../schemas/input-migration';
 import type { AccessPolicy } from '../schemas/skill-descriptor';
 import type { RegistryEntry } from '../store/registry-entry';
 import type { VersionCandidate } from './resolve-version';
-
-/** The input schema a version validates against: skill.json's, or one rebuilt from `inputs`. */
-export function inputSchemaOf(entry: RegistryEntry): Record<string, unknown> {
-  return entry.source === 'hosted' ? entry.definition.input : toInputSchema(entry.descriptor.inputs);
-}
-
-export function outputSchemaOf(entry: RegistryEntry): Record<string, unknown> {
-  return entry.source === 'hosted' ? entry.definition.output : entry.descriptor.output.schema;
-}
 
 export function migrationsOf(entry: RegistryEntry): InputMigration[] {
   return (entry.source === 'hosted' ? entry.publication : entry.descriptor)['x-migrations'] ?? [];

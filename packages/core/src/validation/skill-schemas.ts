@@ -72,21 +72,6 @@ export class SkillSchemas {
     return this.check(schema, structuredClone(data), basePath);
   }
 
-  /** Like validate, but throws INVALID_INPUT (or `code`) with one detail per violation. */
-  assert(
-    schema: object,
-    data: unknown,
-    what: string,
-    basePath = '',
-    code = 'INVALID_INPUT',
-  ): Record<string, unknown> {
-    const result = this.validate(schema, data, basePath);
-    if (result.ok) return result.value;
-    throw new SkillError(code, `Invalid ${what}: ${describeViolations(result.violations)}`, {
-      details: result.violations,
-    });
-  }
-
   /**
    * Validates a skill's inputs, coerced first when asked, and returns them with defaults filled in;
    * otherwise throws MISSING_REQUIRED_PARAM, PARAM_OUT_OF_RANGE or INVALID_INPUT (spec 002) with
