@@ -29,7 +29,10 @@ export function rawRequest(baseUrl: string, raw: RawRequest, agent: Agent): Prom
         path: raw.path,
         agent,
         headers: {
-          ...(raw.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(raw.body)) }),
+          // A chunked body has no length (a request with both is refused by Node's own parser).
+          ...(raw.body === undefined || raw.headers?.['transfer-encoding']
+            ? {}
+            : { 'content-length': String(Buffer.byteLength(raw.body)) }),
           ...raw.headers,
         },
       },

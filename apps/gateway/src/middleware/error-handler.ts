@@ -1,4 +1,11 @@
-import { type ErrorEnvelope, httpStatusOf, isErrorCode, type Logger, SkillError } from '@skillrun/core';
+import {
+  type ErrorEnvelope,
+  httpStatusOf,
+  isErrorCode,
+  type Logger,
+  SkillError,
+  toErrorBody,
+} from '@skillrun/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /** body-parser's error types, mapped to the catalogue. */
@@ -9,13 +16,21 @@ const BODY_ERRORS: Record<string, SkillError> = {
   'charset.unsupported': new SkillError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset'),
 };
 
+/** Any other client error Express or body-parser raise (a malformed %-escape in the path, a body that does not decode). */
+const MALFORMED = new SkillError(
+  'INVALID_INPUT',
+  'The request is malformed (its path or body cannot be decoded)',
+);
+
 function toSkillError(error: unknown): SkillError | undefined {
   if (error instanceof SkillError) return error;
-  const type = (error as { type?: unknown } | null)?.type;
-  return typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+  if (known) return known;
+  return typeof status === 'number' && status >= 400 && status < 500 ? MALFORMED : undefined;
 }
 
-/** The one place an error becomes an HTTP answer: the spec's envelope, never a stack trace. */
+/** The one place an error becomes an HTTP answer: the spec's envelope, bounded, never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function renderError(error, req, res, _next) {
     const known = toSkillError(error);
@@ -23,7 +38,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     const status = isErrorCode(skillError.code) ? httpStatusOf(skillError.code) : 500;
     if (skillError.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', '1');
-    const body: ErrorEnvelope = { error: skillError.toBody() };
+    const body: ErrorEnvelope = { error: toErrorBody(skillError, 'INTERNAL_ERROR') };
     res.status(status).json(body);
   };
 }

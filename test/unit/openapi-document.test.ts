@@ -1,0 +1,159 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../apps/gateway/src/app';
+import { openApiDocument } from '../../apps/gateway/src/openapi/openapi-document';
+
+type Json = Record<string, unknown>;
+
+const document = openApiDocument('http://localhost:3000');
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** Express route parameters as the document names them. */
+const PARAMETER_NAMES: Record<string, string> = {
+  skillId: 'skill_id',
+  executionId: 'execution_id',
+  version: 'version',
+};
+
+/** What Express 5's router keeps per `use` or route: the parts this test reads. */
+interface Layer {
+  name: string;
+  rawPath?: string;
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/**
+ * Every `METHOD /path` the app's routes serve, in OpenAPI form, and every middleware mounted at a
+ * path of its own (not at `/`), such as Swagger UI's `/docs`.
+ */
+function servedBy(stack: Layer[], prefix = ''): { routes: string[]; mounts: string[] } {
+  const routes: string[] = [];
+  const mounts: string[] = [];
+  for (const layer of stack) {
+    const at = layer.rawPath === undefined || layer.rawPath === '/' ? prefix : `${prefix}${layer.rawPath}`;
+    if (layer.route) {
+      const path = `${prefix}${layer.route.path}`.replace(
+        /:(\w+)/g,
+        (_match, name: string) => `{${PARAMETER_NAMES[name] ?? `unmapped:${name}`}}`,
+      );
+      for (const method of Object.keys(layer.route.methods)) routes.push(`${method.toUpperCase()} ${path}`);
+    } else if (layer.handle.stack) {
+      const nested = servedBy(layer.handle.stack, at);
+      routes.push(...nested.routes);
+      mounts.push(...nested.mounts);
+    } else if (at !== prefix) {
+      mounts.push(at);
+    }
+  }
+  return { routes, mounts: [...new Set(mounts)] };
+}
+
+function documentedOperations(): string[] {
+  return Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => HTTP_METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+/** Every value in the document, with its JSON Pointer. */
+function* walk(value: unknown, pointer = ''): Generator<[string, unknown]> {
+  yield [pointer, value];
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      yield* walk(child, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    }
+  }
+}
+
+/** The value a local `$ref` (`#/a/b`) points at, or undefined. */
+function resolve(ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  return ref
+    .slice(2)
+    .split('/')
+    .map((token) => decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce<unknown>(
+      (node, key) =>
+        node !== null && typeof node === 'object' && Object.hasOwn(node, key)
+          ? (node as Json)[key]
+          : undefined,
+      document,
+    );
+}
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('documents every route the gateway serves, and none that it does not', () => {
+    // Routes are registered when the app is built; none of these stand-ins is called.
+    const app = createApp({
+      redis: {},
+      discovery: {},
+      publisher: {},
+      invocations: {},
+      logger: {},
+      baseUrl: 'http://localhost:3000',
+      bodyLimitBytes: 1024,
+      maxJsonDepth: 64,
+      redisTimeoutMs: 100,
+    } as never);
+    const { routes, mounts } = servedBy((app as unknown as { router: { stack: Layer[] } }).router.stack);
+    // Swagger UI is middleware mounted at /docs (its page and assets); the document names its page.
+    expect(mounts).toEqual(['/docs']);
+    const served = [...routes, 'GET /docs'];
+    expect(new Set(served).size, 'a route is registered twice').toBe(served.length);
+    expect(documentedOperations().sort()).toEqual(served.sort());
+  });
+
+  it('declares every path parameter its path names, and no other', () => {
+    for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+      const named = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      for (const method of Object.keys(item).filter((key) => HTTP_METHODS.includes(key))) {
+        const parameters = [
+          ...((item.parameters as Json[] | undefined) ?? []),
+          ...(((item[method] as Json).parameters as Json[] | undefined) ?? []),
+        ];
+        const declared = parameters.filter((parameter) => parameter.in === 'path').map((each) => each.name);
+        expect(declared.sort(), `${method.toUpperCase()} ${path}`).toEqual(named.sort());
+      }
+    }
+  });
+
+  it('answers every error with the ErrorEnvelope schema', () => {
+    const envelope = '#/components/schemas/ErrorEnvelope';
+    let errors = 0;
+    for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+      for (const method of Object.keys(item).filter((key) => HTTP_METHODS.includes(key))) {
+        const responses = (item[method] as { responses: Record<string, Json> }).responses;
+        for (const [status, declared] of Object.entries(responses)) {
+          if (!/^[45]/.test(status) && status !== 'default') continue;
+          errors++;
+          const response = (typeof declared.$ref === 'string' ? resolve(declared.$ref) : declared) as Json;
+          const content = response?.content as Record<string, { schema?: Json }> | undefined;
+          expect(Object.keys(content ?? {}), `${method} ${path} ${status}`).toEqual(['application/json']);
+          expect(content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({
+            $ref: envelope,
+          });
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(0);
+    expect(resolve(envelope)).toMatchObject({ type: 'object', required: ['error'] });
+  });
+
+  it('has no $ref that does not resolve', () => {
+    const refs = [...walk(document)].filter(
+      ([pointer, value]) => pointer.endsWith('/$ref') && typeof value === 'string',
+    ) as [string, string][];
+    expect(refs.length).toBeGreaterThan(0);
+    const dangling = refs.filter(([, ref]) => resolve(ref) === undefined);
+    expect(dangling).toEqual([]);
+  });
+});
