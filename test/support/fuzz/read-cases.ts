@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import {
+  anySkillSegment,
+  anyString,
+  executionSegment,
+  unknownSegment,
+  versionNotPickingHosted,
+} from './arbitraries';
+import { type Case, HOSTED, percentEncode, sample, send } from './fuzz-tools';
+
+// GET a skill, its versions, an execution
+
+export function readCases(): Case[] {
+  const cases: Case[] = [];
+  const unknownVersion = fc.option(fc.oneof(anyString, fc.constantFrom('^1', '1.0.0', '*', 'latest')), {
+    nil: undefined,
+  });
+  for (const [id, version] of sample(fc.tuple(unknownSegment, unknownVersion), 120)) {
+    const query = version === undefined ? '' : `?version=${percentEncode(version)}`;
+    cases.push(send('describe/unknown', 'GET', `/skills/${id}${query}`));
+  }
+  const spoilt = fc.tuple(
+    fc.constantFrom(...HOSTED),
+    fc.oneof(
+      versionNotPickingHosted.map((range) => `?version=${percentEncode(range)}`),
+      fc.constantFrom('?version=', '?version=1.0.0&version=^1', '?__proto__=1', '?limit=1'),
+    ),
+  );
+  for (const [id, query] of sample(spoilt, 100))
+    cases.push(send('describe/hosted', 'GET', `/skills/${id}${query}`));
+  for (const id of sample(unknownSegment, 100))
+    cases.push(send('versions/unknown', 'GET', `/skills/${id}/versions`));
+  const execution = fc.tuple(anySkillSegment, executionSegment, fc.constantFrom('status', 'result'));
+  for (const [id, executionId, step] of sample(execution, 250)) {
+    cases.push(send(`${step}/unknown`, 'GET', `/skills/${id}/${step}/${executionId}`));
+  }
+  return cases;
+}
