@@ -6,6 +6,7 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Applies declared migrations to a copy of the inputs; the caller's object is left alone. */
 export function migrateInputs(inputs: Json, migrations: InputMigration[]): Json {
+  if (migrations.length === 0) return inputs;
   const copy = structuredClone(inputs);
   for (const migration of migrations) {
     for (const step of migration.steps) applyStep(copy, step);
