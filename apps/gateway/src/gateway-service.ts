@@ -3,20 +3,22 @@ import type { AddressInfo } from 'node:net';
 import {
   createLogger,
   createRedis,
+  ExecutionLauncher,
   ExecutionStore,
+  isVisible,
   type Logger,
+  QueueRegistry,
   RedisKeys,
   SkillRegistry,
+  SkillResolver,
   SkillSchemas,
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
 import { descriptorContext, type GatewayConfig } from './config';
 import { InvocationService } from './invocation-service';
-import { QueueRegistry } from './queue-registry';
 import { SkillDiscovery } from './skill-discovery';
 import { SkillPublisher } from './skill-publisher';
-import { SkillResolver } from './skill-resolver';
 
 /** A gateway process: one Redis connection, the HTTP server, and an orderly close. */
 export class GatewayService {
@@ -45,13 +47,21 @@ export class GatewayService {
     const registry = new SkillRegistry(redis, keys);
     const schemas = new SkillSchemas();
     const descriptors = descriptorContext(config);
+    const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
     const invocations = new InvocationService({
-      resolver: new SkillResolver(registry, config.DEFAULT_SKILL_ACCESS, config.SKILL_CACHE_MS),
-      store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
-      queues: this.queues,
+      resolver: new SkillResolver(
+        registry,
+        (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
+        config.SKILL_CACHE_MS,
+      ),
+      store,
+      launcher: new ExecutionLauncher({
+        store,
+        queues: this.queues,
+        retryBackoffMs: config.RETRY_BACKOFF_MS,
+      }),
       schemas,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
-      retryBackoffMs: config.RETRY_BACKOFF_MS,
     });
     const app = createApp({
       redis,

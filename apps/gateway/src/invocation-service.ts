@@ -3,6 +3,7 @@ import {
   coercionOf,
   type Deprecation,
   type Execution,
+  type ExecutionLauncher,
   type ExecutionStore,
   InvocationRequest,
   type JobPayload,
@@ -11,20 +12,17 @@ import {
   parseVersionRange,
   SchemaValidator,
   SkillError,
+  type SkillResolver,
   type SkillSchemas,
-  skillJobOptions,
 } from '@skillrun/core';
-import type { QueueRegistry } from './queue-registry';
 import { redisDeadline } from './redis-deadline';
-import type { SkillResolver } from './skill-resolver';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
   store: ExecutionStore;
-  queues: QueueRegistry;
+  launcher: ExecutionLauncher;
   schemas: SkillSchemas;
   redisTimeoutMs: number;
-  retryBackoffMs: number;
 }
 
 export interface Invocation {
@@ -85,41 +83,11 @@ export class InvocationService {
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
     };
-    const options = skillJobOptions({
-      executionId: payload.execution_id,
-      priority: payload.priority,
-      skill,
-      retryBackoffMs: this.deps.retryBackoffMs,
-    });
-    // One round trip: both go down the same connection, so Redis stores the record before the job.
-    const record = this.deps.store.create({
-      executionId: payload.execution_id,
-      skillId: payload.skill_id,
-      skillVersion: payload.skill_version,
-      ...(range === undefined ? {} : { requestedVersion: range }),
-      caller: payload.caller,
-      traceId: payload.trace_id,
-      priority: payload.priority,
-      maxAttempts: skill.retry + 1,
-      createdAt: new Date().toISOString(),
-    });
-    const queue = this.deps.queues.for(skill.name, skill.version);
-    const job = queue.add(skill.name, payload, options);
-    try {
-      const [execution] = await this.redis(() => Promise.all([record, job]));
-      return { execution, ...(deprecation ? { deprecation } : {}) };
-    } catch (error) {
-      await this.forget(skill.name, skill.version, payload.execution_id);
-      throw error;
-    }
-  }
-
-  /** Best effort after a failed enqueue: no record without a job, no job without a record. */
-  private async forget(skillId: string, version: string, executionId: string): Promise<void> {
-    await Promise.allSettled([
-      this.deps.store.discard(executionId),
-      this.deps.queues.for(skillId, version).remove(executionId),
-    ]);
+    const execution = await this.deps.launcher.launch(
+      { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) },
+      (operation) => this.redis(operation),
+    );
+    return { execution, ...(deprecation ? { deprecation } : {}) };
   }
 
   /** The execution, if it exists and belongs to this skill. */

@@ -9,55 +9,71 @@ import {
   type SkillSchemas,
   toErrorBody,
 } from '@skillrun/core';
-import { type Job, UnrecoverableError } from 'bullmq';
-import type { SkillSandbox } from './sandbox/skill-sandbox';
+import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { LoadedSkill } from './skill-loader';
 
 export interface AttemptRunnerDeps {
   store: ExecutionStore;
-  sandbox: SkillSandbox;
   schemas: SkillSchemas;
   logger: Logger;
-  redis: { url: string; prefix: string };
   retryBackoffMs: number;
+  /** The body that runs each kind of skill. */
+  bodies: Record<LoadedSkill['body']['kind'], SkillBody>;
+  /** Called when an attempt of a composite ends, to add its steps' LLM usage to its record. */
+  onCompositeEnd(executionId: string, attempt: number): Promise<void>;
 }
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
 const now = () => new Date().toISOString();
 
 /**
- * One attempt of one execution: validate what came off the queue, run the skill in the sandbox
- * under its deadline, validate the output, and record the outcome. A failure that will be retried
- * is thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and thrown
- * as UnrecoverableError.
+ * One attempt of one execution: validate what came off the queue, run the skill's body under its
+ * deadline, validate the output, and record the outcome. A failure that will be retried is thrown
+ * as a plain Error (BullMQ backs off and tries again); a final one is recorded and thrown as
+ * UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
-  async run(job: Job, skill: LoadedSkill): Promise<void> {
+  async run(job: Job, token: string | undefined, skill: LoadedSkill): Promise<void> {
     const { store } = this.deps;
     const payload = this.parsePayload(job, skill);
-    const attempt = job.attemptsMade + 1;
+    const number = job.attemptsMade + 1;
     const maxAttempts = job.opts.attempts ?? 1;
     const logger = this.deps.logger.child({
       execution_id: payload.execution_id,
       skill_id: payload.skill_id,
       trace_id: payload.trace_id,
-      attempt,
+      attempt: number,
     });
 
-    const started = await store.startAttempt(payload.execution_id, attempt, now());
+    const started = await store.startAttempt(payload.execution_id, number, now());
     if (started !== 'applied') {
       logger.warn({ record: started }, 'execution record is gone or already final; skipping');
       return;
     }
+    const limit = await this.deadline(payload, skill, number);
     logger.info('attempt started');
-    const error = await this.attempt(payload, skill, attempt, maxAttempts, logger);
+    const outcome = await this.attempt({ job, token, payload, skill, number, deadline: limit.at, logger });
+    if ('waiting' in outcome) {
+      logger.info('waiting for a step');
+      throw new WaitingChildrenError();
+    }
+    if (skill.definition.mode === 'composite') {
+      await this.deps.onCompositeEnd(payload.execution_id, number).catch(() => {});
+    }
+    const error = outcome.ok
+      ? undefined
+      : 'error' in outcome
+        ? outcome.error
+        : this.timeoutError(limit, maxAttempts);
     if (!error) {
       logger.info('execution completed');
       return;
     }
-    const willRetry = isRetryable(error) && attempt < maxAttempts;
+    const pastParentDeadline = payload.deadline !== undefined && Date.now() >= payload.deadline;
+    const willRetry = isRetryable(error) && number < maxAttempts && !pastParentDeadline;
     logger.warn({ error, will_retry: willRetry }, 'attempt failed');
     if (willRetry) throw new Error(error.message);
     await store.fail(
@@ -69,64 +85,59 @@ export class AttemptRunner {
     throw new UnrecoverableError(error.message);
   }
 
-  /** Runs the skill once; returns the error that ended the attempt, or undefined on success. */
-  private async attempt(
-    payload: JobPayload,
-    skill: LoadedSkill,
-    attempt: number,
-    maxAttempts: number,
-    logger: Logger,
-  ): Promise<ErrorBody | undefined> {
-    const { schemas, sandbox, store } = this.deps;
-    const { definition } = skill;
-    let input: Record<string, unknown>;
+  /**
+   * When this attempt times out: the caller's timeout_ms or the skill's timeout, whichever is
+   * sooner, and never after the deadline of the composite that called it. A composite keeps the
+   * deadline of its attempt while it waits for its steps.
+   */
+  private async deadline(payload: JobPayload, { definition }: LoadedSkill, attempt: number) {
+    const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
+    const start = Date.now();
+    let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
+    if (definition.mode === 'composite') {
+      at = await this.deps.store.attemptDeadline(payload.execution_id, attempt, at);
+    }
+    return {
+      at,
+      timeoutMs,
+      byParent: payload.deadline !== undefined && payload.deadline < start + timeoutMs,
+    };
+  }
+
+  /** Runs the skill's body once; an ok outcome has been validated and recorded as the output. */
+  private async attempt(attempt: Omit<Attempt, 'input'>): Promise<BodyOutcome> {
+    const { schemas, store } = this.deps;
+    const { definition, publication, body } = attempt.skill;
+    let input: Attempt['input'];
     try {
-      input = schemas.assertInputs(definition.input, payload.inputs, {
-        coerce: skill.publication['x-coercion'] ?? true,
+      input = schemas.assertInputs(definition.input, attempt.payload.inputs, {
+        coerce: publication['x-coercion'] ?? true,
         basePath: '/inputs',
       });
     } catch (error) {
-      return toErrorBody(error, 'INVALID_INPUT');
+      return { ok: false, error: toErrorBody(error, 'INVALID_INPUT') };
     }
-    const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
-    const outcome = await sandbox.run({
-      module: skill.module,
-      input,
-      meta: {
-        executionId: payload.execution_id,
-        skillId: definition.name,
-        skillVersion: definition.version,
-        traceId: payload.trace_id,
-        caller: payload.caller,
-        attempt,
-      },
-      redis: this.deps.redis,
-      timeoutMs,
-      onEvent: (event) => {
-        if (event.type === 'log') logger[event.level]({ skill_log: true, ...event.fields }, event.message);
-        else void store.progress(payload.execution_id, event.value, now()).catch(() => {});
-      },
-    });
-    if ('timedOut' in outcome) return this.timeoutError(timeoutMs, maxAttempts);
-    if (!outcome.ok) return outcome.error;
+    if (Date.now() >= attempt.deadline) return { ok: false, timedOut: true };
+    const outcome = await this.deps.bodies[body.kind].run({ ...attempt, input });
+    if (!('ok' in outcome) || !outcome.ok) return outcome;
     const checked = schemas.validate(definition.output, outcome.output, '/output');
     if (!checked.ok) {
-      return new SkillError('INVALID_OUTPUT', "The skill's output does not match its output schema", {
+      const error = new SkillError('INVALID_OUTPUT', "The skill's output does not match its output schema", {
         details: checked.violations,
-      }).toBody();
+      });
+      return { ok: false, error: error.toBody() };
     }
-    await store.complete(payload.execution_id, checked.value, now());
-    return undefined;
+    await store.complete(attempt.payload.execution_id, checked.value, now());
+    return { ok: true, output: checked.value };
   }
 
-  private timeoutError(timeoutMs: number, maxAttempts: number): ErrorBody {
-    return new SkillError(
-      'EXECUTION_TIMEOUT',
-      `Skill execution exceeded the configured timeout of ${timeoutMs}ms`,
-      {
-        retry: { suggested_delay_ms: this.deps.retryBackoffMs, max_attempts: maxAttempts },
-      },
-    ).toBody();
+  private timeoutError(limit: { timeoutMs: number; byParent: boolean }, maxAttempts: number): ErrorBody {
+    const message = limit.byParent
+      ? 'Skill execution reached the deadline of the composite execution that called it'
+      : `Skill execution exceeded the configured timeout of ${limit.timeoutMs}ms`;
+    return new SkillError('EXECUTION_TIMEOUT', message, {
+      retry: { suggested_delay_ms: this.deps.retryBackoffMs, max_attempts: maxAttempts },
+    }).toBody();
   }
 
   /** The job's payload, re-validated: it must be for the very skill version this queue serves. */

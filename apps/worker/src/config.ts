@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv } from '@skillrun/core';
+import { CommonConfig, parseEnv, StringEnum } from '@skillrun/core';
 
 export const WorkerConfigSchema = Type.Object({
   ...CommonConfig,
@@ -26,6 +26,37 @@ export const WorkerConfigSchema = Type.Object({
     default: 500,
     minimum: 0,
     description: 'After a deadline, how long a skill may clean up before its thread is killed.',
+  }),
+  LLM_BASE_URL: Type.Optional(
+    Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      description: 'OpenAI-compatible API for llm skills, e.g. https://api.openai.com/v1.',
+    }),
+  ),
+  LLM_API_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'API key for LLM_BASE_URL (none for Ollama).' }),
+  ),
+  LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'Model for llm skills.' })),
+  LLM_STRUCTURED_OUTPUT: StringEnum(['json_schema', 'json_object', 'none'], {
+    default: 'json_schema',
+    description: "How answers are held to JSON: the output schema, any JSON object, or the prompt's word.",
+  }),
+  LLM_MAX_RETRIES: Type.Integer({
+    default: 2,
+    minimum: 0,
+    maximum: 10,
+    description: 'Retries of a rate-limited (429) or failed (5xx) LLM call, honouring Retry-After.',
+  }),
+  SKILL_CACHE_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    description: "How long a composite's worker caches which versions of a called skill exist.",
+  }),
+  COMPOSITE_SWEEP_INTERVAL_MS: Type.Integer({
+    default: 500,
+    minimum: 50,
+    description: 'How often the worker times out composites whose deadline passed while they waited.',
   }),
   HEARTBEAT_INTERVAL_MS: Type.Integer({
     default: 5000,

@@ -4,6 +4,7 @@ import { delimiter, join, relative } from 'node:path';
 import {
   assertSafeSchema,
   checkMigrations,
+  compileTemplates,
   SchemaValidator,
   SkillDefinition,
   SkillError,
@@ -11,7 +12,21 @@ import {
   type SkillSchemas,
 } from '@skillrun/core';
 import semver from 'semver';
+import type { CompiledPipeline } from './composite/pipeline-body';
+import { LlmSkillSettings } from './llm/llm-settings';
 import type { ModuleBundler } from './module-bundler';
+
+/** What runs when the skill is invoked, by mode (a composite is a pipeline or code). */
+export type LoadedBody =
+  | {
+      kind: 'code';
+      /** The source module that exports `execute(input, ctx)`. */
+      entry: string;
+      /** That module compiled to one ES module, which threads load. */
+      module: string;
+    }
+  | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
+  | { kind: 'pipeline'; pipeline: CompiledPipeline };
 
 export interface LoadedSkill {
   definition: SkillDefinition;
@@ -19,10 +34,7 @@ export interface LoadedSkill {
   publication: SkillPublication;
   /** The skill.json file it came from. */
   file: string;
-  /** The source module that exports `execute(input, ctx)`. */
-  entry: string;
-  /** That module compiled to one ES module, which threads load. */
-  module: string;
+  body: LoadedBody;
 }
 
 /** A skill.json that cannot be hosted; the message names the file and the field. */
@@ -32,6 +44,7 @@ export class SkillLoadError extends Error {
 
 const definitionValidator = new SchemaValidator(SkillDefinition, 'skill.json');
 const publicationValidator = new SchemaValidator(SkillPublication, 'descriptor.json');
+const llmSettingsValidator = new SchemaValidator(LlmSkillSettings, 'llm.json');
 const ENTRY_FILES = ['index.ts', 'index.js', 'index.mjs'];
 
 /** Finds every skill.json below the given folders (a path-delimited list) and loads each. */
@@ -82,23 +95,76 @@ export async function loadSkill(
     guard(where, () => schemas.compile(definition[field]), `field "${field}"`);
   }
   const publication = await loadPublication(join(file, '..', 'descriptor.json'), definition.version);
-  if (definition.mode !== 'code') {
-    throw new SkillLoadError(
-      `${where}: field "mode" is "${definition.mode}", which this worker cannot run yet (only "code")`,
-    );
+  const body = await loadBody(definition, join(file, '..'), where, bundler);
+  return { definition, publication, file, body };
+}
+
+function loadBody(
+  definition: SkillDefinition,
+  folder: string,
+  where: string,
+  bundler: ModuleBundler,
+): Promise<LoadedBody> {
+  if (definition.pipeline && definition.mode !== 'composite') {
+    throw new SkillLoadError(`${where}: field "pipeline" is only for mode "composite"`);
   }
-  const folder = join(file, '..');
+  if (definition.mode === 'llm') return loadPrompt(folder, where);
+  if (definition.pipeline) return Promise.resolve(compilePipeline(definition, where));
+  return loadCode(definition, folder, where, bundler);
+}
+
+async function loadCode(
+  definition: SkillDefinition,
+  folder: string,
+  where: string,
+  bundler: ModuleBundler,
+): Promise<LoadedBody> {
   const entry = ENTRY_FILES.map((name) => join(folder, name)).find((path) => existsSync(path));
   if (!entry) {
-    throw new SkillLoadError(`${where}: mode "code" needs one of ${ENTRY_FILES.join(', ')} beside it`);
+    const what = definition.mode === 'code' ? 'mode "code"' : 'a composite without "pipeline"';
+    throw new SkillLoadError(`${where}: ${what} needs one of ${ENTRY_FILES.join(', ')} beside it`);
   }
   try {
     const module = await bundler.bundle(`${definition.name}@${definition.version}`, entry);
-    return { definition, publication, file, entry, module };
+    return { kind: 'code', entry, module };
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0]?.text ?? (error as Error).message;
     throw new SkillLoadError(`${where}: ${relative(process.cwd(), entry)} does not compile: ${first}`);
   }
+}
+
+/** prompt.md is the body of an llm skill; llm.json beside it may change the worker's LLM settings. */
+async function loadPrompt(folder: string, where: string): Promise<LoadedBody> {
+  const promptFile = join(folder, 'prompt.md');
+  if (!existsSync(promptFile)) throw new SkillLoadError(`${where}: mode "llm" needs prompt.md beside it`);
+  const prompt = (await readFile(promptFile, 'utf8')).trim();
+  if (!prompt) throw new SkillLoadError(`${where}: prompt.md is empty`);
+  const settingsFile = join(folder, 'llm.json');
+  if (!existsSync(settingsFile)) return { kind: 'llm', prompt, settings: {} };
+  const settingsWhere = relative(process.cwd(), settingsFile) || settingsFile;
+  const raw = await readJson(settingsFile, settingsWhere);
+  return { kind: 'llm', prompt, settings: guard(settingsWhere, () => llmSettingsValidator.parse(raw)) };
+}
+
+function compilePipeline(definition: SkillDefinition, where: string): LoadedBody {
+  const steps = definition.pipeline ?? [];
+  return guard(where, () => ({
+    kind: 'pipeline',
+    pipeline: {
+      steps: steps.map((step, index) => ({
+        step: step.step,
+        skill: step.skill,
+        ...(step.version === undefined ? {} : { version: step.version }),
+        input: compileTemplates(step.input, `/pipeline/${index}/input`),
+        ...(step.condition === undefined
+          ? {}
+          : { condition: compileTemplates(step.condition, `/pipeline/${index}/condition`) }),
+      })),
+      ...(definition.outputMapping === undefined
+        ? {}
+        : { outputMapping: compileTemplates(definition.outputMapping, '/outputMapping') }),
+    },
+  }));
 }
 
 /** descriptor.json: the descriptor fields skill.json has no room for (optional). */

@@ -14,7 +14,20 @@ export { SkillError, type SkillErrorOptions } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { createLogger, type Logger } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
+export {
+  type CompiledValue,
+  checkPipeline,
+  compileTemplates,
+  findCallCycle,
+  isTruthy,
+  type JsonSchema,
+  renderValue,
+  type SkillSignature,
+  type TemplateScope,
+} from './pipeline';
 export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
+export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
+export { QueueRegistry } from './queue/queue-registry';
 export { skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { createRedis, type RedisConnectionOptions } from './redis/create-redis';
 export { checkMigrations } from './registry/check-migrations';
@@ -25,6 +38,7 @@ export {
   resolveVersion,
   type VersionCandidate,
 } from './registry/resolve-version';
+export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export {
   accessOf,
   coercionOf,
@@ -38,8 +52,11 @@ export {
   Execution,
   ExecutionStatus,
   InvocationAccepted,
+  ParentLink,
+  StepSummary,
   type TerminalStatus,
   Timestamps,
+  Usage,
 } from './schemas/execution';
 export { InputMigration, MigrationStep } from './schemas/input-migration';
 export { Caller, InvocationContext, InvocationRequest, Priority } from './schemas/invocation-request';
@@ -64,7 +81,14 @@ export {
   SkillDescriptor,
   SkillPublication,
 } from './schemas/skill-descriptor';
-export type { SkillContext, SkillExecutor, SkillLogger, SkillLogLevel } from './skill/skill-context';
+export type {
+  InvokeOptions,
+  SkillContext,
+  SkillExecutor,
+  SkillLogger,
+  SkillLogLevel,
+} from './skill/skill-context';
+export type { StepEntry, UsageIncrement } from './store/execution-record';
 export { ExecutionStore, type NewExecution, type TransitionResult } from './store/execution-store';
 export { RedisKeys } from './store/redis-keys';
 export {

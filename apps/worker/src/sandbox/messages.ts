@@ -12,10 +12,29 @@ export interface ThreadTask {
     'executionId' | 'skillId' | 'skillVersion' | 'traceId' | 'caller' | 'attempt' | 'deadline'
   >;
   redis: { url: string; prefix: string };
+  /** A composite's: the skills it may invoke, and what its invocations so far answered, in order. */
+  composite?: { calls: string[]; answered: AnsweredCall[] };
   port: MessagePort;
 }
 
-export type ThreadOutcome = { ok: true; output: unknown } | { ok: false; error: ErrorBody };
+/** A `ctx.invoke` the composite made: the step to start. */
+export interface CallRequest {
+  step: string;
+  skill: string;
+  version?: string;
+  inputs: Record<string, unknown>;
+}
+
+export type AnsweredCall = { step: string; skill: string } & (
+  | { ok: true; output: unknown }
+  | { ok: false; error: ErrorBody }
+);
+
+export type ThreadOutcome =
+  | { ok: true; output: unknown }
+  | { ok: false; error: ErrorBody }
+  /** The composite awaits invocations not answered yet: start them, and replay it when they end. */
+  | { ok: false; calls: CallRequest[] };
 
 /** Thread → worker: what the skill reports while it runs. */
 export type ThreadEvent =

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { MemoryStore, SkillContext, SkillLogLevel } from '@skillrun/core';
+import type { InvokeOptions, MemoryStore, SkillContext, SkillLogLevel } from '@skillrun/core';
 import type { ThreadEvent, ThreadTask } from './messages';
 
 /** Builds a skill's ctx inside its thread; logs and progress travel to the worker over `port`. */
@@ -8,6 +8,7 @@ export function createSkillContext(
   port: MessagePort,
   signal: AbortSignal,
   memory: () => MemoryStore,
+  invoke: (skill: string, inputs: Record<string, unknown>, options?: InvokeOptions) => Promise<unknown>,
 ): SkillContext {
   const send = (event: ThreadEvent) => port.postMessage(event);
   const log =
@@ -21,6 +22,7 @@ export function createSkillContext(
     progress: (value) => {
       if (Number.isFinite(value)) send({ type: 'progress', value });
     },
+    invoke: invoke as SkillContext['invoke'],
     get memory() {
       return memory();
     },

@@ -20,6 +20,7 @@ export interface SandboxRun {
   input: Record<string, unknown>;
   meta: Omit<ThreadTask['meta'], 'deadline'>;
   redis: ThreadTask['redis'];
+  composite?: ThreadTask['composite'];
   timeoutMs: number;
   onEvent(event: ThreadEvent): void;
 }
@@ -54,6 +55,7 @@ export class SkillSandbox {
       input: request.input,
       meta: { ...request.meta, deadline: Date.now() + request.timeoutMs },
       redis: request.redis,
+      ...(request.composite ? { composite: request.composite } : {}),
       port: port2,
     };
     return new Promise<SandboxOutcome>((resolve) => {

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { SkillContext } from '@skillrun/core';
 import { createRedis, MemoryStore, RedisKeys, SkillError, toErrorBody } from '@skillrun/core';
 import type { Redis } from 'ioredis';
+import { CompositeCalls } from './composite-calls';
 import type { ThreadMessage, ThreadOutcome, ThreadTask, WorkerCommand } from './messages';
 import { createSkillContext } from './skill-context';
 
@@ -69,8 +70,15 @@ export default async function runSkill(task: ThreadTask): Promise<void> {
 async function execute(task: ThreadTask, port: MessagePort, signal: AbortSignal): Promise<ThreadOutcome> {
   try {
     const run = await loadExecute(task.module);
-    const ctx = createSkillContext(task, port, signal, memoryFor(task));
-    return { ok: true, output: asJson(await run(task.input, ctx)) };
+    const calls = new CompositeCalls(task.composite);
+    const ctx = createSkillContext(task, port, signal, memoryFor(task), calls.invoke);
+    const ran = Promise.resolve(run(task.input, ctx)).then(
+      (output): ThreadOutcome => ({ ok: true, output: asJson(output) }),
+    );
+    return await Promise.race([
+      ran,
+      calls.suspended.then((requests): ThreadOutcome => ({ ok: false, calls: requests })),
+    ]);
   } catch (error) {
     return { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };
   }

@@ -49,6 +49,17 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'The skill is registered for discovery only; invoke it at its endpoint.url.',
   },
+  LLM_PROVIDER_ERROR: {
+    http: 502,
+    recoverable: true,
+    summary: 'The LLM provider failed, or kept rate-limiting, after its retries.',
+  },
+  STEP_FAILED: {
+    http: 502,
+    recoverable: true,
+    summary: 'A step of a composite skill failed; details name the step and its execution.',
+  },
+  LLM_REFUSED: { http: 422, recoverable: false, summary: 'The model refused to answer.' },
   TOOL_NOT_AVAILABLE: { http: 503, recoverable: true, summary: 'A tool the skill needs is not available.' },
   SERVICE_UNAVAILABLE: {
     http: 503,

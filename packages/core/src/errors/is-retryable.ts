@@ -25,12 +25,15 @@ function retryableCode(code: ErrorCode): boolean {
     case 'UNSUPPORTED_MEDIA_TYPE':
     case 'INVALID_OUTPUT':
     case 'PARTIAL_SUCCESS':
+    case 'LLM_REFUSED':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':
     case 'TOOL_EXECUTION_FAILED':
     case 'SEARCH_API_ERROR':
     case 'FETCH_FAILED':
+    case 'LLM_PROVIDER_ERROR':
+    case 'STEP_FAILED':
     case 'TOOL_NOT_AVAILABLE':
     case 'SERVICE_UNAVAILABLE':
     case 'TOOL_TIMEOUT':

@@ -14,6 +14,34 @@ export const Timestamps = Type.Object({
   completed_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
+/** The composite execution a step belongs to, and which of its steps it is. */
+export const ParentLink = Type.Object(
+  { execution_id: Type.String({ format: 'uuid' }), step: Type.String() },
+  { additionalProperties: false },
+);
+export type ParentLink = Static<typeof ParentLink>;
+
+/** One step of a composite execution: its own execution, or `skipped` when its condition was false. */
+export const StepSummary = Type.Object({
+  step: Type.String(),
+  skill_id: Type.String(),
+  skill_version: Type.Optional(Type.String()),
+  execution_id: Type.Optional(Type.String()),
+  status: Type.Union([ExecutionStatus, Type.Literal('skipped')]),
+});
+export type StepSummary = Static<typeof StepSummary>;
+
+/** LLM tokens spent by an execution (a composite's include its steps'). */
+export const Usage = Type.Object({
+  prompt_tokens: Type.Integer({ minimum: 0 }),
+  completion_tokens: Type.Integer({ minimum: 0 }),
+  total_tokens: Type.Integer({ minimum: 0 }),
+  /** Answers received from LLM providers (a repair round is one more). */
+  requests: Type.Integer({ minimum: 0 }),
+  models: Type.Array(Type.String()),
+});
+export type Usage = Static<typeof Usage>;
+
 /** What GET status and GET result answer, spec 001 section 6.4. */
 export const Execution = Type.Object({
   execution_id: Type.String(),
@@ -28,6 +56,9 @@ export const Execution = Type.Object({
   attempts: Type.Integer({ minimum: 0 }),
   max_attempts: Type.Integer({ minimum: 1 }),
   progress: Type.Optional(Type.Number()),
+  usage: Type.Optional(Usage),
+  parent: Type.Optional(ParentLink),
+  steps: Type.Optional(Type.Array(StepSummary)),
   trace_id: Type.String(),
   priority: Priority,
   caller: Type.Object({ id: Type.String(), type: Type.String() }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ParentLink } from './execution';
 import { Priority } from './invocation-request';
 
 /**
@@ -15,5 +16,8 @@ export const JobPayload = Type.Object({
   trace_id: Type.String(),
   priority: Priority,
   timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Epoch ms that no attempt may run past: a composite parent's deadline, inherited by its steps. */
+  deadline: Type.Optional(Type.Integer({ minimum: 0 })),
+  parent: Type.Optional(ParentLink),
 });
 export type JobPayload = Static<typeof JobPayload>;

@@ -6,7 +6,7 @@ export const JsonSchemaObject = Type.Object({}, { additionalProperties: true });
 /** A closed set of strings as a plain JSON Schema `enum`, so errors read "must be one of [...]". */
 export function StringEnum<const T extends readonly string[]>(
   values: T,
-  options: { default?: T[number] } = {},
+  options: { default?: T[number]; description?: string } = {},
 ) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }

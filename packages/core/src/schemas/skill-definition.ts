@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { JsonSchemaObject, StringEnum } from './json-schema';
-import { SemVer } from './semver';
+import { SemVer, VersionRange } from './semver';
 
 export const SkillMode = StringEnum(['code', 'llm', 'composite']);
 export type SkillMode = Static<typeof SkillMode>;
@@ -10,6 +10,8 @@ export const PipelineStep = Type.Object({
   skill: Type.String(),
   input: Type.Object({}, { additionalProperties: true }),
   condition: Type.Optional(Type.String()),
+  /** Ours: the version range of the skill this step calls (the latest when left out). */
+  version: Type.Optional(VersionRange),
 });
 export type PipelineStep = Static<typeof PipelineStep>;
 

@@ -3,6 +3,13 @@ import type { MemoryStore } from '../memory/memory-store';
 export type SkillLogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SkillLogger = Record<SkillLogLevel, (message: string, fields?: Record<string, unknown>) => void>;
 
+export interface InvokeOptions {
+  /** The step's name in the composite's status (default `call-N`, N counting from 1). */
+  step?: string;
+  /** A version range of the skill (default: its latest version). */
+  version?: string;
+}
+
 /**
  * The `ctx` a code skill's `execute(input, ctx)` receives: spec 003 section 6 (memory, config,
  * session, scratch) plus what the run is (ids, attempt, deadline) and how to report on it.
@@ -23,6 +30,13 @@ export interface SkillContext {
   logger: SkillLogger;
   /** Reports progress (e.g. a percentage); readable in the execution's status. */
   progress(value: number): void;
+  /**
+   * Runs another skill (listed in `calls`) as a step of this composite and resolves with its output;
+   * rejects with a STEP_FAILED SkillError when the step fails. A composite is replayed from the start
+   * each time its steps end, with the steps it already ran answering at once: it must decide what to
+   * invoke only from its input and the outputs it gets, and leave side effects to the skills it calls.
+   */
+  invoke<T = unknown>(skill: string, inputs: Record<string, unknown>, options?: InvokeOptions): Promise<T>;
   /** Long-term memory of this caller, in Redis. */
   memory: MemoryStore;
   config: Record<string, unknown>;

@@ -1,6 +1,15 @@
 import type { Redis } from 'ioredis';
 import type { ErrorBody } from '../schemas/error-body';
-import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
+import type { Execution, ExecutionStatus, ParentLink, TerminalStatus } from '../schemas/execution';
+import {
+  type StepEntry,
+  stepEntriesOf,
+  stepSummary,
+  toExecution,
+  type UsageIncrement,
+  usageFields,
+  usageIncrements,
+} from './execution-record';
 import type { RedisKeys } from './redis-keys';
 
 /**
@@ -20,6 +29,25 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
+/** Adds to counters of a record that still exists (never recreates an expired one without a TTL). */
+const INCREMENT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1
+`;
+
+/**
+ * The deadline of a composite's attempt, fixed when the attempt first runs and kept while it waits
+ * for its steps. ARGV: attempt, proposed deadline (epoch ms). Returns the deadline in force.
+ */
+const ATTEMPT_DEADLINE = `
+if redis.call('HGET', KEYS[1], 'deadline_attempt') == ARGV[1] then
+  return tonumber(redis.call('HGET', KEYS[1], 'deadline_ms'))
+end
+redis.call('HSET', KEYS[1], 'deadline_attempt', ARGV[1], 'deadline_ms', ARGV[2])
+return tonumber(ARGV[2])
+`;
+
 /** Creates a record and its TTL in one step (a script, not MULTI: no pipeline to build per call). */
 const CREATE = `
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
@@ -30,6 +58,8 @@ return 1
 export type TransitionResult = 'applied' | 'missing' | 'refused';
 
 interface StoreScripts {
+  skillrunIncrement(key: string, ...fieldValues: string[]): Promise<number>;
+  skillrunAttemptDeadline(key: string, attempt: number, proposedMs: number): Promise<number>;
   skillrunCreate(key: string, ttlSeconds: number, ...fieldValues: string[]): Promise<number>;
   skillrunTransition(
     key: string,
@@ -50,6 +80,7 @@ export interface NewExecution {
   priority: Execution['priority'];
   maxAttempts: number;
   createdAt: string;
+  parent?: ParentLink;
 }
 
 /** Execution records in Redis, one HASH per execution under its own key, with a retention TTL. */
@@ -61,6 +92,8 @@ export class ExecutionStore {
   ) {
     redis.defineCommand('skillrunTransition', { numberOfKeys: 1, lua: TRANSITION });
     redis.defineCommand('skillrunCreate', { numberOfKeys: 1, lua: CREATE });
+    redis.defineCommand('skillrunIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    redis.defineCommand('skillrunAttemptDeadline', { numberOfKeys: 1, lua: ATTEMPT_DEADLINE });
   }
 
   private get scripts(): StoreScripts {
@@ -82,6 +115,9 @@ export class ExecutionStore {
       caller_type: execution.caller.type,
       created_at: execution.createdAt,
       updated_at: execution.createdAt,
+      ...(execution.parent
+        ? { parent_execution_id: execution.parent.execution_id, parent_step: execution.parent.step }
+        : {}),
     };
     const pairs = Object.entries(fields).flat();
     await this.scripts.skillrunCreate(this.keys.execution(execution.executionId), this.ttlSeconds, ...pairs);
@@ -93,9 +129,49 @@ export class ExecutionStore {
     await this.redis.del(this.keys.execution(executionId));
   }
 
+  /** The execution as the protocol shows it; a composite's steps carry their executions' statuses. */
   async get(executionId: string): Promise<Execution | null> {
     const fields = await this.redis.hgetall(this.keys.execution(executionId));
-    return toExecution(fields);
+    const entries = stepEntriesOf(fields);
+    if (entries.length === 0) return toExecution(fields);
+    const statuses = await Promise.all(
+      entries.map((entry) =>
+        'execution_id' in entry ? this.redis.hget(this.keys.execution(entry.execution_id), 'status') : null,
+      ),
+    );
+    return toExecution(
+      fields,
+      entries.map((entry, index) => stepSummary(entry, statuses[index])),
+    );
+  }
+
+  /** A composite's steps so far, as its record keeps them. */
+  async stepEntries(executionId: string): Promise<StepEntry[]> {
+    const steps = await this.redis.hget(this.keys.execution(executionId), 'steps');
+    return stepEntriesOf(steps === null ? {} : { steps });
+  }
+
+  /** Replaces a running composite's steps; refused once the execution is final. */
+  setSteps(executionId: string, entries: StepEntry[], at: string): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', '', { steps: JSON.stringify(entries), updated_at: at });
+  }
+
+  async addUsage(executionId: string, increments: UsageIncrement[]): Promise<void> {
+    if (increments.length === 0) return;
+    await this.scripts.skillrunIncrement(
+      this.keys.execution(executionId),
+      ...increments.flatMap((increment) => usageFields(increment)),
+    );
+  }
+
+  /** Per model, the tokens an execution's record says it spent. */
+  async usageIncrements(executionId: string): Promise<UsageIncrement[]> {
+    return usageIncrements(await this.redis.hgetall(this.keys.execution(executionId)));
+  }
+
+  /** The deadline of this attempt of a composite: `proposedMs` the first time, the same one after. */
+  attemptDeadline(executionId: string, attempt: number, proposedMs: number): Promise<number> {
+    return this.scripts.skillrunAttemptDeadline(this.keys.execution(executionId), attempt, proposedMs);
   }
 
   /** An attempt starts: status running, attempts counted, started_at set on the first one. */
@@ -141,30 +217,4 @@ export class ExecutionStore {
     );
     return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
   }
-}
-
-function toExecution(fields: Record<string, string>): Execution | null {
-  if (!fields.execution_id || !fields.status) return null;
-  const optional = (name: string) => (fields[name] === undefined ? {} : { [name]: fields[name] });
-  return {
-    execution_id: fields.execution_id,
-    status: fields.status as ExecutionStatus,
-    skill_id: fields.skill_id ?? '',
-    skill_version: fields.skill_version ?? '',
-    ...optional('requested_version'),
-    ...(fields.output === undefined ? {} : { output: JSON.parse(fields.output) }),
-    ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as ErrorBody }),
-    attempts: Number(fields.attempts ?? 0),
-    max_attempts: Number(fields.max_attempts ?? 1),
-    ...(fields.progress === undefined ? {} : { progress: Number(fields.progress) }),
-    trace_id: fields.trace_id ?? '',
-    priority: (fields.priority ?? 'normal') as Execution['priority'],
-    caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },
-    timestamps: {
-      created_at: fields.created_at ?? '',
-      updated_at: fields.updated_at ?? '',
-      ...optional('started_at'),
-      ...optional('completed_at'),
-    } as Execution['timestamps'],
-  };
 }

@@ -31,6 +31,11 @@ export class RedisKeys {
     return `${this.prefix}:workers`;
   }
 
+  /** ZSET execution id → deadline (epoch ms) of the composites waiting for a step. */
+  waitingComposites(): string {
+    return `${this.prefix}:composites:waiting`;
+  }
+
   memory(callerId: string): string {
     return `${this.prefix}:memory:${callerId}`;
   }

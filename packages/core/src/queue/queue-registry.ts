@@ -1,6 +1,6 @@
-import { skillQueueName } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { skillQueueName } from './skill-queue';
 
 /** The producer side of every skill version's queue, created on first use and sharing one connection. */
 export class QueueRegistry {

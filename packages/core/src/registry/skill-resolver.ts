@@ -1,15 +1,10 @@
-import {
-  type AccessPolicy,
-  type Deprecation,
-  type InputMigration,
-  isVisible,
-  type RegistryEntry,
-  type RegistryVersion,
-  resolveVersion,
-  SkillError,
-  type SkillRegistry,
-  toCandidate,
-} from '@skillrun/core';
+import { SkillError } from '../errors/skill-error';
+import type { InputMigration } from '../schemas/input-migration';
+import type { Deprecation } from '../schemas/skill-descriptor';
+import type { RegistryEntry, RegistryVersion } from '../store/registry-entry';
+import type { SkillRegistry } from '../store/skill-registry';
+import { resolveVersion } from './resolve-version';
+import { toCandidate } from './version-contract';
 
 export interface ResolvedSkill {
   /** The version that will run. */
@@ -29,14 +24,15 @@ export class SkillResolver {
 
   constructor(
     private readonly registry: SkillRegistry,
-    private readonly defaultAccess: AccessPolicy,
+    /** Which versions this resolver's callers may see (a composite's steps may use private ones). */
+    private readonly visible: (entry: RegistryEntry) => boolean,
     private readonly ttlMs: number,
   ) {}
 
   /** The version to run for `range` (latest when undefined); SKILL_NOT_FOUND when there is none. */
   async resolve(skillId: string, range: string | undefined): Promise<ResolvedSkill> {
     const versions = await this.versionsOf(skillId);
-    const visible = versions.filter((version) => isVisible(version, this.defaultAccess));
+    const visible = versions.filter(this.visible);
     const available = visible.filter((version) => version.available);
     const resolution = resolveVersion(available.map(toCandidate), range, versions.map(toCandidate));
     const chosen = resolution && available.find((version) => version.version === resolution.version);

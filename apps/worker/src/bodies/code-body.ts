@@ -1,0 +1,104 @@
+import type { ExecutionStore } from '@skillrun/core';
+import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
+import { stepFailed } from '../composite/step-failure';
+import type { AnsweredCall, ThreadTask } from '../sandbox/messages';
+import type { SandboxOutcome, SkillSandbox } from '../sandbox/skill-sandbox';
+import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
+
+export interface CodeBodyDeps {
+  sandbox: SkillSandbox;
+  store: ExecutionStore;
+  redis: { url: string; prefix: string };
+  composite: CompositeDeps;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * `execute(input, ctx)` of the skill's module, run in a sandbox thread under the attempt's
+ * deadline. A composite written as code is replayed each time the steps it invoked end, their
+ * answers given back in order, until it returns.
+ */
+export class CodeBody implements SkillBody {
+  constructor(private readonly deps: CodeBodyDeps) {}
+
+  async run(attempt: Attempt): Promise<BodyOutcome> {
+    if (attempt.skill.definition.mode !== 'composite') {
+      const outcome = await this.execute(attempt);
+      // Only a composite's thread suspends: ctx.invoke rejects in any other skill.
+      return 'calls' in outcome ? { ok: false, error: notComposite } : outcome;
+    }
+    const run = await CompositeRun.open(this.deps.composite, attempt);
+    const answered = await answers(run);
+    if ('waiting' in answered) return answered;
+    const outcome = await this.execute(attempt, { calls: attempt.skill.definition.calls, answered });
+    if (!('calls' in outcome)) return outcome;
+    try {
+      await run.launch(outcome.calls);
+    } catch (error) {
+      const [first] = outcome.calls;
+      return { ok: false, error: stepFailed(first?.step ?? '', first?.skill ?? '', error) };
+    }
+    return (await run.wait()) ?? this.run(attempt);
+  }
+
+  private async execute(
+    { payload, skill, input, number, deadline, logger }: Attempt,
+    composite?: ThreadTask['composite'],
+  ): Promise<SandboxOutcome> {
+    if (skill.body.kind !== 'code') throw new Error(`${skill.definition.name} has no code body`);
+    const { store } = this.deps;
+    return this.deps.sandbox.run({
+      module: skill.body.module,
+      input,
+      meta: {
+        executionId: payload.execution_id,
+        skillId: skill.definition.name,
+        skillVersion: skill.definition.version,
+        traceId: payload.trace_id,
+        caller: payload.caller,
+        attempt: number,
+      },
+      redis: this.deps.redis,
+      ...(composite ? { composite } : {}),
+      timeoutMs: Math.max(0, deadline - Date.now()),
+      onEvent: (event) => {
+        if (event.type === 'log') logger[event.level]({ skill_log: true, ...event.fields }, event.message);
+        else void store.progress(payload.execution_id, event.value, now()).catch(() => {});
+      },
+    });
+  }
+}
+
+/** What each step this attempt launched answered, in order; or the wait, if one still runs. */
+async function answers(run: CompositeRun): Promise<AnsweredCall[] | { waiting: true }> {
+  const answered: AnsweredCall[] = [];
+  for (const entry of run.current) {
+    if (!('execution_id' in entry)) continue;
+    const call = { step: entry.step, skill: entry.skill_id };
+    const state = await run.stateOf(entry);
+    if (state.state === 'completed') {
+      answered.push({ ...call, ok: true, output: state.output });
+      continue;
+    }
+    if (state.state === 'running') {
+      const parked = await run.wait();
+      if (parked && 'waiting' in parked) return parked;
+    }
+    const cause = state.state === 'failed' ? state.execution.error : lostStep;
+    answered.push({ ...call, ok: false, error: stepFailed(entry.step, entry.skill_id, cause, entry) });
+  }
+  return answered;
+}
+
+const lostStep = {
+  code: 'TOOL_EXECUTION_FAILED',
+  message: 'its job ended without recording an outcome',
+  recoverable: true,
+};
+
+const notComposite = {
+  code: 'TOOL_NOT_AVAILABLE',
+  message: 'ctx.invoke is for skills whose mode is "composite"',
+  recoverable: false,
+};

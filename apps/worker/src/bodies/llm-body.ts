@@ -1,0 +1,78 @@
+import { type ExecutionStore, SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
+import type { LlmClient, LlmUsage } from '../llm/llm-client';
+import { type LlmDefaults, type LlmSettingsResolution, resolveLlmSettings } from '../llm/llm-settings';
+import type { LoadedSkill } from '../skill-loader';
+import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
+
+export interface LlmBodyDeps {
+  client: LlmClient;
+  defaults: LlmDefaults;
+  env: NodeJS.ProcessEnv;
+  schemas: SkillSchemas;
+  store: ExecutionStore;
+  /** Every answer's token usage, for metrics. */
+  onUsage(skill: LoadedSkill, usage: LlmUsage): void;
+}
+
+/**
+ * prompt.md sent with the input to an OpenAI-compatible model, whose answer must match the output
+ * schema. Tokens are added to the execution's record as each answer arrives; the attempt's
+ * deadline aborts the HTTP call.
+ */
+export class LlmBody implements SkillBody {
+  private readonly settings = new Map<LoadedSkill, LlmSettingsResolution>();
+
+  constructor(private readonly deps: LlmBodyDeps) {}
+
+  /** Whether an llm skill can run here, and if not, what to set. */
+  settingsOf(skill: LoadedSkill): LlmSettingsResolution {
+    let resolution = this.settings.get(skill);
+    if (!resolution) {
+      const own = skill.body.kind === 'llm' ? skill.body.settings : {};
+      resolution = resolveLlmSettings(this.deps.defaults, own, this.deps.env);
+      this.settings.set(skill, resolution);
+    }
+    return resolution;
+  }
+
+  async run({ payload, skill, input, deadline }: Attempt): Promise<BodyOutcome> {
+    if (skill.body.kind !== 'llm') throw new Error(`${skill.definition.name} has no prompt`);
+    const resolution = this.settingsOf(skill);
+    if (!resolution.ok) return { ok: false, error: notConfigured(skill, resolution.missing) };
+    const { definition } = skill;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+    // Recorded before the outcome, so that a completed execution shows all it spent.
+    const recording: Promise<void>[] = [];
+    try {
+      const output = await this.deps.client.complete({
+        skillId: definition.name,
+        settings: resolution.settings,
+        systemPrompt: skill.body.prompt,
+        input,
+        outputSchema: definition.output,
+        validate: (value) => this.deps.schemas.validate(definition.output, value, '/output'),
+        signal: controller.signal,
+        onUsage: (usage) => {
+          this.deps.onUsage(skill, usage);
+          recording.push(this.deps.store.addUsage(payload.execution_id, [usage]).catch(() => {}));
+        },
+      });
+      return { ok: true, output };
+    } catch (error) {
+      if (controller.signal.aborted) return { ok: false, timedOut: true };
+      return { ok: false, error: toErrorBody(error, 'LLM_PROVIDER_ERROR') };
+    } finally {
+      clearTimeout(timer);
+      await Promise.all(recording);
+    }
+  }
+}
+
+function notConfigured(skill: LoadedSkill, missing: string[]) {
+  return new SkillError(
+    'TOOL_NOT_AVAILABLE',
+    `No LLM provider is configured for ${skill.definition.name}: set ${missing.join(' and ')} on the worker`,
+    { recoverable: false },
+  ).toBody();
+}

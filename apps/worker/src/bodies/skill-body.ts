@@ -1,0 +1,31 @@
+import type { ErrorBody, JobPayload, Logger } from '@skillrun/core';
+import type { Job } from 'bullmq';
+import type { LoadedSkill } from '../skill-loader';
+
+/** One attempt of one execution, as the body of its skill sees it. */
+export interface Attempt {
+  job: Job;
+  /** The worker's lock on the job, which a composite needs to wait for its steps. */
+  token: string | undefined;
+  payload: JobPayload;
+  skill: LoadedSkill;
+  /** The inputs, validated (and coerced) against the skill's input schema. */
+  input: Record<string, unknown>;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  number: number;
+  /** Epoch ms at which the attempt times out. */
+  deadline: number;
+  logger: Logger;
+}
+
+export type BodyOutcome =
+  | { ok: true; output: unknown }
+  | { ok: false; error: ErrorBody }
+  | { ok: false; timedOut: true }
+  /** A composite waits for its steps without holding a worker slot; BullMQ runs it again after. */
+  | { waiting: true };
+
+/** How a skill's body runs: code in a thread, a prompt on an LLM, or a composite of other skills. */
+export interface SkillBody {
+  run(attempt: Attempt): Promise<BodyOutcome>;
+}

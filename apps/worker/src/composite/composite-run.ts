@@ -1,0 +1,80 @@
+import type { Execution, ExecutionStore, StepEntry } from '@skillrun/core';
+import type { Attempt, BodyOutcome } from '../bodies/skill-body';
+import type { StepCall, StepLauncher } from './step-launcher';
+import type { WaitingComposites } from './waiting-composites';
+
+export interface CompositeDeps {
+  store: ExecutionStore;
+  steps: StepLauncher;
+  waiting: WaitingComposites;
+}
+
+export type LaunchedEntry = Extract<StepEntry, { execution_id: string }>;
+
+/** Where a launched step stands, read from its own execution record. */
+export type StepState =
+  | { state: 'completed'; output: unknown }
+  | { state: 'failed'; execution: Execution }
+  | { state: 'running' }
+  /** Its record is gone (it never started, or it expired): the step has to run again. */
+  | { state: 'missing' };
+
+/**
+ * One attempt of a composite, between two waits: the steps it has launched so far (a new attempt
+ * starts over), how each stands, and the moves a composite makes: launch steps, skip one, wait.
+ */
+export class CompositeRun {
+  private constructor(
+    private readonly deps: CompositeDeps,
+    private readonly attempt: Attempt,
+    private entries: StepEntry[],
+  ) {}
+
+  static async open(deps: CompositeDeps, attempt: Attempt): Promise<CompositeRun> {
+    const id = attempt.payload.execution_id;
+    await deps.waiting.remove(id);
+    return new CompositeRun(deps, attempt, await deps.store.stepEntries(id));
+  }
+
+  /** The steps of this attempt, in the order they were launched (or skipped). */
+  get current(): StepEntry[] {
+    return this.entries.filter((entry) => entry.attempt === this.attempt.number);
+  }
+
+  latest(step: string): StepEntry | undefined {
+    return this.current.findLast((entry) => entry.step === step);
+  }
+
+  async stateOf(entry: LaunchedEntry): Promise<StepState> {
+    const execution = await this.deps.store.get(entry.execution_id);
+    if (!execution) return { state: 'missing' };
+    if (execution.status === 'completed') return { state: 'completed', output: execution.output };
+    if (execution.status === 'failed' || execution.status === 'timeout')
+      return { state: 'failed', execution };
+    return { state: 'running' };
+  }
+
+  async skip(step: string, skill: string): Promise<void> {
+    this.entries = [
+      ...this.entries,
+      { step, skill_id: skill, status: 'skipped', attempt: this.attempt.number },
+    ];
+    await this.deps.store.setSteps(this.attempt.payload.execution_id, this.entries, new Date().toISOString());
+  }
+
+  async launch(calls: StepCall[]): Promise<void> {
+    this.entries = await this.deps.steps.launch(this.attempt, this.entries, calls);
+  }
+
+  /**
+   * Parks the composite until its launched steps end: BullMQ moves its job to waiting-children,
+   * which frees the worker slot. Undefined when they have all ended already (look again).
+   */
+  async wait(): Promise<BodyOutcome | undefined> {
+    const { job, token, payload, deadline } = this.attempt;
+    await this.deps.waiting.add(payload.execution_id, deadline);
+    if (token && (await job.moveToWaitingChildren(token))) return { waiting: true };
+    await this.deps.waiting.remove(payload.execution_id);
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+import { type ExecutionStore, type Logger, type QueueRegistry, SkillError } from '@skillrun/core';
+import type { WaitingComposites } from './waiting-composites';
+
+export interface DeadlineSweeperDeps {
+  waiting: WaitingComposites;
+  store: ExecutionStore;
+  queues: QueueRegistry;
+  logger: Logger;
+  intervalMs: number;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Times out the composites whose deadline passed while they waited for a step, and the steps of
+ * theirs that have not started (a running step has the same deadline and times out by itself).
+ */
+export class DeadlineSweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(private readonly deps: DeadlineSweeperDeps) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweep()
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: (error as Error).message }, 'could not sweep composite deadlines'),
+        )
+        .finally(() => {
+          this.sweeping = undefined;
+        });
+    }, this.deps.intervalMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  async sweep(): Promise<void> {
+    const expired = await this.deps.waiting.claimExpired(Date.now(), 100);
+    await Promise.all(expired.map((executionId) => this.timeOut(executionId)));
+  }
+
+  private async timeOut(executionId: string): Promise<void> {
+    const { store, queues, logger } = this.deps;
+    const error = new SkillError(
+      'EXECUTION_TIMEOUT',
+      'Composite execution reached its deadline while waiting for a step',
+      { recoverable: false },
+    ).toBody();
+    if ((await store.fail(executionId, 'timeout', error, now())) !== 'applied') return;
+    logger.warn({ execution_id: executionId }, 'composite timed out while waiting for a step');
+    const stepError = new SkillError(
+      'EXECUTION_TIMEOUT',
+      'Skill execution reached the deadline of the composite execution that called it',
+      { recoverable: false },
+    ).toBody();
+    for (const entry of await store.stepEntries(executionId)) {
+      if (!('execution_id' in entry)) continue;
+      const step = await store.get(entry.execution_id);
+      if (step?.status !== 'accepted') continue;
+      await store.fail(entry.execution_id, 'timeout', stepError, now());
+      await queues
+        .for(entry.skill_id, entry.skill_version)
+        .remove(entry.execution_id)
+        .catch(() => {});
+    }
+  }
+}

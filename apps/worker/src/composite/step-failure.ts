@@ -1,0 +1,26 @@
+import { type ErrorBody, isRetryable, SkillError, type StepEntry, toErrorBody } from '@skillrun/core';
+
+/**
+ * The composite's error when one of its steps failed (after that step's own retries) or could not
+ * start: STEP_FAILED naming the step, with the step's own error as the cause. It is worth a retry of
+ * the composite only if the step's error was.
+ */
+export function stepFailed(step: string, skill: string, cause: unknown, entry?: StepEntry): ErrorBody {
+  return stepFailure(step, skill, cause, entry).toBody();
+}
+
+export function stepFailure(step: string, skill: string, cause: unknown, entry?: StepEntry): SkillError {
+  if (cause instanceof SkillError && cause.code === 'STEP_FAILED') return cause;
+  const error = toErrorBody(cause, 'STEP_FAILED');
+  const execution = entry && 'execution_id' in entry ? entry : undefined;
+  const name = execution ? `${skill}@${execution.skill_version}` : skill;
+  return new SkillError('STEP_FAILED', `Step "${step}" (${name}) failed: ${error.message}`, {
+    recoverable: isRetryable(error),
+    details: {
+      step,
+      skill_id: skill,
+      ...(execution ? { skill_version: execution.skill_version, execution_id: execution.execution_id } : {}),
+      error,
+    },
+  });
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import {
+  coercionOf,
+  type ExecutionLauncher,
+  type ExecutionStore,
+  migrateInputs,
+  parseVersionRange,
+  SkillError,
+  type SkillResolver,
+  type SkillSchemas,
+  type StepEntry,
+} from '@skillrun/core';
+import type { Attempt } from '../bodies/skill-body';
+import { stepFailure } from './step-failure';
+
+export interface StepLauncherDeps {
+  resolver: SkillResolver;
+  launcher: ExecutionLauncher;
+  schemas: SkillSchemas;
+  store: ExecutionStore;
+}
+
+export interface StepCall {
+  /** The step's name: unique within one attempt of the composite. */
+  step: string;
+  skill: string;
+  /** A version range; the latest available version when left out. */
+  version?: string;
+  inputs: Record<string, unknown>;
+}
+
+type LaunchedStep = Extract<StepEntry, { execution_id: string }>;
+
+/**
+ * Starts the executions of a composite's steps: each a real execution of the called skill (its own
+ * id, the parent's caller, trace id and priority, the parent's deadline), validated against that
+ * skill's input schema, on the queue of the version resolved, and a BullMQ child of the parent's
+ * job so that the parent waits for it without holding a worker slot.
+ */
+export class StepLauncher {
+  constructor(private readonly deps: StepLauncherDeps) {}
+
+  /** Launches the calls; `entries` are the steps so far, which the record keeps with the new ones. */
+  async launch(parent: Attempt, entries: StepEntry[], calls: StepCall[]): Promise<StepEntry[]> {
+    const prepared = await Promise.all(calls.map((call) => this.prepare(parent, call)));
+    const all = [...entries, ...prepared.map(({ entry }) => entry)];
+    // Recorded before they start: a parent that crashes here finds the step and starts it again.
+    await this.deps.store.setSteps(parent.payload.execution_id, all, new Date().toISOString());
+    const { job } = parent;
+    await Promise.all(
+      prepared.map(({ launch }) => launch({ id: job.id as string, queue: job.queueQualifiedName })),
+    );
+    return all;
+  }
+
+  /** Resolves and validates a call; its failure is the step's (STEP_FAILED naming it). */
+  private async prepare(parent: Attempt, call: StepCall) {
+    try {
+      return await this.resolve(parent, call);
+    } catch (error) {
+      throw stepFailure(call.step, call.skill, error);
+    }
+  }
+
+  private async resolve(parent: Attempt, call: StepCall) {
+    const where = `/steps/${call.step}`;
+    const range =
+      call.version === undefined ? undefined : parseVersionRange(call.version, `${where}/version`);
+    const { entry: target, migrations } = await this.deps.resolver.resolve(call.skill, range);
+    if (target.source !== 'hosted') {
+      throw new SkillError(
+        'SKILL_NOT_HOSTED',
+        `${call.skill}@${target.version} is not hosted by this service`,
+        {
+          recoverable: false,
+        },
+      );
+    }
+    const skill = target.definition;
+    const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(call.inputs, migrations), {
+      coerce: coercionOf(target),
+      basePath: `${where}/input`,
+    });
+    const { payload } = parent;
+    const executionId = randomUUID();
+    const entry: LaunchedStep = {
+      step: call.step,
+      skill_id: skill.name,
+      skill_version: skill.version,
+      execution_id: executionId,
+      attempt: parent.number,
+    };
+    const launch = (parentJob: { id: string; queue: string }) =>
+      this.deps.launcher.launch({
+        payload: {
+          v: 1,
+          execution_id: executionId,
+          skill_id: skill.name,
+          skill_version: skill.version,
+          inputs,
+          caller: payload.caller,
+          trace_id: payload.trace_id,
+          priority: payload.priority,
+          deadline: parent.deadline,
+          parent: { execution_id: payload.execution_id, step: call.step },
+        },
+        skill,
+        ...(range === undefined ? {} : { requestedVersion: range }),
+        parentJob,
+      });
+    return { entry, launch };
+  }
+}

@@ -1,0 +1,39 @@
+import type { RedisKeys } from '@skillrun/core';
+import type { Redis } from 'ioredis';
+
+/** Takes up to ARGV[2] members whose deadline (score) is at or before ARGV[1], atomically. */
+const CLAIM_EXPIRED = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
+return ids
+`;
+
+/**
+ * The composites waiting for a step, by deadline. A waiting composite runs no code that could
+ * notice its deadline pass, so every worker looks here and times out the ones whose time is up;
+ * each is claimed by exactly one worker.
+ */
+export class WaitingComposites {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {
+    redis.defineCommand('skillrunClaimExpired', { numberOfKeys: 1, lua: CLAIM_EXPIRED });
+  }
+
+  async add(executionId: string, deadline: number): Promise<void> {
+    await this.redis.zadd(this.keys.waitingComposites(), deadline, executionId);
+  }
+
+  async remove(executionId: string): Promise<void> {
+    await this.redis.zrem(this.keys.waitingComposites(), executionId);
+  }
+
+  claimExpired(now: number, limit: number): Promise<string[]> {
+    return (
+      this.redis as unknown as {
+        skillrunClaimExpired(key: string, now: number, limit: number): Promise<string[]>;
+      }
+    ).skillrunClaimExpired(this.keys.waitingComposites(), now, limit);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Execution } from '../schemas/execution';
+import type { JobPayload } from '../schemas/job-payload';
+import type { SkillDefinition } from '../schemas/skill-definition';
+import type { ExecutionStore } from '../store/execution-store';
+import type { QueueRegistry } from './queue-registry';
+import { skillJobOptions } from './skill-queue';
+
+export interface LaunchRequest {
+  payload: JobPayload;
+  skill: Pick<SkillDefinition, 'name' | 'version' | 'retry'>;
+  requestedVersion?: string;
+  /** The composite's job that waits for this one: BullMQ moves it back to wait when this one ends. */
+  parentJob?: { id: string; queue: string };
+}
+
+export interface LauncherDeps {
+  store: ExecutionStore;
+  queues: QueueRegistry;
+  retryBackoffMs: number;
+}
+
+type Within = <T>(operation: () => Promise<T>) => Promise<T>;
+
+/**
+ * Starts an execution: its record, then its job on the skill version's queue, sent down the same
+ * connection in one round trip (Redis stores the record first, so status is readable as soon as the
+ * job can run). Used by the gateway for invocations and by workers for a composite's steps.
+ */
+export class ExecutionLauncher {
+  constructor(private readonly deps: LauncherDeps) {}
+
+  /** `within` bounds the round trip (the gateway's Redis deadline); nothing is left behind if it fails. */
+  async launch(request: LaunchRequest, within: Within = (operation) => operation()): Promise<Execution> {
+    const { payload, skill, parentJob } = request;
+    const options = skillJobOptions({
+      executionId: payload.execution_id,
+      priority: payload.priority,
+      skill,
+      retryBackoffMs: this.deps.retryBackoffMs,
+    });
+    const record = this.deps.store.create({
+      executionId: payload.execution_id,
+      skillId: payload.skill_id,
+      skillVersion: payload.skill_version,
+      ...(request.requestedVersion === undefined ? {} : { requestedVersion: request.requestedVersion }),
+      caller: payload.caller,
+      traceId: payload.trace_id,
+      priority: payload.priority,
+      maxAttempts: skill.retry + 1,
+      createdAt: new Date().toISOString(),
+      ...(payload.parent ? { parent: payload.parent } : {}),
+    });
+    const queue = this.deps.queues.for(skill.name, skill.version);
+    const job = queue.add(
+      skill.name,
+      payload,
+      parentJob ? { ...options, parent: parentJob, removeDependencyOnFailure: true } : options,
+    );
+    try {
+      const [execution] = await within(() => Promise.all([record, job]));
+      return execution;
+    } catch (error) {
+      await Promise.allSettled([
+        this.deps.store.discard(payload.execution_id),
+        queue.remove(payload.execution_id),
+      ]);
+      throw error;
+    }
+  }
+}
