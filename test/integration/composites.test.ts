@@ -170,3 +170,31 @@ describe('composite skills: pipelines and code that invoke other skills', () => 
     expect(JSON.stringify(final.error?.details)).toContain('/steps/dashes/input/text');
   });
 });
+
+describe('a composite whose steps are hosted by another worker', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ SKILLS_DIR });
+    // The steps' worker first: a composite's worker checks at start that what it calls exists.
+    await system.addWorker({ WORKER_SKILLS: 'word_list,echo', WORKER_ID: 'steps-worker' });
+    await system.addWorker({ WORKER_SKILLS: 'join_words', WORKER_ID: 'composite-worker' });
+  });
+  afterAll(() => system?.stop());
+
+  it('runs each step on the worker that hosts its skill', async () => {
+    const { final } = await system.client.run('join_words', { text: 'far away' });
+    expect(final.status).toBe('completed');
+    expect(final.output).toMatchObject({ joined: 'far-away' });
+    const [stepsWorker, compositeWorker] = system.workers;
+    const ran = (worker: typeof stepsWorker, id?: string) =>
+      worker?.logs.some((line) => line.msg === 'attempt started' && line.execution_id === id);
+    expect(ran(compositeWorker, final.execution_id)).toBe(true);
+    const launched = (final.steps ?? []).filter((step) => step.execution_id);
+    expect(launched).toHaveLength(2);
+    for (const step of launched) {
+      expect(ran(stepsWorker, step.execution_id)).toBe(true);
+      expect(ran(compositeWorker, step.execution_id)).toBe(false);
+    }
+  });
+});

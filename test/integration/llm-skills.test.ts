@@ -56,6 +56,12 @@ describe('llm skills against an OpenAI-compatible provider (a local fake)', () =
     expect(request?.body.response_format?.json_schema?.schema).toMatchObject({
       required: ['summary', 'words'],
     });
+    const ready = system.workers[0]?.logs.find((line) => line.msg === 'worker ready');
+    const metrics = await (await fetch(`http://127.0.0.1:${ready?.metrics_port}/metrics`)).text();
+    const tokens = (kind: string) =>
+      `skillrun_llm_tokens_total{skill="tiny_summary",model="fake-model",kind="${kind}"}`;
+    expect(metrics).toContain(`${tokens('prompt')} 42`);
+    expect(metrics).toContain(`${tokens('completion')} 7`);
   });
 
   it('repairs an answer that is not JSON once, with the problem sent back', async () => {
@@ -145,6 +151,30 @@ describe('llm skills against an OpenAI-compatible provider (a local fake)', () =
       ['summarize', 'summarize', 'completed'],
     ]);
     expect(final.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 6, models: ['fake-model'] });
+  });
+
+  it("ships spec 003's code_review and systematic_debugging, each prompt with its method", async () => {
+    llm.script(
+      { json: { issues: [], verdict: 'pass', summary: 'Clean.' } },
+      {
+        json: {
+          rootCause: 'An off-by-one in the loop bound.',
+          fix: { file: 'sum.ts', change: 'i < n', explanation: 'the last index is n - 1' },
+          verification: 'Run the sum tests.',
+        },
+      },
+    );
+    const review = await system.client.run('code_review', { code: 'const a = 1;', language: 'typescript' });
+    expect(review.final.status).toBe('completed');
+    expect(review.final.output).toMatchObject({ verdict: 'pass' });
+    const debug = await system.client.run('systematic_debugging', { error: 'RangeError at sum.ts:3' });
+    expect(debug.final.status).toBe('completed');
+    expect(debug.final.output).toMatchObject({ rootCause: 'An off-by-one in the loop bound.' });
+    const [reviewPrompt, debugPrompt] = llm.requests.map(
+      (request) => request.body.messages[0]?.content ?? '',
+    );
+    expect(reviewPrompt).toMatch(/security/i);
+    expect(debugPrompt).toMatch(/root cause/i);
   });
 
   it('never lets the API key out: not in logs, records or errors', async () => {

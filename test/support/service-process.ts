@@ -39,7 +39,8 @@ export class ServiceProcess {
   static spawn(app: 'gateway' | 'worker', env: Record<string, string>): ServiceProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+      // Workers' /metrics on any free port: several run at once here.
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new ServiceProcess(child, app);

@@ -247,6 +247,7 @@ describe('templates: nothing is evaluated', () => {
     ["{{input['a']}}", 'expected "|" or "}}", found "["'],
     ['{{input.a + 1}}', 'expected "|" or "}}", found "+"'],
     ['{{input.a()}}', 'expected "|" or "}}", found "("'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: code-like text that must not run
     ['{{${process.env.HOME}}}', 'expected a path such as input.topic, found "$"'],
     ['{{ }}', 'expected a path such as input.topic, found "}"'],
     ['{{input.}}', 'expected a field name or an array index, found "}"'],
@@ -290,6 +291,7 @@ describe('templates: nothing is evaluated', () => {
   });
 
   it('keeps text outside the braces literal', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: code-like text that must stay literal
     const template = '${process.env.HOME} `${1+1}` {not a template} }} {';
     expect(compileTemplates(template, '/t')).toEqual({ kind: 'literal', value: template });
     expect(render(template)).toBe(template);

@@ -58,6 +58,13 @@ export const WorkerConfigSchema = Type.Object({
     minimum: 50,
     description: 'How often the worker times out composites whose deadline passed while they waited.',
   }),
+  METRICS_PORT: Type.Integer({
+    default: 9464,
+    minimum: 0,
+    maximum: 65535,
+    description: "Port of the worker's GET /metrics (0: any free port, logged at start).",
+  }),
+  METRICS_HOST: Type.String({ default: '0.0.0.0', description: 'Interface /metrics listens on.' }),
   HEARTBEAT_INTERVAL_MS: Type.Integer({
     default: 5000,
     minimum: 100,

@@ -23,6 +23,8 @@ import { StepLauncher } from './composite/step-launcher';
 import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import { LlmClient } from './llm/llm-client';
+import { MetricsServer } from './metrics/metrics-server';
+import { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
 import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
@@ -42,6 +44,8 @@ export class WorkerService {
   private sweeper: DeadlineSweeper | undefined;
   private queues: QueueRegistry | undefined;
   private workers: Worker[] = [];
+  private metricsServer: MetricsServer | undefined;
+  readonly metrics = new WorkerMetrics();
   skills: LoadedSkill[] = [];
 
   constructor(
@@ -121,9 +125,12 @@ export class WorkerService {
     });
     await this.advertiser.start();
     this.warnUnconfiguredLlmSkills(llm);
+    this.metricsServer = new MetricsServer(this.metrics.registry);
+    const metricsPort = await this.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
         worker_id: config.WORKER_ID,
+        metrics_port: metricsPort,
         skills: this.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
       },
       'worker ready',
@@ -135,6 +142,7 @@ export class WorkerService {
     await this.advertiser?.close().catch(() => {});
     await Promise.all(this.workers.map((worker) => worker.close()));
     await this.sweeper?.close();
+    await this.metricsServer?.close();
     await this.queues?.close();
     await this.sandbox?.close();
     await this.bundler?.close();
@@ -168,7 +176,7 @@ export class WorkerService {
       env: this.env,
       schemas,
       store,
-      onUsage: () => {},
+      onUsage: (skill, usage) => this.metrics.llmUsage(skill.definition.name, usage),
     });
   }
 
