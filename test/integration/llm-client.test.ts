@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SkillError, SkillSchemas } from '@skillrun/core';
+import { LlmClient, type LlmRequest, type LlmUsage, type ResolvedLlmSettings } from '@skillrun/worker';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LlmClient, type LlmRequest, type LlmUsage } from '../../apps/worker/src/llm/llm-client';
-import type { ResolvedLlmSettings } from '../../apps/worker/src/llm/llm-settings';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm-server';
 
 const KEY = 'sk-test-secret-0123456789';

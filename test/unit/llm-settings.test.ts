@@ -1,10 +1,6 @@
 import { SchemaValidator } from '@skillrun/core';
+import { type LlmDefaults, LlmSkillSettings, resolveLlmSettings } from '@skillrun/worker';
 import { describe, expect, it } from 'vitest';
-import {
-  type LlmDefaults,
-  LlmSkillSettings,
-  resolveLlmSettings,
-} from '../../apps/worker/src/llm/llm-settings';
 
 const worker: LlmDefaults = {
   baseUrl: 'https://llm.example.com/v1',

@@ -1,3 +1,10 @@
 export { loadWorkerConfig, type WorkerConfig, WorkerConfigSchema } from './config';
+export { LlmClient, type LlmRequest, type LlmUsage } from './llm/llm-client';
+export {
+  type LlmDefaults,
+  LlmSkillSettings,
+  type ResolvedLlmSettings,
+  resolveLlmSettings,
+} from './llm/llm-settings';
 export { type LoadedSkill, loadSkill, loadSkills, SkillLoadError } from './skill-loader';
 export { WorkerService } from './worker-service';

@@ -28,6 +28,8 @@ export const StepSummary = Type.Object({
   skill_version: Type.Optional(Type.String()),
   execution_id: Type.Optional(Type.String()),
   status: Type.Union([ExecutionStatus, Type.Literal('skipped')]),
+  /** The composite's attempt that ran it (a retried composite runs its steps again). */
+  attempt: Type.Integer({ minimum: 1 }),
 });
 export type StepSummary = Static<typeof StepSummary>;
 

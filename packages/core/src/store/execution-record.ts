@@ -67,7 +67,9 @@ export function stepEntriesOf(fields: Record<string, string>): StepEntry[] {
 }
 
 export function stepSummary(entry: StepEntry, childStatus: string | null | undefined): StepSummary {
-  if ('status' in entry) return { step: entry.step, skill_id: entry.skill_id, status: 'skipped' };
+  if ('status' in entry) {
+    return { step: entry.step, skill_id: entry.skill_id, status: 'skipped', attempt: entry.attempt };
+  }
   return {
     step: entry.step,
     skill_id: entry.skill_id,
@@ -75,6 +77,7 @@ export function stepSummary(entry: StepEntry, childStatus: string | null | undef
     execution_id: entry.execution_id,
     // A step whose record expired before its parent's is reported as it last could be: accepted.
     status: (childStatus ?? 'accepted') as ExecutionStatus,
+    attempt: entry.attempt,
   };
 }
 
