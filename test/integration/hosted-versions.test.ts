@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SkillDescriptor, SkillSearchPage, SkillVersionList } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceProcess } from '../support/service-process';
+import { ADMIN_HEADERS, ServiceProcess } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const registrySkills = fileURLToPath(new URL('../fixtures/registry-skills', import.meta.url));
@@ -132,6 +132,7 @@ describe('hosted skill versions: side by side, ranges, migration, descriptor.jso
   it('refuses POST /skills for an id that workers here host', async () => {
     const answer = await system.client.request<Envelope>('/skills', {
       json: { ...(await system.client.request<SkillDescriptor>('/skills/greet')).body, version: '9.0.0' },
+      headers: ADMIN_HEADERS,
     });
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('SKILL_VERSION_CONFLICT');

@@ -2,7 +2,7 @@ import type { SkillDescriptor, SkillSearchPage, SkillVersionList } from '@skillr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
 import { descriptorLike, REQUIRED_DESCRIPTOR_FIELDS, translateDescriptor } from '../support/descriptors';
-import { type StartedGateway, startGateway } from '../support/service-process';
+import { ADMIN_HEADERS, type StartedGateway, startGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 interface Envelope {
@@ -26,7 +26,10 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
   });
 
   const register = (descriptor: unknown) =>
-    system.client.request<SkillDescriptor & Envelope>('/skills', { json: descriptor });
+    system.client.request<SkillDescriptor & Envelope>('/skills', {
+      json: descriptor,
+      headers: ADMIN_HEADERS,
+    });
 
   it("registers the spec's translation descriptor, visible through every gateway at once", async () => {
     const created = await register(translateDescriptor);
@@ -83,6 +86,7 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
     const deprecated = await system.client.request<{ deprecated?: { message: string } }>(url, {
       method: 'PUT',
       json: { message: 'Use 2.1.0' },
+      headers: ADMIN_HEADERS,
     });
     expect(deprecated.status).toBe(200);
     expect(deprecated.body.deprecated?.message).toBe('Use 2.1.0');
@@ -91,16 +95,13 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
     const pinned = await other.request<SkillDescriptor>('/skills/com.example.translate-v1?version=2.2.0');
     expect(pinned.body['x-deprecated']?.message).toBe('Use 2.1.0');
     expect(pinned.headers.get('deprecation')).toMatch(/^@\d+$/);
-    expect((await system.client.request(url, { method: 'DELETE' })).status).toBe(200);
+    expect((await system.client.request(url, { method: 'DELETE', headers: ADMIN_HEADERS })).status).toBe(200);
     expect((await other.request<SkillDescriptor>('/skills/com.example.translate-v1')).body.version).toBe(
       '2.2.0',
     );
     const missing = await system.client.request<Envelope>(
       '/skills/com.example.translate-v1/versions/9.9.9/deprecation',
-      {
-        method: 'PUT',
-        json: {},
-      },
+      { method: 'PUT', json: {}, headers: ADMIN_HEADERS },
     );
     expect(missing.status).toBe(404);
   });

@@ -80,6 +80,10 @@ function parseLine(line: string): LogLine {
   }
 }
 
+/** The admin credential every test gateway starts with (ADMIN_API_KEY). */
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+export const ADMIN_HEADERS = { 'x-api-key': TEST_ADMIN_KEY };
+
 export interface StartedGateway {
   url: string;
   process: ServiceProcess;
@@ -92,6 +96,7 @@ export async function startGateway(env: Record<string, string>): Promise<Started
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: url,
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
     ...env,
   });
   await gateway.waitForLog((line) => line.msg === 'gateway listening');

@@ -12,6 +12,7 @@ const PARAMETER_NAMES: Record<string, string> = {
   skillId: 'skill_id',
   executionId: 'execution_id',
   version: 'version',
+  keyId: 'key_id',
 };
 
 /** What Express 5's router keeps per `use` or route: the parts this test reads. */
@@ -98,6 +99,8 @@ describe('the OpenAPI document', () => {
       discovery: {},
       publisher: {},
       invocations: {},
+      authenticator: {},
+      apiKeys: {},
       logger: {},
       baseUrl: 'http://localhost:3000',
       bodyLimitBytes: 1024,

@@ -1,9 +1,12 @@
-import type { Logger } from '@skillrun/core';
+import type { ApiKeyStore, Logger } from '@skillrun/core';
 import express, { type Express } from 'express';
+import helmet from 'helmet';
 import type { Redis } from 'ioredis';
+import type { Authenticator } from './auth/authenticator';
 import type { InvocationService } from './invocation-service';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import { adminRoutes } from './routes/admin-routes';
 import { apiDocsRoutes } from './routes/api-docs-routes';
 import { discoveryRoutes } from './routes/discovery-routes';
 import { healthRoutes } from './routes/health-routes';
@@ -17,6 +20,8 @@ export interface AppDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
   invocations: InvocationService;
+  authenticator: Authenticator;
+  apiKeys: ApiKeyStore;
   baseUrl: string;
   logger: Logger;
   bodyLimitBytes: number;
@@ -29,12 +34,16 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(helmet());
   app.use(jsonBody(deps.bodyLimitBytes, deps.maxJsonDepth));
   app.use(healthRoutes(deps.redis, deps.redisTimeoutMs));
   app.use(apiDocsRoutes(deps.baseUrl));
-  app.use(discoveryRoutes(deps.discovery, deps.redisTimeoutMs));
-  app.use(publishingRoutes(deps.publisher, deps.discovery, deps.baseUrl, deps.redisTimeoutMs));
-  app.use(invocationRoutes(deps.invocations, deps.baseUrl));
+  app.use(adminRoutes(deps.apiKeys, deps.authenticator, deps.redisTimeoutMs));
+  app.use(discoveryRoutes(deps.discovery, deps.authenticator, deps.redisTimeoutMs));
+  app.use(
+    publishingRoutes(deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl, deps.redisTimeoutMs),
+  );
+  app.use(invocationRoutes(deps.invocations, deps.authenticator, deps.baseUrl));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,5 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { AccessPolicy, CapabilityType, CommonConfig, type DescriptorContext, parseEnv } from '@skillrun/core';
+import {
+  AccessPolicy,
+  CapabilityType,
+  CommonConfig,
+  ConfigError,
+  type DescriptorContext,
+  parseEnv,
+} from '@skillrun/core';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
@@ -11,6 +18,35 @@ export const GatewayConfigSchema = Type.Object({
       description: 'Base URL clients reach this gateway at, used in descriptors and Location headers.',
     }),
   ),
+  ADMIN_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 24,
+      description:
+        'The first admin credential (X-API-Key). Without it and without admin keys, the admin API is closed.',
+    }),
+  ),
+  OAUTH_ISSUER: Type.Optional(
+    Type.String({ minLength: 1, description: 'Issuer (iss) of accepted Bearer JWTs.' }),
+  ),
+  OAUTH_AUDIENCE: Type.Optional(
+    Type.String({ minLength: 1, description: 'Audience (aud) accepted Bearer JWTs must name.' }),
+  ),
+  OAUTH_JWKS_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: "The issuer's JSON Web Key Set (keys cached, refetched on rotation).",
+    }),
+  ),
+  HEADERS_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description: 'Time a client has to send the request head (slow-loris clients are cut off).',
+  }),
+  REQUEST_TIMEOUT_MS: Type.Integer({
+    default: 30_000,
+    minimum: 100,
+    description: 'Time a client has to send a whole request.',
+  }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024, description: 'Largest request body.' }),
   REDIS_TIMEOUT_MS: Type.Integer({
     default: 800,
@@ -70,6 +106,12 @@ export function descriptorContext(config: GatewayConfig): DescriptorContext {
 /** Reads the gateway's settings once, at start-up. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   const parsed = parseEnv(GatewayConfigSchema, env);
+  const oauth = [parsed.OAUTH_ISSUER, parsed.OAUTH_AUDIENCE, parsed.OAUTH_JWKS_URL];
+  if (oauth.some((value) => value !== undefined) && !oauth.every((value) => value !== undefined)) {
+    throw new ConfigError(
+      'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS_URL go together: set all three or none',
+    );
+  }
   return Object.freeze({
     ...parsed,
     PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  ApiKeyStore,
   createLogger,
   createRedis,
   ExecutionLauncher,
@@ -15,6 +16,9 @@ import {
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
+import { Authenticator } from './auth/authenticator';
+import { JwtVerifier } from './auth/jwt-verifier';
+import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig } from './config';
 import { InvocationService } from './invocation-service';
 import { SkillDiscovery } from './skill-discovery';
@@ -48,6 +52,22 @@ export class GatewayService {
     const schemas = new SkillSchemas();
     const descriptors = descriptorContext(config);
     const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+    const access = new SkillAccess(descriptors.defaults);
+    const apiKeys = new ApiKeyStore(redis, keys);
+    const authenticator = new Authenticator({
+      apiKeys,
+      ...(config.OAUTH_JWKS_URL && config.OAUTH_ISSUER && config.OAUTH_AUDIENCE
+        ? {
+            jwt: new JwtVerifier({
+              issuer: config.OAUTH_ISSUER,
+              audience: config.OAUTH_AUDIENCE,
+              jwksUrl: config.OAUTH_JWKS_URL,
+            }),
+          }
+        : {}),
+      ...(config.ADMIN_API_KEY ? { adminKey: config.ADMIN_API_KEY } : {}),
+      logger: this.logger,
+    });
     const invocations = new InvocationService({
       resolver: new SkillResolver(
         registry,
@@ -61,13 +81,17 @@ export class GatewayService {
         retryBackoffMs: config.RETRY_BACKOFF_MS,
       }),
       schemas,
+      access,
+      defaultAuth: descriptors.defaults.auth,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
     const app = createApp({
       redis,
-      discovery: new SkillDiscovery(registry, descriptors),
+      discovery: new SkillDiscovery(registry, descriptors, access),
       publisher: new SkillPublisher(registry, schemas),
       invocations,
+      authenticator,
+      apiKeys,
       baseUrl: config.PUBLIC_BASE_URL,
       logger: this.logger,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -75,6 +99,9 @@ export class GatewayService {
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
     const server = app.listen(config.PORT, config.HOST);
+    // Slow-loris clients that trickle a request in are cut off.
+    server.headersTimeout = config.HEADERS_TIMEOUT_MS;
+    server.requestTimeout = config.REQUEST_TIMEOUT_MS;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AuthConfig,
+  authOf,
   coercionOf,
   type Deprecation,
   type Execution,
@@ -15,6 +17,9 @@ import {
   type SkillResolver,
   type SkillSchemas,
 } from '@skillrun/core';
+import type { CredentialSources } from './auth/authenticator';
+import { type Identity, isAdmin, principalOf } from './auth/identity';
+import type { SkillAccess } from './auth/skill-access';
 import { redisDeadline } from './redis-deadline';
 
 export interface InvocationServiceDeps {
@@ -22,12 +27,16 @@ export interface InvocationServiceDeps {
   store: ExecutionStore;
   launcher: ExecutionLauncher;
   schemas: SkillSchemas;
+  access: SkillAccess;
+  defaultAuth: AuthConfig;
   redisTimeoutMs: number;
 }
 
 export interface Invocation {
   skillId: string;
   body: unknown;
+  /** Who is invoking, from the credentials the request carries (the skill may name its own header). */
+  identify(sources: CredentialSources): Promise<Identity>;
   /** `?version=` of the invoke URL, if any. */
   versionQuery: string | undefined;
   traceparentTraceId: string | undefined;
@@ -48,8 +57,11 @@ const requestValidator = new SchemaValidator(InvocationRequest, 'invocation requ
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
-  async invoke({ skillId, body, versionQuery, traceparentTraceId }: Invocation): Promise<Accepted> {
+  async invoke({ skillId, body, identify, versionQuery, traceparentTraceId }: Invocation): Promise<Accepted> {
     const request = requestValidator.parse(body);
+    const bodyKey = request.caller.credentials?.api_key;
+    let identity = await this.redis(() => identify({ bodyKey }));
+    const principal = principalOf(identity);
     if (request.skill_id !== skillId) {
       throw new SkillError(
         'INVALID_INPUT',
@@ -59,8 +71,25 @@ export class InvocationService {
     }
     const range = requestedRange(request.version, versionQuery);
     const { entry, migrations, deprecation } = await this.redis(() =>
-      this.deps.resolver.resolve(skillId, range),
+      this.deps.resolver.resolve(skillId, range, (candidate) =>
+        this.deps.access.canSee(candidate, principal),
+      ),
     );
+    const header = authOf(entry, this.deps.defaultAuth).header;
+    if (identity.kind === 'anonymous' && header) identity = await this.redis(() => identify({ header }));
+    this.deps.access.assertMayInvoke(entry, identity);
+    const owner = principalOf(identity)?.callerId;
+    if (owner !== undefined && request.caller.id !== owner) {
+      throw new SkillError(
+        'ACCESS_DENIED',
+        `caller.id "${request.caller.id}" is not the caller the credentials belong to`,
+        {
+          details: [
+            { path: '/caller/id', message: 'must be the id of the authenticated caller, or left as it' },
+          ],
+        },
+      );
+    }
     if (entry.source !== 'hosted') {
       throw new SkillError(
         'SKILL_NOT_HOSTED',
@@ -82,6 +111,7 @@ export class InvocationService {
       trace_id: request.context?.trace_id ?? traceparentTraceId ?? newTraceId(),
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
+      ...(owner === undefined ? {} : { owner }),
     };
     const execution = await this.deps.launcher.launch(
       { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) },
@@ -90,10 +120,20 @@ export class InvocationService {
     return { execution, ...(deprecation ? { deprecation } : {}) };
   }
 
-  /** The execution, if it exists and belongs to this skill. */
-  async find(skillId: string, executionId: string): Promise<Execution> {
-    const execution = await this.redis(() => this.deps.store.get(executionId));
-    if (!execution || execution.skill_id !== skillId) {
+  /**
+   * The execution, if it exists, belongs to this skill and may be read: an authenticated caller's
+   * executions only by that caller (or an admin). Anyone else gets the same 404 as for an id that
+   * does not exist, so that a guess learns nothing.
+   */
+  async find(skillId: string, executionId: string, identify: () => Promise<Identity>): Promise<Execution> {
+    const { store } = this.deps;
+    const [execution, owner, identity] = await this.redis(() =>
+      Promise.all([store.get(executionId), store.ownerOf(executionId), identify()]),
+    );
+    const principal = principalOf(identity);
+    const readable =
+      owner === null || isAdmin(principal) || (owner !== undefined && owner === principal?.callerId);
+    if (!execution || execution.skill_id !== skillId || !readable) {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
     }
     return execution;

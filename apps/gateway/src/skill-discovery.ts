@@ -1,7 +1,7 @@
 import {
   type DescriptorContext,
   describeVersion,
-  isVisible,
+  type Principal,
   pickVersion,
   type RegistryVersion,
   type SkillDescriptor,
@@ -15,6 +15,7 @@ import {
   toCandidate,
 } from '@skillrun/core';
 import semver from 'semver';
+import type { SkillAccess } from './auth/skill-access';
 
 /**
  * What consumers discover: search with cursor pagination, one skill's descriptor at a version
@@ -25,9 +26,11 @@ export class SkillDiscovery {
   constructor(
     private readonly registry: SkillRegistry,
     private readonly context: DescriptorContext,
+    private readonly access: SkillAccess,
   ) {}
 
-  async search(query: SkillSearchQuery): Promise<SkillSearchPage> {
+  /** `viewer` sees private skills it owns or is granted, besides the public and restricted ones. */
+  async search(query: SkillSearchQuery, viewer?: Principal): Promise<SkillSearchPage> {
     const skills: SkillDescriptor[] = [];
     let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const batch = Math.max(query.limit * 2, 100);
@@ -35,7 +38,7 @@ export class SkillDiscovery {
       const ids = await this.registry.ids(after, batch);
       const versions = await this.registry.versionsOf(ids);
       for (const id of ids) {
-        const latest = this.latest(versions.get(id) ?? [], undefined);
+        const latest = this.latest(versions.get(id) ?? [], undefined, viewer);
         if (latest && matches(latest, query)) skills.push(latest);
       }
       if (ids.length < batch) break;
@@ -47,8 +50,8 @@ export class SkillDiscovery {
   }
 
   /** The descriptor of the best available version in `range` (the latest when undefined). */
-  async describe(skillId: string, range: string | undefined): Promise<SkillDescriptor> {
-    const descriptor = this.latest(await this.registry.versions(skillId), range);
+  async describe(skillId: string, range: string | undefined, viewer?: Principal): Promise<SkillDescriptor> {
+    const descriptor = this.latest(await this.registry.versions(skillId), range, viewer);
     if (!descriptor) {
       throw new SkillError(
         'SKILL_NOT_FOUND',
@@ -60,8 +63,8 @@ export class SkillDiscovery {
     return descriptor;
   }
 
-  async versions(skillId: string): Promise<SkillVersionList> {
-    const shown = this.shown(await this.registry.versions(skillId));
+  async versions(skillId: string, viewer?: Principal): Promise<SkillVersionList> {
+    const shown = this.shown(await this.registry.versions(skillId), viewer);
     const latest = pickVersion(shown.map(toCandidate), undefined);
     if (latest === undefined) throw new SkillError('SKILL_NOT_FOUND', `No skill "${skillId}" is available`);
     const versions = shown
@@ -80,15 +83,17 @@ export class SkillDiscovery {
     };
   }
 
-  /** The versions anyone may see. */
-  shown(versions: RegistryVersion[]): RegistryVersion[] {
-    return versions.filter(
-      (version) => version.available && isVisible(version, this.context.defaults.access),
-    );
+  /** The available versions the viewer may see. */
+  shown(versions: RegistryVersion[], viewer: Principal | undefined): RegistryVersion[] {
+    return versions.filter((version) => version.available && this.access.canSee(version, viewer));
   }
 
-  private latest(versions: RegistryVersion[], range: string | undefined): SkillDescriptor | undefined {
-    const shown = this.shown(versions);
+  private latest(
+    versions: RegistryVersion[],
+    range: string | undefined,
+    viewer: Principal | undefined,
+  ): SkillDescriptor | undefined {
+    const shown = this.shown(versions, viewer);
     const picked = pickVersion(shown.map(toCandidate), range);
     const version = shown.find((each) => each.version === picked);
     return version && describeVersion(version, this.context);

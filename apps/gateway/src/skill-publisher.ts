@@ -1,6 +1,7 @@
 import {
   assertSafeSchema,
   checkMigrations,
+  type Principal,
   type RegistryVersion,
   registeredEntry,
   SchemaValidator,
@@ -11,6 +12,8 @@ import {
   type SkillSchemas,
   toInputSchema,
 } from '@skillrun/core';
+import type { Identity } from './auth/identity';
+import { assertMayPublish } from './auth/namespace-ownership';
 
 export interface PublishResult {
   descriptor: SkillDescriptor;
@@ -31,10 +34,12 @@ export class SkillPublisher {
     private readonly schemas: SkillSchemas,
   ) {}
 
-  async register(body: unknown): Promise<PublishResult> {
+  async register(body: unknown, identity: Identity): Promise<PublishResult> {
     const descriptor = descriptorValidator.parse(body);
+    const owner = assertMayPublish(descriptor.id, identity).callerId;
     this.check(descriptor);
-    const outcome = await this.registry.register(registeredEntry(descriptor, new Date().toISOString()));
+    const entry = registeredEntry(descriptor, new Date().toISOString(), owner);
+    const outcome = await this.registry.register(entry);
     const name = `${descriptor.id}@${descriptor.version}`;
     if (outcome === 'conflict') {
       throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is already published with other content`, {
@@ -55,10 +60,14 @@ export class SkillPublisher {
     skillId: string,
     version: string,
     message: string | null,
-    shown: (versions: RegistryVersion[]) => RegistryVersion[],
+    identity: Identity,
+    shown: (versions: RegistryVersion[], viewer: Principal) => RegistryVersion[],
   ): Promise<RegistryVersion> {
+    const viewer = assertMayPublish(skillId, identity);
     versionValidator.parse(version, '/version');
-    const current = shown(await this.registry.versions(skillId)).find((each) => each.version === version);
+    const current = shown(await this.registry.versions(skillId), viewer).find(
+      (each) => each.version === version,
+    );
     if (!current) throw new SkillError('SKILL_NOT_FOUND', `No available version ${version} of "${skillId}"`);
     const deprecation = message === null ? null : { message, deprecated_at: new Date().toISOString() };
     await this.registry.deprecate(skillId, version, deprecation);

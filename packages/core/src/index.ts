@@ -1,3 +1,5 @@
+export { type ApiKeyGrant, ApiKeyStore } from './auth/api-key-store';
+export { type Principal, SCOPES, Scope } from './auth/principal';
 export { CommonConfig } from './config/common-config';
 export { ConfigError, parseEnv } from './config/parse-env';
 export { toInputSchema, toParameterDefinitions } from './descriptor/parameters';
@@ -41,12 +43,14 @@ export {
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export {
   accessOf,
+  authOf,
   coercionOf,
   isVisible,
   migrationsOf,
   toCandidate,
 } from './registry/version-contract';
 export { parseVersionRange } from './registry/version-range';
+export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
 export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';
 export {
   Execution,

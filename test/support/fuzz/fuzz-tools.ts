@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import semver from 'semver';
 import type { RawRequest } from '../raw-http';
-import { fixtureSkills } from '../service-process';
+import { ADMIN_HEADERS, fixtureSkills } from '../service-process';
 
 // Constants, the request type, and small tools the fuzz cases share.
 
@@ -24,6 +24,10 @@ export interface Case extends RawRequest {
 }
 export type Json = Record<string, unknown>;
 
+/** Publishing needs admin credentials: with them, the fuzz reaches what comes after authentication. */
+const publishes = (method: string, path: string) =>
+  (method === 'POST' && path === '/skills') || path.endsWith('/deprecation');
+
 /** A request with a JSON content type (unless `extra.headers` says otherwise). */
 export const send = (
   label: string,
@@ -31,13 +35,13 @@ export const send = (
   path: string,
   body?: string | Buffer,
   extra: Partial<Case> = {},
-): Case => ({
-  label,
-  method,
-  path,
-  ...(body === undefined ? {} : { body, headers: JSON_TYPE }),
-  ...extra,
-});
+): Case => {
+  const headers = {
+    ...(body === undefined ? {} : JSON_TYPE),
+    ...(publishes(method, path) ? ADMIN_HEADERS : {}),
+  };
+  return { label, method, path, ...(body === undefined ? {} : { body }), headers, ...extra };
+};
 
 let salt = 0;
 /** A seeded sample; each call has a seed of its own, so adding a generator does not reshuffle the others. */

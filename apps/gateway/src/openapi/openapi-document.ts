@@ -1,10 +1,13 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
+  ApiKeyRecord,
+  CreatedApiKey,
   DeprecationRequest,
   ErrorEnvelope,
   Execution,
   InvocationAccepted,
   InvocationRequest,
+  NewApiKey,
   SkillDescriptor,
   SkillSearchPage,
   SkillSearchQuery,
@@ -26,6 +29,9 @@ const schemas: Record<string, TSchema> = {
   InvocationAccepted,
   Execution,
   ErrorEnvelope,
+  NewApiKey,
+  CreatedApiKey,
+  ApiKeyRecord,
 };
 
 const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -39,6 +45,9 @@ const ok = (description: string, name: keyof typeof schemas, headers?: Json) => 
 /** Every error is the same envelope; the description lists the codes a status carries. */
 const ERRORS: Record<string, string> = {
   '400': 'INVALID_INPUT, MISSING_REQUIRED_PARAM or PARAM_OUT_OF_RANGE; `details` names each path.',
+  '401':
+    'AUTH_REQUIRED: missing or invalid credentials; `details` has required_auth_type (and authorization_url for oauth2).',
+  '403': 'ACCESS_DENIED: valid credentials without the scope, grant or ownership this needs.',
   '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND or NOT_FOUND.',
   '409': 'SKILL_VERSION_CONFLICT: published versions are immutable.',
   '413': 'PAYLOAD_TOO_LARGE.',
@@ -116,7 +125,7 @@ export function openApiDocument(baseUrl: string): Json {
           responses: {
             '201': ok('Registered.', 'SkillDescriptor'),
             '200': ok('This exact version was already registered with the same content.', 'SkillDescriptor'),
-            ...errors('400', '409', '413', '415', '503'),
+            ...errors('400', '401', '403', '409', '413', '415', '503'),
           },
         },
       },
@@ -150,14 +159,17 @@ export function openApiDocument(baseUrl: string): Json {
           requestBody: { required: false, content: json('DeprecationRequest') },
           responses: {
             '200': ok('The version.', 'SkillVersionSummary'),
-            ...errors('400', '404', '415', '503'),
+            ...errors('400', '401', '403', '404', '415', '503'),
           },
         },
         delete: {
           operationId: 'undeprecateVersion',
           summary: 'Withdraw a deprecation',
           tags: ['registry'],
-          responses: { '200': ok('The version.', 'SkillVersionSummary'), ...errors('400', '404', '503') },
+          responses: {
+            '200': ok('The version.', 'SkillVersionSummary'),
+            ...errors('400', '401', '403', '404', '503'),
+          },
         },
       },
       '/skills/{skill_id}/invoke': {
@@ -182,8 +194,46 @@ export function openApiDocument(baseUrl: string): Json {
               Location: { description: 'The status URL.', schema: { type: 'string' } },
               ...DEPRECATION_HEADER,
             }),
-            ...errors('400', '404', '413', '415', '501', '503'),
+            ...errors('400', '401', '403', '404', '413', '415', '501', '503'),
           },
+        },
+      },
+      '/admin/keys': {
+        post: {
+          operationId: 'createApiKey',
+          summary: 'Create an API key (admin); the key is in this answer only',
+          tags: ['admin'],
+          requestBody: { required: true, content: json('NewApiKey') },
+          responses: { '201': ok('Created.', 'CreatedApiKey'), ...errors('400', '401', '403', '415', '503') },
+        },
+        get: {
+          operationId: 'listApiKeys',
+          summary: 'List API keys (admin), never their secrets',
+          tags: ['admin'],
+          parameters: [{ name: 'caller_id', in: 'query', required: false, schema: { type: 'string' } }],
+          responses: {
+            '200': {
+              description: 'The keys.',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { keys: { type: 'array', items: ref('ApiKeyRecord') } },
+                  },
+                },
+              },
+            },
+            ...errors('401', '403', '503'),
+          },
+        },
+      },
+      '/admin/keys/{key_id}': {
+        delete: {
+          operationId: 'revokeApiKey',
+          summary: 'Revoke an API key (admin)',
+          tags: ['admin'],
+          parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '204': { description: 'Revoked.' }, ...errors('401', '403', '404', '503') },
         },
       },
       '/skills/{skill_id}/status/{execution_id}': executionRead('status'),
@@ -207,7 +257,12 @@ export function openApiDocument(baseUrl: string): Json {
         },
       },
     },
+    security: [{}, { apiKey: [] }, { bearer: [] }],
     components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
       schemas: JSON.parse(JSON.stringify(schemas)) as Json,
       responses: Object.fromEntries(
         Object.entries(ERRORS).map(([status, description]) => [

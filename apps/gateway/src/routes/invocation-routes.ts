@@ -1,5 +1,6 @@
 import { type InvocationAccepted, skillUrls, traceIdFromTraceparent } from '@skillrun/core';
 import { type Request, Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
 import type { InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
@@ -10,7 +11,11 @@ interface ExecutionParams extends SkillParams {
 }
 
 /** The three-step invocation protocol of spec 001: invoke, status, result. */
-export function invocationRoutes(invocations: InvocationService, baseUrl: string): Router {
+export function invocationRoutes(
+  invocations: InvocationService,
+  authenticator: Authenticator,
+  baseUrl: string,
+): Router {
   const router = Router();
 
   router.post('/skills/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
@@ -18,6 +23,7 @@ export function invocationRoutes(invocations: InvocationService, baseUrl: string
     const { execution, deprecation } = await invocations.invoke({
       skillId: req.params.skillId,
       body: req.body,
+      identify: (sources) => authenticator.identify(req, sources),
       versionQuery: version,
       traceparentTraceId: traceIdFromTraceparent(req.get('traceparent')),
     });
@@ -42,7 +48,8 @@ export function invocationRoutes(invocations: InvocationService, baseUrl: string
 
   for (const step of ['status', 'result'] as const) {
     router.get(`/skills/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
-      const execution = await invocations.find(req.params.skillId, req.params.executionId);
+      const { skillId, executionId } = req.params;
+      const execution = await invocations.find(skillId, executionId, () => authenticator.identify(req));
       const finished = ['completed', 'failed', 'timeout'].includes(execution.status);
       if (!finished) res.setHeader('Retry-After', '1');
       res.setHeader('Cache-Control', 'no-store');

@@ -1,5 +1,12 @@
-import { DeprecationRequest, SchemaValidator, skillUrls } from '@skillrun/core';
+import {
+  DeprecationRequest,
+  type Principal,
+  type RegistryVersion,
+  SchemaValidator,
+  skillUrls,
+} from '@skillrun/core';
 import { type Request, Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
 import { requireJson } from '../middleware/require-json';
 import { redisDeadline } from '../redis-deadline';
 import type { SkillDiscovery } from '../skill-discovery';
@@ -16,13 +23,18 @@ const deprecationRequest = new SchemaValidator(DeprecationRequest, 'deprecation 
 export function publishingRoutes(
   publisher: SkillPublisher,
   discovery: SkillDiscovery,
+  authenticator: Authenticator,
   baseUrl: string,
   redisTimeoutMs: number,
 ): Router {
   const router = Router();
+  const shown = (versions: RegistryVersion[], viewer: Principal) => discovery.shown(versions, viewer);
 
   router.post('/skills', requireJson(), async (req, res) => {
-    const { descriptor, created } = await redisDeadline(() => publisher.register(req.body), redisTimeoutMs);
+    const { descriptor, created } = await redisDeadline(
+      async () => publisher.register(req.body, await authenticator.identify(req)),
+      redisTimeoutMs,
+    );
     const location = `${skillUrls(baseUrl, descriptor.id).skill}?version=${encodeURIComponent(descriptor.version)}`;
     res
       .status(created ? 201 : 200)
@@ -36,7 +48,7 @@ export function publishingRoutes(
     const { skillId, version } = req.params;
     const text = message ?? `${skillId}@${version} is deprecated`;
     const updated = await redisDeadline(
-      () => publisher.deprecate(skillId, version, text, (versions) => discovery.shown(versions)),
+      async () => publisher.deprecate(skillId, version, text, await authenticator.identify(req), shown),
       redisTimeoutMs,
     );
     res.json(discovery.summary(updated));
@@ -45,7 +57,7 @@ export function publishingRoutes(
   router.delete(deprecation, async (req: Request<VersionParams>, res) => {
     const { skillId, version } = req.params;
     const updated = await redisDeadline(
-      () => publisher.deprecate(skillId, version, null, (versions) => discovery.shown(versions)),
+      async () => publisher.deprecate(skillId, version, null, await authenticator.identify(req), shown),
       redisTimeoutMs,
     );
     res.json(discovery.summary(updated));

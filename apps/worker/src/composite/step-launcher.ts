@@ -103,6 +103,7 @@ export class StepLauncher {
           priority: payload.priority,
           deadline: parent.deadline,
           parent: { execution_id: payload.execution_id, step: call.step },
+          ...(payload.owner === undefined ? {} : { owner: payload.owner }),
         },
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),

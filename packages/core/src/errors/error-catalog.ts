@@ -11,6 +11,11 @@ export const ErrorCatalog = {
   MISSING_REQUIRED_PARAM: { http: 400, recoverable: true, summary: 'A required parameter is missing.' },
   PARAM_OUT_OF_RANGE: { http: 400, recoverable: true, summary: 'A parameter is outside its bounds.' },
   AUTH_REQUIRED: { http: 401, recoverable: true, summary: 'Valid credentials are required.' },
+  ACCESS_DENIED: {
+    http: 403,
+    recoverable: false,
+    summary: 'The credentials are valid but lack the scope, grant or ownership this needs.',
+  },
   SKILL_NOT_FOUND: {
     http: 404,
     recoverable: false,

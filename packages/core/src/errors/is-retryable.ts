@@ -16,6 +16,7 @@ function retryableCode(code: ErrorCode): boolean {
     case 'MISSING_REQUIRED_PARAM':
     case 'PARAM_OUT_OF_RANGE':
     case 'AUTH_REQUIRED':
+    case 'ACCESS_DENIED':
     case 'SKILL_NOT_FOUND':
     case 'EXECUTION_NOT_FOUND':
     case 'NOT_FOUND':

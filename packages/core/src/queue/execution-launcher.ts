@@ -49,6 +49,7 @@ export class ExecutionLauncher {
       maxAttempts: skill.retry + 1,
       createdAt: new Date().toISOString(),
       ...(payload.parent ? { parent: payload.parent } : {}),
+      ...(payload.owner === undefined ? {} : { owner: payload.owner }),
     });
     const queue = this.deps.queues.for(skill.name, skill.version);
     const job = queue.add(

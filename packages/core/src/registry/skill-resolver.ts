@@ -24,15 +24,19 @@ export class SkillResolver {
 
   constructor(
     private readonly registry: SkillRegistry,
-    /** Which versions this resolver's callers may see (a composite's steps may use private ones). */
+    /** Which versions callers may see, unless a call says (a composite's steps may use private ones). */
     private readonly visible: (entry: RegistryEntry) => boolean,
     private readonly ttlMs: number,
   ) {}
 
   /** The version to run for `range` (latest when undefined); SKILL_NOT_FOUND when there is none. */
-  async resolve(skillId: string, range: string | undefined): Promise<ResolvedSkill> {
+  async resolve(
+    skillId: string,
+    range: string | undefined,
+    isVisible: (entry: RegistryEntry) => boolean = this.visible,
+  ): Promise<ResolvedSkill> {
     const versions = await this.versionsOf(skillId);
-    const visible = versions.filter(this.visible);
+    const visible = versions.filter(isVisible);
     const available = visible.filter((version) => version.available);
     const resolution = resolveVersion(available.map(toCandidate), range, versions.map(toCandidate));
     const chosen = resolution && available.find((version) => version.version === resolution.version);

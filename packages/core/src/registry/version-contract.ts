@@ -1,5 +1,5 @@
 import type { InputMigration } from '../schemas/input-migration';
-import type { AccessPolicy } from '../schemas/skill-descriptor';
+import type { AccessPolicy, AuthConfig } from '../schemas/skill-descriptor';
 import type { RegistryEntry } from '../store/registry-entry';
 import type { VersionCandidate } from './resolve-version';
 
@@ -14,6 +14,11 @@ export function coercionOf(entry: RegistryEntry): boolean {
 
 export function accessOf(entry: RegistryEntry, defaultAccess: AccessPolicy): AccessPolicy {
   return entry.source === 'hosted' ? (entry.publication.access ?? defaultAccess) : entry.descriptor.access;
+}
+
+/** How a version's callers authenticate (spec 000 `auth`). */
+export function authOf(entry: RegistryEntry, defaultAuth: AuthConfig): AuthConfig {
+  return entry.source === 'hosted' ? (entry.publication.auth ?? defaultAuth) : entry.descriptor.auth;
 }
 
 export function toCandidate(entry: RegistryEntry & { deprecation?: unknown }): VersionCandidate {

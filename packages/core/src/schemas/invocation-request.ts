@@ -10,7 +10,13 @@ export const CallerType = StringEnum(['ifay', 'service', 'user']);
 export const Caller = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 256 }),
   type: CallerType,
-  credentials: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  /** Never stored or queued: read for authentication, then dropped. */
+  credentials: Type.Optional(
+    Type.Object(
+      { api_key: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })) },
+      { additionalProperties: true },
+    ),
+  ),
 });
 export type Caller = Static<typeof Caller>;
 

@@ -19,5 +19,7 @@ export const JobPayload = Type.Object({
   /** Epoch ms that no attempt may run past: a composite parent's deadline, inherited by its steps. */
   deadline: Type.Optional(Type.Integer({ minimum: 0 })),
   parent: Type.Optional(ParentLink),
+  /** The authenticated caller that owns the execution (only they read it); steps inherit it. */
+  owner: Type.Optional(Type.String()),
 });
 export type JobPayload = Static<typeof JobPayload>;

@@ -81,6 +81,8 @@ export interface NewExecution {
   maxAttempts: number;
   createdAt: string;
   parent?: ParentLink;
+  /** The authenticated caller it belongs to; an anonymous execution has none. */
+  owner?: string;
 }
 
 /** Execution records in Redis, one HASH per execution under its own key, with a retention TTL. */
@@ -118,6 +120,7 @@ export class ExecutionStore {
       ...(execution.parent
         ? { parent_execution_id: execution.parent.execution_id, parent_step: execution.parent.step }
         : {}),
+      ...(execution.owner === undefined ? {} : { owner_id: execution.owner }),
     };
     const pairs = Object.entries(fields).flat();
     await this.scripts.skillrunCreate(this.keys.execution(execution.executionId), this.ttlSeconds, ...pairs);
@@ -143,6 +146,15 @@ export class ExecutionStore {
       fields,
       entries.map((entry, index) => stepSummary(entry, statuses[index])),
     );
+  }
+
+  /** Who the execution belongs to: undefined for a missing record, null for an anonymous one. */
+  async ownerOf(executionId: string): Promise<string | null | undefined> {
+    const [exists, owner] = await Promise.all([
+      this.redis.exists(this.keys.execution(executionId)),
+      this.redis.hget(this.keys.execution(executionId), 'owner_id'),
+    ]);
+    return exists === 0 ? undefined : owner;
   }
 
   /** A composite's steps so far, as its record keeps them. */

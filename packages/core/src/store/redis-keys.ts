@@ -36,6 +36,21 @@ export class RedisKeys {
     return `${this.prefix}:composites:waiting`;
   }
 
+  /** HASH of one API key: its record's fields and the SHA-256 of its secret, never the key itself. */
+  apiKey(id: string): string {
+    return `${this.prefix}:api-key:${id}`;
+  }
+
+  /** SET of the ids of one caller's API keys, revoked ones included. */
+  apiKeysOf(callerId: string): string {
+    return `${this.prefix}:api-keys:caller:${callerId}`;
+  }
+
+  /** SET of every API key id, so keys are listed without SCAN. */
+  apiKeyIds(): string {
+    return `${this.prefix}:api-keys:ids`;
+  }
+
   memory(callerId: string): string {
     return `${this.prefix}:memory:${callerId}`;
   }

@@ -9,6 +9,8 @@ interface EntryBase {
   /** sha256 of the content in canonical JSON: equal content, equal digest. */
   digest: string;
   registered_at: string;
+  /** The caller who registered it (owners see their private skills); hosted skills have none. */
+  owner?: string;
 }
 
 /** A version served by this service's workers: its skill.json and its descriptor.json. */
@@ -51,13 +53,18 @@ export function hostedEntry(
   };
 }
 
-export function registeredEntry(descriptor: SkillDescriptor, registeredAt: string): RegisteredEntry {
+export function registeredEntry(
+  descriptor: SkillDescriptor,
+  registeredAt: string,
+  owner?: string,
+): RegisteredEntry {
   return {
     source: 'registered',
     id: descriptor.id,
     version: descriptor.version,
     digest: contentDigest(descriptor),
     registered_at: registeredAt,
+    ...(owner === undefined ? {} : { owner }),
     descriptor,
   };
 }

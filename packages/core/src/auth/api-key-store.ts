@@ -1,0 +1,174 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { execAll } from '../redis/exec-all';
+import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
+import type { RedisKeys } from '../store/redis-keys';
+import type { Principal, Scope } from './principal';
+
+const KEY_FORMAT = /^srk_(?<id>[0-9a-f]{16})_(?<secret>[A-Za-z0-9_-]{43})$/;
+const HASH_FIELD = 'secret_sha256';
+/** Compared with when no hash is stored, so that an unknown id takes as long as a known one. */
+const DUMMY_HASH = randomBytes(32);
+
+/**
+ * Stores a new key's fields and indexes its id, unless the id is taken. KEYS: the key's HASH, its
+ * caller's SET, the SET of all ids. ARGV: id, then field/value pairs. Returns 0 when the id is taken.
+ */
+const CREATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
+return 1
+`;
+
+/** Sets revoked_at the first time, on a key that exists. Returns 0 when the key is unknown. */
+const REVOKE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSETNX', KEYS[1], 'revoked_at', ARGV[1])
+return 1
+`;
+
+interface ApiKeyScripts {
+  skillrunCreateApiKey(
+    key: string,
+    callerKey: string,
+    idsKey: string,
+    id: string,
+    ...fieldValues: string[]
+  ): Promise<number>;
+  skillrunRevokeApiKey(key: string, at: string): Promise<number>;
+}
+
+/** What a new key grants. */
+export interface ApiKeyGrant {
+  callerId: string;
+  scopes: readonly Scope[];
+  /** The skill ids the key may use; all when absent. */
+  skills?: readonly string[];
+  name?: string;
+}
+
+/**
+ * API keys `srk_<id>_<secret>`, one HASH per key. Only the SHA-256 of the secret is kept (the
+ * secret is 256 random bits, so a fast hash is enough), and no method ever returns it.
+ */
+export class ApiKeyStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {
+    redis.defineCommand('skillrunCreateApiKey', { numberOfKeys: 3, lua: CREATE });
+    redis.defineCommand('skillrunRevokeApiKey', { numberOfKeys: 1, lua: REVOKE });
+  }
+
+  private get scripts(): ApiKeyScripts {
+    return this.redis as unknown as ApiKeyScripts;
+  }
+
+  /** A new key, returned this once: only its hash is stored. */
+  async create(grant: ApiKeyGrant): Promise<CreatedApiKey> {
+    const secret = randomBytes(32).toString('base64url');
+    const hash = sha256(secret).toString('hex');
+    for (;;) {
+      const record = newRecord(randomBytes(8).toString('hex'), grant);
+      const pairs = Object.entries({ ...toFields(record), [HASH_FIELD]: hash }).flat();
+      const created = await this.scripts.skillrunCreateApiKey(
+        this.keys.apiKey(record.id),
+        this.keys.apiKeysOf(record.caller_id),
+        this.keys.apiKeyIds(),
+        record.id,
+        ...pairs,
+      );
+      if (created === 1) return { key: `srk_${record.id}_${secret}`, record };
+    }
+  }
+
+  /** Who a presented key speaks for; null for anything but a known, unrevoked key with its secret. */
+  async verify(presented: string): Promise<Principal | null> {
+    const parsed = KEY_FORMAT.exec(presented)?.groups;
+    const fields = parsed?.id ? await this.redis.hgetall(this.keys.apiKey(parsed.id)) : {};
+    const stored = storedHash(fields);
+    const matches = timingSafeEqual(sha256(parsed?.secret ?? ''), stored ?? DUMMY_HASH);
+    const record = toRecord(fields);
+    if (!matches || stored === undefined || record === null || record.revoked_at !== undefined) return null;
+    return {
+      callerId: record.caller_id,
+      scopes: record.scopes,
+      ...(record.skills === undefined ? {} : { skills: record.skills }),
+      method: 'api_key',
+    };
+  }
+
+  /** Revokes a key for good; true when it exists (revoking again keeps the first revoked_at). */
+  async revoke(id: string): Promise<boolean> {
+    return (await this.scripts.skillrunRevokeApiKey(this.keys.apiKey(id), new Date().toISOString())) === 1;
+  }
+
+  async get(id: string): Promise<ApiKeyRecord | null> {
+    return toRecord(await this.redis.hgetall(this.keys.apiKey(id)));
+  }
+
+  /** One caller's keys, or every key, oldest first, revoked ones included. */
+  async list(callerId?: string): Promise<ApiKeyRecord[]> {
+    const ids = await this.redis.smembers(
+      callerId === undefined ? this.keys.apiKeyIds() : this.keys.apiKeysOf(callerId),
+    );
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.apiKey(id));
+    const replies = (await execAll(pipeline)) as Record<string, string>[];
+    return replies
+      .map(toRecord)
+      .filter((record) => record !== null)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function newRecord(id: string, grant: ApiKeyGrant): ApiKeyRecord {
+  return {
+    id,
+    caller_id: grant.callerId,
+    scopes: [...grant.scopes],
+    ...(grant.skills === undefined ? {} : { skills: [...grant.skills] }),
+    ...(grant.name === undefined ? {} : { name: grant.name }),
+    created_at: new Date().toISOString(),
+  };
+}
+
+function toFields(record: ApiKeyRecord): Record<string, string> {
+  return {
+    id: record.id,
+    caller_id: record.caller_id,
+    scopes: JSON.stringify(record.scopes),
+    ...(record.skills === undefined ? {} : { skills: JSON.stringify(record.skills) }),
+    ...(record.name === undefined ? {} : { name: record.name }),
+    created_at: record.created_at,
+  };
+}
+
+function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
+  const { id, caller_id, scopes, skills, name, created_at, revoked_at } = fields;
+  if (id === undefined || caller_id === undefined || scopes === undefined || created_at === undefined) {
+    return null;
+  }
+  return {
+    id,
+    caller_id,
+    scopes: JSON.parse(scopes) as Scope[],
+    ...(skills === undefined ? {} : { skills: JSON.parse(skills) as string[] }),
+    ...(name === undefined ? {} : { name }),
+    created_at,
+    ...(revoked_at === undefined ? {} : { revoked_at }),
+  };
+}
+
+/** The stored hash as 32 bytes, or undefined when there is none (a corrupt one counts as none). */
+function storedHash(fields: Record<string, string>): Buffer | undefined {
+  const hex = fields[HASH_FIELD];
+  return hex !== undefined && /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
+}

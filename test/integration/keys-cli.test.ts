@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { type ApiKeyRecord, ApiKeyStore, RedisKeys } from '@skillrun/core';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/service-process';
+import { startTestRedis, type TestRedis } from '../support/test-redis';
+
+const PREFIX = '{keys-cli-test}';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('npm run keys: create, list and revoke API keys from the command line', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  let store: ApiKeyStore;
+
+  /** Runs the CLI the way the root script does, against the test's Redis. */
+  const keys = (...args: string[]): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/keys/src/main.ts', ...args], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', REDIS_URL: server.url, KEY_PREFIX: PREFIX },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  const records = (stdout: string): ApiKeyRecord[] =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as ApiKeyRecord);
+
+  beforeAll(async () => {
+    server = await startTestRedis();
+    redis = new Redis(server.url);
+    store = new ApiKeyStore(redis, new RedisKeys(PREFIX));
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await server?.stop();
+  });
+
+  it('creates a key: stdout is the key alone, the record goes to stderr, and the key verifies', async () => {
+    const run = await keys(
+      'create',
+      '--caller',
+      'ops@example',
+      '--scopes',
+      'skill:invoke,skill:read',
+      '--skills',
+      'text_stats',
+      '--name',
+      'nightly',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^srk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}\n$/);
+    const key = run.stdout.trim();
+    const record = JSON.parse(run.stderr) as ApiKeyRecord;
+    expect(record).toMatchObject({
+      id: key.slice(4, 20),
+      caller_id: 'ops@example',
+      scopes: ['skill:invoke', 'skill:read'],
+      skills: ['text_stats'],
+      name: 'nightly',
+    });
+    expect(await store.verify(key)).toEqual({
+      callerId: 'ops@example',
+      scopes: ['skill:invoke', 'skill:read'],
+      skills: ['text_stats'],
+      method: 'api_key',
+    });
+  });
+
+  it('lists keys by id, never the key itself, and revokes them', async () => {
+    const [created] = await Promise.all([
+      keys('create', '--caller', 'lister', '--scopes', 'skill:read'),
+      keys('create', '--caller', 'someone-else', '--scopes', 'admin'),
+    ]);
+    const key = created.stdout.trim();
+    const id = key.slice(4, 20);
+
+    const [mine, all] = await Promise.all([keys('list', '--caller', 'lister'), keys('list')]);
+    expect(mine.code).toBe(0);
+    expect(records(mine.stdout).map((record) => record.id)).toEqual([id]);
+    expect(mine.stdout).not.toContain(key.slice(21));
+    expect(records(all.stdout).map((record) => record.caller_id)).toEqual(
+      expect.arrayContaining(['lister', 'someone-else']),
+    );
+
+    const revoked = await keys('revoke', id);
+    expect(revoked.code).toBe(0);
+    expect(records(revoked.stdout)).toEqual([{ ...records(mine.stdout)[0], revoked_at: expect.any(String) }]);
+    expect(await store.verify(key)).toBeNull();
+  });
+
+  it('exits 1 when revoking an unknown id', async () => {
+    const run = await keys('revoke', '0123456789abcdef');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('0123456789abcdef');
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 with the usage on a bad command line, creating nothing', async () => {
+    const before = await store.list();
+    const runs = await Promise.all([
+      keys(),
+      keys('rotate'),
+      keys('create', '--caller', 'x'),
+      keys('create', '--caller', 'x', '--scopes', 'skill:write'),
+      keys('create', '--caller', 'has space', '--scopes', 'skill:read'),
+      keys('create', '--caller', 'x', '--scopes', 'skill:read', '--colour', 'red'),
+      keys('revoke'),
+      keys('list', 'extra'),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('Usage: npm run keys');
+    }
+    expect(await store.list()).toEqual(before);
+  });
+});
