@@ -1,27 +1,10 @@
 import { ApiKeyStore, RedisKeys } from '@skillrun/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingStored } from '../support/redis-contents';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 const RECORD_FIELDS = ['id', 'caller_id', 'scopes', 'skills', 'name', 'created_at', 'revoked_at'];
-
-/** Every key of a Redis and every string stored under it, as text. */
-async function everythingStored(redis: Redis): Promise<string[]> {
-  const found: string[] = [];
-  for await (const keys of redis.scanStream({ count: 100 }) as AsyncIterable<string[]>) {
-    for (const key of keys) {
-      const type = await redis.type(key);
-      const values =
-        type === 'hash'
-          ? Object.entries(await redis.hgetall(key)).flat()
-          : type === 'set'
-            ? await redis.smembers(key)
-            : [`(${type})`];
-      found.push(key, ...values);
-    }
-  }
-  return found;
-}
 
 describe('ApiKeyStore: API keys kept as hashes in Redis', () => {
   let server: TestRedis;

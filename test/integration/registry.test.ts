@@ -107,10 +107,21 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
   });
 
   it('answers 501 SKILL_NOT_HOSTED when a skill registered for discovery only is invoked here', async () => {
-    const answer = await system.client.invoke('com.example.translate-v1', {
-      text: 'hola',
-      target_language: 'en',
+    const inputs = { text: 'hola', target_language: 'en' };
+    const anonymous = await system.client.invoke('com.example.translate-v1', inputs);
+    expect(anonymous.status).toBe(401);
+    const created = await system.client.request<{ key: string }>('/admin/keys', {
+      json: { caller_id: 'tester', scopes: ['skill:invoke'] },
+      headers: ADMIN_HEADERS,
     });
+    const answer = await system.client.invoke(
+      'com.example.translate-v1',
+      inputs,
+      {},
+      {
+        'x-api-key': created.body.key,
+      },
+    );
     expect(answer.status).toBe(501);
     expect((answer.body as unknown as Envelope).error.code).toBe('SKILL_NOT_HOSTED');
     expect((answer.body as unknown as Envelope).error.message).toContain(

@@ -60,9 +60,6 @@ export class AttemptRunner {
       logger.info('waiting for a step');
       throw new WaitingChildrenError();
     }
-    if (skill.definition.mode === 'composite') {
-      await this.deps.onCompositeEnd(payload.execution_id, number).catch(() => {});
-    }
     const error = outcome.ok
       ? undefined
       : 'error' in outcome
@@ -119,7 +116,12 @@ export class AttemptRunner {
     }
     if (Date.now() >= attempt.deadline) return { ok: false, timedOut: true };
     const outcome = await this.deps.bodies[body.kind].run({ ...attempt, input });
-    if (!('ok' in outcome) || !outcome.ok) return outcome;
+    if ('waiting' in outcome) return outcome;
+    // Before the outcome is recorded, so that a finished composite shows all its steps spent.
+    if (definition.mode === 'composite') {
+      await this.deps.onCompositeEnd(attempt.payload.execution_id, attempt.number).catch(() => {});
+    }
+    if (!outcome.ok) return outcome;
     const checked = schemas.validate(definition.output, outcome.output, '/output');
     if (!checked.ok) {
       const error = new SkillError('INVALID_OUTPUT', "The skill's output does not match its output schema", {

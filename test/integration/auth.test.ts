@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../support/client';
+import { type JwksServer, startJwksServer } from '../support/jwks-server';
+import { everythingStored } from '../support/redis-contents';
+import { ADMIN_HEADERS } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+const SKILLS_DIR = fileURLToPath(new URL('../fixtures/auth-skills', import.meta.url));
+const AUTH_REQUIRED_MESSAGE = 'Authentication is required to invoke this skill';
+type Envelope = { error: { code: string; message: string; details?: unknown } };
+
+describe('authentication, access policies and ownership: the attack table', () => {
+  let system: TestSystem;
+  let jwks: JwksServer;
+  let client: Client;
+  const keys: Record<string, { key: string; id: string }> = {};
+
+  async function createKey(name: string, body: Record<string, unknown>) {
+    const answer = await client.request<{ key: string; record: { id: string } }>('/admin/keys', {
+      json: body,
+      headers: ADMIN_HEADERS,
+    });
+    expect(answer.status).toBe(201);
+    keys[name] = { key: answer.body.key, id: answer.body.record.id };
+    return answer.body.key;
+  }
+  const as = (name: string) => ({ 'x-api-key': keys[name]?.key ?? '' });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const caller = (id: string) => ({ caller: { id, type: 'user' } });
+
+  beforeAll(async () => {
+    jwks = await startJwksServer();
+    system = await TestSystem.start({
+      SKILLS_DIR,
+      OAUTH_ISSUER: jwks.issuer,
+      OAUTH_AUDIENCE: jwks.audience,
+      OAUTH_JWKS_URL: jwks.jwksUrl,
+    });
+    await system.addWorker();
+    client = system.client;
+    await createKey('alice', { caller_id: 'alice', scopes: ['skill:invoke', 'skill:read'] });
+    await createKey('bob', { caller_id: 'bob', scopes: ['skill:invoke', 'skill:read'] });
+    await createKey('reader', { caller_id: 'reader', scopes: ['skill:read'] });
+    await createKey('narrow', { caller_id: 'narrow', scopes: ['skill:invoke'], skills: ['open_echo'] });
+    await createKey('granted', { caller_id: 'granted', scopes: ['skill:invoke'], skills: ['private_echo'] });
+    await createKey('revoked', { caller_id: 'revoked', scopes: ['skill:invoke'] });
+    await createKey('publisher', { caller_id: 'com.acme', scopes: ['skill:invoke'] });
+    const revoked = await client.request(`/admin/keys/${keys.revoked?.id}`, {
+      method: 'DELETE',
+      headers: ADMIN_HEADERS,
+    });
+    expect(revoked.status).toBe(204);
+  });
+  afterAll(async () => {
+    await system?.stop();
+    await jwks?.close();
+  });
+
+  it('lets anyone invoke a public skill whose auth is none', async () => {
+    expect((await client.invoke('open_echo', { text: 'hi' })).status).toBe(202);
+  });
+
+  it("answers a missing, wrong or revoked key with exactly the spec's 401", async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-echo-key': 'srk_0123456789abcdef_nope' },
+      { 'x-echo-key': keys.revoked?.key ?? '' },
+    ];
+    for (const headers of attempts) {
+      const answer = await client.invoke('keyed_echo', { text: 'hi' }, {}, headers);
+      expect(answer.status).toBe(401);
+      expect((answer.body as Envelope).error).toMatchObject({
+        code: 'AUTH_REQUIRED',
+        message: AUTH_REQUIRED_MESSAGE,
+        details: { required_auth_type: 'api_key' },
+      });
+    }
+  });
+
+  it("takes a key in the skill's own header, in X-API-Key, or in caller.credentials, and stores none", async () => {
+    const key = keys.alice?.key ?? '';
+    const inHeader = await client.invoke('keyed_echo', { text: 'a' }, caller('alice'), { 'x-echo-key': key });
+    expect(inHeader.status).toBe(202);
+    expect((await client.invoke('keyed_echo', { text: 'b' }, caller('alice'), as('alice'))).status).toBe(202);
+    const inBody = await client.invoke(
+      'keyed_echo',
+      { text: 'c' },
+      {
+        caller: { id: 'alice', type: 'user', credentials: { api_key: key } },
+      },
+    );
+    expect(inBody.status).toBe(202);
+    const executionId = String(inBody.body.execution_id);
+    const { final } = await waitAs(client, 'keyed_echo', executionId, as('alice'));
+    expect(final.status).toBe('completed');
+    expect(JSON.stringify(final)).not.toContain(key);
+    const redis = new Redis(system.redis.url);
+    const stored = (await everythingStored(redis)).join('\n');
+    await redis.quit();
+    expect(stored).toContain(executionId);
+    expect(stored).not.toContain(key.split('_').at(-1));
+  });
+
+  it("answers an oauth2 skill's 401 with its authorization_url, and takes a valid JWT", async () => {
+    const anonymous = await client.invoke('oauth_echo', { text: 'hi' });
+    expect(anonymous.status).toBe(401);
+    expect((anonymous.body as Envelope).error.details).toEqual({
+      required_auth_type: 'oauth2',
+      authorization_url: 'https://auth.example.com/authorize',
+    });
+    const token = await jwks.sign({ sub: 'carol', scope: 'skill:invoke skill:read' });
+    expect((await client.invoke('oauth_echo', { text: 'hi' }, caller('carol'), bearer(token))).status).toBe(
+      202,
+    );
+  });
+
+  it('refuses expired, unsigned, forged, wrong-audience and wrong-issuer tokens', async () => {
+    const claims = { sub: 'carol', scope: 'skill:invoke' };
+    const tokens = [
+      await jwks.sign(claims, { expiresIn: -120 }),
+      jwks.unsigned(claims),
+      await jwks.sign(claims, { key: 'other' }),
+      await jwks.hs256WithPublicKey(claims),
+      await jwks.sign(claims, { audience: 'someone-else' }),
+      await jwks.sign(claims, { issuer: 'https://evil.example.com' }),
+      'not.a.jwt',
+    ];
+    for (const token of tokens) {
+      const answer = await client.invoke('oauth_echo', { text: 'hi' }, caller('carol'), bearer(token));
+      expect(answer.status, token.slice(0, 20)).toBe(401);
+      expect(JSON.stringify(answer.body)).not.toContain(token);
+    }
+  });
+
+  it('refuses scope escalation with 403: no invoke scope, skill not granted, admin API, foreign namespace', async () => {
+    expect((await client.invoke('open_echo', { text: 'x' }, caller('reader'), as('reader'))).status).toBe(
+      403,
+    );
+    expect((await client.invoke('keyed_echo', { text: 'x' }, caller('narrow'), as('narrow'))).status).toBe(
+      403,
+    );
+    expect((await client.invoke('open_echo', { text: 'x' }, caller('narrow'), as('narrow'))).status).toBe(
+      202,
+    );
+    const token = await jwks.sign({ sub: 'carol', scope: 'skill:read' });
+    expect((await client.invoke('oauth_echo', { text: 'x' }, caller('carol'), bearer(token))).status).toBe(
+      403,
+    );
+    const minted = await client.request('/admin/keys', {
+      json: { caller_id: 'alice', scopes: ['admin'] },
+      headers: as('alice'),
+    });
+    expect(minted.status).toBe(403);
+    expect(
+      (await client.request('/admin/keys', { json: { caller_id: 'x', scopes: ['admin'] } })).status,
+    ).toBe(401);
+    const descriptor = await client.request<Record<string, unknown>>('/skills/open_echo');
+    const foreign = { ...descriptor.body, id: 'org.other.echo', version: '1.0.0' };
+    expect((await client.request('/skills', { json: foreign, headers: as('publisher') })).status).toBe(403);
+    const own = { ...descriptor.body, id: 'com.acme.echo', version: '1.0.0' };
+    expect((await client.request('/skills', { json: own, headers: as('publisher') })).status).toBe(201);
+    expect((await client.request('/skills', { json: own })).status).toBe(401);
+  });
+
+  it('refuses a caller.id in the body that disagrees with the credentials', async () => {
+    const answer = await client.invoke('open_echo', { text: 'x' }, caller('bob'), as('alice'));
+    expect(answer.status).toBe(403);
+    expect((answer.body as Envelope).error.code).toBe('ACCESS_DENIED');
+  });
+
+  it("answers 404, never 403, for another caller's execution and for guessed ids", async () => {
+    const started = await client.invoke('open_echo', { text: 'mine' }, caller('alice'), as('alice'));
+    const id = String(started.body.execution_id);
+    await waitAs(client, 'open_echo', id, as('alice'));
+    const path = (step: string, executionId: string) => `/skills/open_echo/${step}/${executionId}`;
+    for (const step of ['status', 'result']) {
+      expect((await client.request(path(step, id), { headers: as('alice') })).status).toBe(200);
+      const others = [as('bob'), {}, as('granted')];
+      for (const headers of others) {
+        const answer = await client.request<Envelope>(path(step, id), { headers });
+        expect(answer.status).toBe(404);
+        expect(answer.body.error.code).toBe('EXECUTION_NOT_FOUND');
+      }
+      const guessed = await client.request<Envelope>(path(step, randomUUID()), { headers: as('bob') });
+      expect(guessed.status).toBe(404);
+      expect(guessed.body.error.code).toBe('EXECUTION_NOT_FOUND');
+    }
+    expect((await client.request(path('status', id), { headers: ADMIN_HEADERS })).status).toBe(200);
+  });
+
+  it('keeps a private skill invisible on every endpoint to all but the callers granted it', async () => {
+    for (const headers of [{}, as('alice')]) {
+      const listed = await client.request<{ skills: { id: string }[] }>('/skills?limit=100', { headers });
+      expect(listed.body.skills.map((skill) => skill.id)).not.toContain('private_echo');
+      expect((await client.request('/skills/private_echo', { headers })).status).toBe(404);
+      expect((await client.request('/skills/private_echo/versions', { headers })).status).toBe(404);
+      expect((await client.request('/skills?q=private_echo', { headers })).body).toMatchObject({
+        skills: [],
+      });
+      const invoked = await client.invoke('private_echo', { text: 'x' }, caller('alice'), headers);
+      expect(invoked.status).toBe(404);
+    }
+    const listed = await client.request<{ skills: { id: string }[] }>('/skills?limit=100', {
+      headers: as('granted'),
+    });
+    expect(listed.body.skills.map((skill) => skill.id)).toContain('private_echo');
+    const invoked = await client.invoke('private_echo', { text: 'x' }, caller('granted'), as('granted'));
+    expect(invoked.status).toBe(202);
+    const id = String(invoked.body.execution_id);
+    expect((await client.request(`/skills/private_echo/status/${id}`, { headers: as('alice') })).status).toBe(
+      404,
+    );
+  });
+
+  it('needs credentials for a restricted skill, which anyone may discover', async () => {
+    expect((await client.request('/skills/restricted_echo')).status).toBe(200);
+    expect((await client.invoke('restricted_echo', { text: 'x' })).status).toBe(401);
+    expect((await client.invoke('restricted_echo', { text: 'x' }, caller('bob'), as('bob'))).status).toBe(
+      202,
+    );
+  });
+
+  it('never writes a key or token to a log', async () => {
+    const logs = JSON.stringify([system.gateway.process.logs, system.workers[0]?.logs]);
+    for (const { key } of Object.values(keys)) expect(logs).not.toContain(key);
+    expect(logs).not.toContain(ADMIN_HEADERS['x-api-key']);
+  });
+});
+
+async function waitAs(client: Client, skillId: string, executionId: string, headers: Record<string, string>) {
+  for (let tries = 0; tries < 500; tries++) {
+    const answer = await client.request<{ status: string }>(`/skills/${skillId}/status/${executionId}`, {
+      headers,
+    });
+    if (['completed', 'failed', 'timeout'].includes(answer.body.status)) {
+      return { final: answer.body as unknown as Record<string, unknown> & { status: string } };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${executionId} did not finish`);
+}
