@@ -126,17 +126,18 @@ export class InvocationService {
    * does not exist, so that a guess learns nothing.
    */
   async find(skillId: string, executionId: string, identify: () => Promise<Identity>): Promise<Execution> {
-    const { store } = this.deps;
-    const [execution, owner, identity] = await this.redis(() =>
-      Promise.all([store.get(executionId), store.ownerOf(executionId), identify()]),
+    const [record, identity] = await this.redis(() =>
+      Promise.all([this.deps.store.read(executionId), identify()]),
     );
     const principal = principalOf(identity);
     const readable =
-      owner === null || isAdmin(principal) || (owner !== undefined && owner === principal?.callerId);
-    if (!execution || execution.skill_id !== skillId || !readable) {
+      record !== null &&
+      record.execution.skill_id === skillId &&
+      (record.owner === null || isAdmin(principal) || record.owner === principal?.callerId);
+    if (!readable) {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
     }
-    return execution;
+    return record.execution;
   }
 
   private redis<T>(operation: () => Promise<T>): Promise<T> {

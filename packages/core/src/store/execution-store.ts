@@ -134,27 +134,21 @@ export class ExecutionStore {
 
   /** The execution as the protocol shows it; a composite's steps carry their executions' statuses. */
   async get(executionId: string): Promise<Execution | null> {
+    return (await this.read(executionId))?.execution ?? null;
+  }
+
+  /** The execution and who it belongs to (null for an anonymous one), in one read. */
+  async read(executionId: string): Promise<{ execution: Execution; owner: string | null } | null> {
     const fields = await this.redis.hgetall(this.keys.execution(executionId));
     const entries = stepEntriesOf(fields);
-    if (entries.length === 0) return toExecution(fields);
     const statuses = await Promise.all(
       entries.map((entry) =>
         'execution_id' in entry ? this.redis.hget(this.keys.execution(entry.execution_id), 'status') : null,
       ),
     );
-    return toExecution(
-      fields,
-      entries.map((entry, index) => stepSummary(entry, statuses[index])),
-    );
-  }
-
-  /** Who the execution belongs to: undefined for a missing record, null for an anonymous one. */
-  async ownerOf(executionId: string): Promise<string | null | undefined> {
-    const [exists, owner] = await Promise.all([
-      this.redis.exists(this.keys.execution(executionId)),
-      this.redis.hget(this.keys.execution(executionId), 'owner_id'),
-    ]);
-    return exists === 0 ? undefined : owner;
+    const steps = entries.map((entry, index) => stepSummary(entry, statuses[index]));
+    const execution = toExecution(fields, steps.length > 0 ? steps : undefined);
+    return execution && { execution, owner: fields.owner_id ?? null };
   }
 
   /** A composite's steps so far, as its record keeps them. */
