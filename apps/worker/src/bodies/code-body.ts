@@ -1,6 +1,6 @@
 import type { ExecutionStore } from '@skillrun/core';
 import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
-import { stepFailed } from '../composite/step-failure';
+import { LOST_STEP, stepFailed } from '../composite/step-failure';
 import type { AnsweredCall, ThreadTask } from '../sandbox/messages';
 import type { SandboxOutcome, SkillSandbox } from '../sandbox/skill-sandbox';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
@@ -85,17 +85,11 @@ async function answers(run: CompositeRun): Promise<AnsweredCall[] | { waiting: t
       const parked = await run.wait();
       if (parked && 'waiting' in parked) return parked;
     }
-    const cause = state.state === 'failed' ? state.execution.error : lostStep;
+    const cause = state.state === 'failed' ? state.execution.error : LOST_STEP;
     answered.push({ ...call, ok: false, error: stepFailed(entry.step, entry.skill_id, cause, entry) });
   }
   return answered;
 }
-
-const lostStep = {
-  code: 'TOOL_EXECUTION_FAILED',
-  message: 'its job ended without recording an outcome',
-  recoverable: true,
-};
 
 const notComposite = {
   code: 'TOOL_NOT_AVAILABLE',

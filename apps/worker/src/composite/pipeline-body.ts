@@ -1,7 +1,7 @@
 import { type CompiledValue, isTruthy, renderValue, SkillError, type TemplateScope } from '@skillrun/core';
 import type { Attempt, BodyOutcome, SkillBody } from '../bodies/skill-body';
 import { type CompositeDeps, CompositeRun, type LaunchedEntry } from './composite-run';
-import { stepFailed } from './step-failure';
+import { LOST_STEP, stepFailed } from './step-failure';
 
 /** A pipeline step of skill.json with its templates compiled at load. */
 export interface CompiledStep {
@@ -85,7 +85,6 @@ export class PipelineBody implements SkillBody {
     }
     const parked = await run.wait();
     if (parked) return parked;
-    const lost = new SkillError('TOOL_EXECUTION_FAILED', 'its job ended without recording an outcome');
-    return { ok: false, error: stepFailed(step.step, step.skill, lost, entry) };
+    return { ok: false, error: stepFailed(step.step, step.skill, LOST_STEP, entry) };
   }
 }

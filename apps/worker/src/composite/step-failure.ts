@@ -24,3 +24,10 @@ export function stepFailure(step: string, skill: string, cause: unknown, entry?:
     },
   });
 }
+
+/** The cause of a step whose job ended without its record saying how (a worker died under it). */
+export const LOST_STEP: ErrorBody = {
+  code: 'TOOL_EXECUTION_FAILED',
+  message: 'its job ended without recording an outcome',
+  recoverable: true,
+};
