@@ -2,19 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../support/client';
+import { Client } from '../support/client';
+import { type AuthorizerServer, startAuthorizerServer } from '../support/custom-authorizer-server';
 import { type JwksServer, startJwksServer } from '../support/jwks-server';
 import { everythingStored } from '../support/redis-contents';
-import { ADMIN_HEADERS } from '../support/service-process';
+import { ADMIN_HEADERS, startGateway, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const SKILLS_DIR = fileURLToPath(new URL('../fixtures/auth-skills', import.meta.url));
 const AUTH_REQUIRED_MESSAGE = 'Authentication is required to invoke this skill';
+const FLOOD_LIMIT = 20;
+const LIMITS = JSON.stringify({
+  callers: { flooder: { rate: { requests: FLOOD_LIMIT, per_seconds: 300 } } },
+});
 type Envelope = { error: { code: string; message: string; details?: unknown } };
 
 describe('authentication, access policies and ownership: the attack table', () => {
   let system: TestSystem;
   let jwks: JwksServer;
+  let authorizer: AuthorizerServer;
   let client: Client;
   const keys: Record<string, { key: string; id: string }> = {};
 
@@ -33,11 +39,14 @@ describe('authentication, access policies and ownership: the attack table', () =
 
   beforeAll(async () => {
     jwks = await startJwksServer();
+    authorizer = await startAuthorizerServer();
     system = await TestSystem.start({
       SKILLS_DIR,
       OAUTH_ISSUER: jwks.issuer,
       OAUTH_AUDIENCE: jwks.audience,
       OAUTH_JWKS_URL: jwks.jwksUrl,
+      LIMITS,
+      CUSTOM_AUTH_URL: authorizer.url,
     });
     await system.addWorker();
     client = system.client;
@@ -48,6 +57,7 @@ describe('authentication, access policies and ownership: the attack table', () =
     await createKey('granted', { caller_id: 'granted', scopes: ['skill:invoke'], skills: ['private_echo'] });
     await createKey('revoked', { caller_id: 'revoked', scopes: ['skill:invoke'] });
     await createKey('publisher', { caller_id: 'com.acme', scopes: ['skill:invoke'] });
+    await createKey('flooder', { caller_id: 'flooder', scopes: ['skill:invoke', 'skill:read'] });
     const revoked = await client.request(`/admin/keys/${keys.revoked?.id}`, {
       method: 'DELETE',
       headers: ADMIN_HEADERS,
@@ -57,6 +67,7 @@ describe('authentication, access policies and ownership: the attack table', () =
   afterAll(async () => {
     await system?.stop();
     await jwks?.close();
+    await authorizer?.close();
   });
 
   it('lets anyone invoke a public skill whose auth is none', async () => {
@@ -133,6 +144,51 @@ describe('authentication, access policies and ownership: the attack table', () =
       expect(answer.status, token.slice(0, 20)).toBe(401);
       expect(JSON.stringify(answer.body)).not.toContain(token);
     }
+  });
+
+  it("asks the custom authorizer about a custom skill's credentials, and stores none", async () => {
+    const token = 'partner-token-7f3a9c';
+    authorizer.grants.set(token, { status: 200, body: { caller_id: 'dave', scopes: ['skill:invoke'] } });
+    authorizer.grants.set('read-only', { status: 200, body: { caller_id: 'erin', scopes: ['skill:read'] } });
+    authorizer.grants.set('broken', { status: 500 });
+    authorizer.grants.set('odd', { status: 200, body: { scopes: ['skill:invoke'] } });
+    const partner = (value: string) => ({ 'x-partner-token': value });
+
+    const accepted = await client.invoke('custom_echo', { text: 'hi' }, caller('dave'), partner(token));
+    expect(accepted.status).toBe(202);
+    expect(authorizer.requests.at(-1)).toEqual({
+      credential: token,
+      skill_id: 'custom_echo',
+      skill_version: '1.0.0',
+    });
+    expect(
+      (await client.invoke('custom_echo', { text: 'hi' }, caller('mallory'), partner(token))).status,
+    ).toBe(403);
+    const refused = await client.invoke('custom_echo', { text: 'hi' }, caller('x'), partner('stolen'));
+    expect(refused.status).toBe(401);
+    expect((refused.body as Envelope).error.details).toEqual({ required_auth_type: 'custom' });
+    expect((await client.invoke('custom_echo', { text: 'hi' })).status).toBe(401);
+    expect(
+      (await client.invoke('custom_echo', { text: 'hi' }, caller('erin'), partner('read-only'))).status,
+    ).toBe(403);
+    for (const failing of ['broken', 'odd']) {
+      const answer = await client.invoke('custom_echo', { text: 'hi' }, caller('x'), partner(failing));
+      expect(answer.status).toBe(503);
+      expect((answer.body as Envelope).error.code).toBe('SERVICE_UNAVAILABLE');
+    }
+    expect((await client.invoke('custom_echo', { text: 'hi' }, caller('alice'), as('alice'))).status).toBe(
+      202,
+    );
+
+    const id = String(accepted.body.execution_id);
+    const { final } = await waitAs(client, 'custom_echo', id, ADMIN_HEADERS);
+    expect(final.status).toBe('completed');
+    const redis = new Redis(system.redis.url);
+    const stored = (await everythingStored(redis)).join('\n');
+    await redis.quit();
+    expect(stored).toContain(id);
+    expect(stored).not.toContain(token);
+    expect(JSON.stringify(system.gateway.process.logs)).not.toContain(token);
   });
 
   it('refuses scope escalation with 403: no invoke scope, skill not granted, admin API, foreign namespace', async () => {
@@ -221,6 +277,61 @@ describe('authentication, access policies and ownership: the attack table', () =
     expect((await client.invoke('restricted_echo', { text: 'x' }, caller('bob'), as('bob'))).status).toBe(
       202,
     );
+  });
+
+  it('stops a flood past the rate limit sent to two gateways at once, and only that caller', async () => {
+    const second = await startGateway({ ...system.env, SKILL_CACHE_MS: '0' });
+    try {
+      const gateways = [client, new Client(second.url)];
+      const answers = await Promise.all(
+        Array.from({ length: FLOOD_LIMIT * 3 }, (_, index) =>
+          gateways[index % 2]?.invoke(
+            'open_echo',
+            { text: `flood ${index}` },
+            caller('flooder'),
+            as('flooder'),
+          ),
+        ),
+      );
+      const statuses = answers.map((answer) => answer?.status);
+      expect(statuses.filter((status) => status === 202)).toHaveLength(FLOOD_LIMIT);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(FLOOD_LIMIT * 2);
+      for (const answer of answers) {
+        expect(answer?.headers.get('ratelimit-policy')).toBe(`"invocations";q=${FLOOD_LIMIT};w=300`);
+        expect(answer?.headers.get('ratelimit')).toMatch(/^"invocations";r=\d+;t=\d+$/);
+        if (answer?.status !== 429) continue;
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((answer.body as Envelope).error).toMatchObject({
+          code: 'RATE_LIMIT_EXCEEDED',
+          details: { policy: 'invocations', quota: FLOOD_LIMIT, window_seconds: 300 },
+        });
+      }
+      const redis = new Redis(system.redis.url);
+      const records = await redis.keys('*:exec:*');
+      const owners = await Promise.all(records.map((key) => redis.hget(key, 'owner_id')));
+      await redis.quit();
+      expect(owners.filter((owner) => owner === 'flooder')).toHaveLength(FLOOD_LIMIT);
+      const other = await client.invoke('open_echo', { text: 'x' }, caller('alice'), as('alice'));
+      expect(other.status).toBe(202);
+      expect(other.headers.get('ratelimit')).toBeNull();
+    } finally {
+      await second.process.stop();
+    }
+  });
+
+  it('keeps the admin API closed on a gateway started without ADMIN_API_KEY', async () => {
+    const closed = await startGateway({ ...system.env, ADMIN_API_KEY: '' });
+    try {
+      const admin = new Client(closed.url);
+      const body = { caller_id: 'mallory', scopes: ['admin'] };
+      for (const headers of [{}, { 'x-api-key': TEST_ADMIN_KEY }, as('alice')]) {
+        const answer = await admin.request<Envelope>('/admin/keys', { json: body, headers });
+        expect([401, 403]).toContain(answer.status);
+        expect((await admin.request('/admin/keys', { headers })).status).not.toBe(200);
+      }
+    } finally {
+      await closed.process.stop();
+    }
   });
 
   it('never writes a key or token to a log', async () => {

@@ -6,12 +6,24 @@ import {
   ConfigError,
   type DescriptorContext,
   parseEnv,
+  type RedisTarget,
+  redisTargetOf,
 } from '@skillrun/core';
+import express from 'express';
+import { type Limits, parseLimits } from './limits/limits-config';
+import { QueueDashboardConfig } from './queue-dashboard-config';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
+  ...QueueDashboardConfig,
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on.' }),
+  TRUST_PROXY: Type.Optional(
+    Type.String({
+      description:
+        "Proxies whose X-Forwarded-For names the client (Express' trust proxy: a hop count, or addresses, subnets and loopback/linklocal/uniquelocal, comma-separated).",
+    }),
+  ),
   PUBLIC_BASE_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
@@ -35,6 +47,23 @@ export const GatewayConfigSchema = Type.Object({
     Type.String({
       pattern: '^https?://',
       description: "The issuer's JSON Web Key Set (keys cached, refetched on rotation).",
+    }),
+  ),
+  CUSTOM_AUTH_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'Authorizer that verifies the credentials of skills whose auth is custom (see README).',
+    }),
+  ),
+  CUSTOM_AUTH_TIMEOUT_MS: Type.Integer({
+    default: 2000,
+    minimum: 50,
+    description: 'How long the custom authorizer may take before the invocation answers 503.',
+  }),
+  LIMITS: Type.Optional(
+    Type.String({
+      description:
+        'Per-caller rate limits and concurrency quotas, overall and per skill, as JSON (see README); none by default.',
     }),
   ),
   HEADERS_TIMEOUT_MS: Type.Integer({
@@ -83,7 +112,11 @@ export const GatewayConfigSchema = Type.Object({
     description: 'capability_type of hosted skills whose descriptor.json does not say.',
   },
 });
-export type GatewayConfig = Static<typeof GatewayConfigSchema> & { PUBLIC_BASE_URL: string };
+export type GatewayConfig = Static<typeof GatewayConfigSchema> & {
+  PUBLIC_BASE_URL: string;
+  limits: Limits;
+  redisTarget: RedisTarget;
+};
 
 /** How this gateway publishes hosted skills' descriptors. */
 export function descriptorContext(config: GatewayConfig): DescriptorContext {
@@ -103,6 +136,22 @@ export function descriptorContext(config: GatewayConfig): DescriptorContext {
   };
 }
 
+/** TRUST_PROXY as Express takes it: a hop count, true/false, or a list of addresses and subnets. */
+export function trustProxyOf(setting: string): boolean | number | string {
+  if (/^\d+$/.test(setting)) return Number(setting);
+  if (setting === 'true' || setting === 'false') return setting === 'true';
+  return setting;
+}
+
+function checkedTrustProxy(setting: string): string {
+  try {
+    express().set('trust proxy', trustProxyOf(setting));
+    return setting;
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${(error as Error).message}`);
+  }
+}
+
 /** Reads the gateway's settings once, at start-up. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   const parsed = parseEnv(GatewayConfigSchema, env);
@@ -114,6 +163,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   }
   return Object.freeze({
     ...parsed,
+    limits: parseLimits(parsed.LIMITS),
+    ...(parsed.TRUST_PROXY === undefined ? {} : { TRUST_PROXY: checkedTrustProxy(parsed.TRUST_PROXY) }),
+    redisTarget: redisTargetOf(parsed),
     PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
   });
 }

@@ -6,9 +6,11 @@ import {
   createRedis,
   ExecutionLauncher,
   ExecutionStore,
+  InFlightSlots,
   isVisible,
   type Logger,
   QueueRegistry,
+  ReadinessCheck,
   RedisKeys,
   SkillRegistry,
   SkillResolver,
@@ -17,10 +19,13 @@ import {
 import type { Redis } from 'ioredis';
 import { createApp } from './app';
 import { Authenticator } from './auth/authenticator';
+import { CustomAuthorizer } from './auth/custom-authorizer';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { SkillAccess } from './auth/skill-access';
-import { descriptorContext, type GatewayConfig } from './config';
+import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
 import { InvocationService } from './invocation-service';
+import { CallerLimits } from './limits/caller-limits';
+import { GatewayMetrics } from './metrics/gateway-metrics';
 import { SkillDiscovery } from './skill-discovery';
 import { SkillPublisher } from './skill-publisher';
 
@@ -41,13 +46,14 @@ export class GatewayService {
   /** Starts listening; resolves with the port (useful when PORT is 0). */
   async start(): Promise<number> {
     const { config } = this;
-    const redis = createRedis(config.REDIS_URL, {
+    const redis = createRedis(config.redisTarget, {
       role: 'request',
       commandTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
     this.redis = redis;
     const keys = new RedisKeys(config.KEY_PREFIX);
-    this.queues = new QueueRegistry(redis, config.KEY_PREFIX);
+    const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+    this.queues = queues;
     const registry = new SkillRegistry(redis, keys);
     const schemas = new SkillSchemas();
     const descriptors = descriptorContext(config);
@@ -66,6 +72,15 @@ export class GatewayService {
           }
         : {}),
       ...(config.ADMIN_API_KEY ? { adminKey: config.ADMIN_API_KEY } : {}),
+      ...(config.CUSTOM_AUTH_URL
+        ? {
+            custom: new CustomAuthorizer({
+              url: config.CUSTOM_AUTH_URL,
+              timeoutMs: config.CUSTOM_AUTH_TIMEOUT_MS,
+              logger: this.logger,
+            }),
+          }
+        : {}),
       logger: this.logger,
     });
     const invocations = new InvocationService({
@@ -77,16 +92,22 @@ export class GatewayService {
       store,
       launcher: new ExecutionLauncher({
         store,
-        queues: this.queues,
+        queues,
         retryBackoffMs: config.RETRY_BACKOFF_MS,
       }),
       schemas,
       access,
+      limits: new CallerLimits(config.limits, redis, keys, new InFlightSlots(redis, keys)),
       defaultAuth: descriptors.defaults.auth,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
     const app = createApp({
-      redis,
+      readiness: new ReadinessCheck({
+        redis,
+        keyPrefix: config.KEY_PREFIX,
+        timeoutMs: config.REDIS_TIMEOUT_MS,
+      }),
+      metrics: new GatewayMetrics(),
       discovery: new SkillDiscovery(registry, descriptors, access),
       publisher: new SkillPublisher(registry, schemas),
       invocations,
@@ -97,6 +118,10 @@ export class GatewayService {
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       maxJsonDepth: config.MAX_JSON_DEPTH,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
+      ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: trustProxyOf(config.TRUST_PROXY) }),
+      ...(config.QUEUE_DASHBOARD
+        ? { queueDashboard: { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS } }
+        : {}),
     });
     const server = app.listen(config.PORT, config.HOST);
     // Slow-loris clients that trickle a request in are cut off.
@@ -112,14 +137,17 @@ export class GatewayService {
     return port;
   }
 
-  /** Stops accepting connections, lets in-flight requests finish, then disconnects. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish, then disconnects. A keep-alive
+   * connection is closed as soon as its request is answered (Node would wait for it to time out).
+   */
   async close(): Promise<void> {
     const server = this.server;
     if (server) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      await closed;
+      clearInterval(sweep);
     }
     await this.queues?.close().catch(() => {});
     this.redis?.disconnect();

@@ -20,6 +20,7 @@ import {
 import type { CredentialSources } from './auth/authenticator';
 import { type Identity, isAdmin, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
+import type { CallerLimits, ReportHeaders } from './limits/caller-limits';
 import { redisDeadline } from './redis-deadline';
 
 export interface InvocationServiceDeps {
@@ -28,6 +29,7 @@ export interface InvocationServiceDeps {
   launcher: ExecutionLauncher;
   schemas: SkillSchemas;
   access: SkillAccess;
+  limits: CallerLimits;
   defaultAuth: AuthConfig;
   redisTimeoutMs: number;
 }
@@ -40,6 +42,10 @@ export interface Invocation {
   /** `?version=` of the invoke URL, if any. */
   versionQuery: string | undefined;
   traceparentTraceId: string | undefined;
+  /** The client's network address: what anonymous callers are counted by. */
+  address: string;
+  /** Receives the RateLimit headers of the limits that applied. */
+  report: ReportHeaders;
 }
 
 export interface Accepted {
@@ -57,7 +63,8 @@ const requestValidator = new SchemaValidator(InvocationRequest, 'invocation requ
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
-  async invoke({ skillId, body, identify, versionQuery, traceparentTraceId }: Invocation): Promise<Accepted> {
+  async invoke(invocation: Invocation): Promise<Accepted> {
+    const { skillId, body, identify, versionQuery, traceparentTraceId, report } = invocation;
     const request = requestValidator.parse(body);
     const bodyKey = request.caller.credentials?.api_key;
     let identity = await this.redis(() => identify({ bodyKey }));
@@ -75,8 +82,13 @@ export class InvocationService {
         this.deps.access.canSee(candidate, principal),
       ),
     );
-    const header = authOf(entry, this.deps.defaultAuth).header;
+    const auth = authOf(entry, this.deps.defaultAuth);
+    const { header } = auth;
     if (identity.kind === 'anonymous' && header) identity = await this.redis(() => identify({ header }));
+    if (auth.type === 'custom' && identity.kind !== 'principal') {
+      const custom = { id: entry.id, version: entry.version };
+      identity = await identify({ ...(header ? { header } : {}), custom });
+    }
     this.deps.access.assertMayInvoke(entry, identity);
     const owner = principalOf(identity)?.callerId;
     if (owner !== undefined && request.caller.id !== owner) {
@@ -96,6 +108,8 @@ export class InvocationService {
         `${entry.id}@${entry.version} is registered for discovery; invoke it at ${entry.descriptor.endpoint.url}`,
       );
     }
+    const subject = { callerId: owner, address: invocation.address, skillId: entry.id };
+    await this.redis(() => this.deps.limits.consume(subject, report));
     const skill = entry.definition;
     const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
       coerce: coercionOf(entry),
@@ -113,11 +127,22 @@ export class InvocationService {
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
       ...(owner === undefined ? {} : { owner }),
     };
-    const execution = await this.deps.launcher.launch(
-      { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) },
-      (operation) => this.redis(operation),
-    );
-    return { execution, ...(deprecation ? { deprecation } : {}) };
+    const slots = await this.redis(() => this.deps.limits.take(subject, payload.execution_id, report));
+    try {
+      const execution = await this.deps.launcher.launch(
+        {
+          payload,
+          skill,
+          ...(range === undefined ? {} : { requestedVersion: range }),
+          ...(slots.length > 0 ? { slots: slots.map((slot) => slot.key) } : {}),
+        },
+        (operation) => this.redis(operation),
+      );
+      return { execution, ...(deprecation ? { deprecation } : {}) };
+    } catch (error) {
+      await this.deps.limits.release(payload.execution_id, slots).catch(() => {});
+      throw error;
+    }
   }
 
   /**

@@ -7,10 +7,13 @@ import {
   SchemaValidator,
   SkillError,
   type SkillSchemas,
+  type TerminalStatus,
+  type TransitionResult,
   toErrorBody,
 } from '@skillrun/core';
 import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
+import type { WorkerMetrics } from './metrics/worker-metrics';
 import type { LoadedSkill } from './skill-loader';
 
 export interface AttemptRunnerDeps {
@@ -22,6 +25,7 @@ export interface AttemptRunnerDeps {
   bodies: Record<LoadedSkill['body']['kind'], SkillBody>;
   /** Called when an attempt of a composite ends, to add its steps' LLM usage to its record. */
   onCompositeEnd(executionId: string, attempt: number): Promise<void>;
+  metrics: WorkerMetrics;
 }
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
@@ -37,7 +41,7 @@ export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
   async run(job: Job, token: string | undefined, skill: LoadedSkill): Promise<void> {
-    const { store } = this.deps;
+    const { store, metrics } = this.deps;
     const payload = this.parsePayload(job, skill);
     const number = job.attemptsMade + 1;
     const maxAttempts = job.opts.attempts ?? 1;
@@ -48,11 +52,15 @@ export class AttemptRunner {
       attempt: number,
     });
 
-    const started = await store.startAttempt(payload.execution_id, number, now());
+    const startedAt = Date.now();
+    const started = await store.startAttempt(payload.execution_id, number, new Date(startedAt).toISOString());
     if (started !== 'applied') {
       logger.warn({ record: started }, 'execution record is gone or already final; skipping');
       return;
     }
+    const newAttempt = await this.isNewAttempt(payload, skill, number);
+    if (newAttempt) metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
+    const end = { payload, firstStart: number === 1 && newAttempt ? startedAt : undefined };
     const limit = await this.deadline(payload, skill, number);
     logger.info('attempt started');
     const outcome = await this.attempt({ job, token, payload, skill, number, deadline: limit.at, logger });
@@ -60,26 +68,46 @@ export class AttemptRunner {
       logger.info('waiting for a step');
       throw new WaitingChildrenError();
     }
-    const error = outcome.ok
-      ? undefined
-      : 'error' in outcome
-        ? outcome.error
-        : this.timeoutError(limit, maxAttempts);
-    if (!error) {
+    if (outcome.ok) {
+      await this.ended(end, 'completed', store.complete(payload.execution_id, outcome.output, now()));
       logger.info('execution completed');
       return;
     }
+    const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, maxAttempts);
+    const status = error.code === 'EXECUTION_TIMEOUT' ? 'timeout' : 'failed';
     const pastParentDeadline = payload.deadline !== undefined && Date.now() >= payload.deadline;
     const willRetry = isRetryable(error) && number < maxAttempts && !pastParentDeadline;
     logger.warn({ error, will_retry: willRetry }, 'attempt failed');
-    if (willRetry) throw new Error(error.message);
-    await store.fail(
-      payload.execution_id,
-      error.code === 'EXECUTION_TIMEOUT' ? 'timeout' : 'failed',
-      error,
-      now(),
-    );
+    if (willRetry) {
+      if (status === 'timeout') metrics.attemptTimedOut(payload.skill_id);
+      throw new Error(error.message);
+    }
+    await this.ended(end, status, store.fail(payload.execution_id, status, error, now()));
     throw new UnrecoverableError(error.message);
+  }
+
+  /** A composite runs again each time its steps end: only its first run of an attempt starts it. */
+  private async isNewAttempt(payload: JobPayload, { definition }: LoadedSkill, number: number) {
+    if (definition.mode !== 'composite') return true;
+    const entries = await this.deps.store.stepEntries(payload.execution_id);
+    return !entries.some((entry) => entry.attempt === number);
+  }
+
+  /**
+   * Counts an execution's end once, by the worker whose write made it final (a composite's deadline
+   * may be noticed here and by a sweeper at once). How long it ran is known here when this run
+   * started it, else read from its record.
+   */
+  private async ended(
+    { payload, firstStart }: { payload: JobPayload; firstStart: number | undefined },
+    status: TerminalStatus,
+    recording: Promise<TransitionResult>,
+  ): Promise<void> {
+    if ((await recording) !== 'applied') return;
+    if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
+    const record = firstStart === undefined ? await this.deps.store.get(payload.execution_id) : null;
+    const startedAt = firstStart ?? Date.parse(record?.timestamps.started_at ?? '');
+    this.deps.metrics.executionEnded(payload.skill_id, status, startedAt);
   }
 
   /**
@@ -101,9 +129,9 @@ export class AttemptRunner {
     };
   }
 
-  /** Runs the skill's body once; an ok outcome has been validated and recorded as the output. */
+  /** Runs the skill's body once; an ok outcome's output has been validated (not yet recorded). */
   private async attempt(attempt: Omit<Attempt, 'input'>): Promise<BodyOutcome> {
-    const { schemas, store } = this.deps;
+    const { schemas } = this.deps;
     const { definition, publication, body } = attempt.skill;
     let input: Attempt['input'];
     try {
@@ -129,7 +157,6 @@ export class AttemptRunner {
       });
       return { ok: false, error: error.toBody() };
     }
-    await store.complete(attempt.payload.execution_id, checked.value, now());
     return { ok: true, output: checked.value };
   }
 

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv, StringEnum } from '@skillrun/core';
+import { CommonConfig, parseEnv, type RedisTarget, redisTargetOf, StringEnum } from '@skillrun/core';
 
 export const WorkerConfigSchema = Type.Object({
   ...CommonConfig,
@@ -26,6 +26,24 @@ export const WorkerConfigSchema = Type.Object({
     default: 500,
     minimum: 0,
     description: 'After a deadline, how long a skill may clean up before its thread is killed.',
+  }),
+  SHUTDOWN_GRACE_MS: Type.Integer({
+    default: 30_000,
+    minimum: 0,
+    description:
+      'On SIGTERM, how long running executions may take to finish; those still running then go back to their queue for another worker.',
+  }),
+  JOB_LOCK_MS: Type.Integer({
+    default: 30_000,
+    minimum: 1000,
+    description:
+      "How long a job stays locked to its worker without renewal (renewed every half of this): a crashed worker's executions are picked up again after it.",
+  }),
+  STALLED_CHECK_INTERVAL_MS: Type.Integer({
+    default: 30_000,
+    minimum: 500,
+    description:
+      'How often workers look for jobs whose lock has expired (a worker died) and queue them again.',
   }),
   LLM_BASE_URL: Type.Optional(
     Type.String({
@@ -64,14 +82,26 @@ export const WorkerConfigSchema = Type.Object({
     maximum: 65535,
     description: "Port of the worker's GET /metrics (0: any free port, logged at start).",
   }),
-  METRICS_HOST: Type.String({ default: '0.0.0.0', description: 'Interface /metrics listens on.' }),
+  METRICS_HOST: Type.String({
+    default: '0.0.0.0',
+    description: 'Interface /metrics, /healthz and /readyz listen on.',
+  }),
+  REDIS_TIMEOUT_MS: Type.Integer({
+    default: 800,
+    minimum: 50,
+    description: 'How long each /readyz check, and each read of Redis during a /metrics scrape, may take.',
+  }),
   HEARTBEAT_INTERVAL_MS: Type.Integer({
     default: 5000,
     minimum: 100,
     description: 'How often the worker renews its skills in the catalog (its lease is 3 × this).',
   }),
 });
-export type WorkerConfig = Static<typeof WorkerConfigSchema> & { SKILLS_DIR: string; WORKER_ID: string };
+export type WorkerConfig = Static<typeof WorkerConfigSchema> & {
+  SKILLS_DIR: string;
+  WORKER_ID: string;
+  redisTarget: RedisTarget;
+};
 
 /** Reads the worker's settings once, at start-up. */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv, defaults: { skillsDir: string }): WorkerConfig {
@@ -80,5 +110,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv, defaults: { skillsDir: 
     ...parsed,
     SKILLS_DIR: parsed.SKILLS_DIR ?? defaults.skillsDir,
     WORKER_ID: parsed.WORKER_ID ?? `${hostname()}-${process.pid}`,
+    redisTarget: redisTargetOf(parsed),
   });
 }

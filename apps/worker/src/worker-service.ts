@@ -5,6 +5,7 @@ import {
   ExecutionStore,
   type Logger,
   QueueRegistry,
+  ReadinessCheck,
   RedisKeys,
   SkillRegistry,
   SkillResolver,
@@ -24,11 +25,14 @@ import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import { LlmClient } from './llm/llm-client';
 import { MetricsServer } from './metrics/metrics-server';
+import { registerRedisGauges } from './metrics/redis-gauges';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
+import { RunningJobs } from './running-jobs';
 import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
 import { type LoadedSkill, loadSkills } from './skill-loader';
+import { recordStalledFailure } from './stalled-failure';
 
 /**
  * A worker process: loads its skills, consumes each skill's queue with BullMQ, runs attempts by
@@ -38,12 +42,15 @@ import { type LoadedSkill, loadSkills } from './skill-loader';
 export class WorkerService {
   readonly logger: Logger;
   private redis: Redis | undefined;
+  /** What /readyz and /metrics read, on a connection of its own (see watchRedis). */
+  private probe: { redis: Redis; queues: QueueRegistry } | undefined;
   private sandbox: SkillSandbox | undefined;
   private bundler: ModuleBundler | undefined;
   private advertiser: SkillAdvertiser | undefined;
   private sweeper: DeadlineSweeper | undefined;
   private queues: QueueRegistry | undefined;
   private workers: Worker[] = [];
+  private readonly running = new RunningJobs();
   private metricsServer: MetricsServer | undefined;
   readonly metrics = new WorkerMetrics();
   skills: LoadedSkill[] = [];
@@ -62,7 +69,7 @@ export class WorkerService {
     const bundler = await ModuleBundler.create();
     this.bundler = bundler;
     this.skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
-    const redis = createRedis(config.REDIS_URL, { role: 'queue' });
+    const redis = createRedis(config.redisTarget, { role: 'queue' });
     this.redis = redis;
     const keys = new RedisKeys(config.KEY_PREFIX);
     const registry = new SkillRegistry(redis, keys);
@@ -106,14 +113,16 @@ export class WorkerService {
         pipeline: new PipelineBody(composite),
       },
       onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
+      metrics: this.metrics,
     });
-    this.workers = this.skills.map((skill) => this.consume(skill, runner, redis));
+    this.workers = this.skills.map((skill) => this.consume(skill, runner, redis, store));
     this.sweeper = new DeadlineSweeper({
       waiting,
       store,
       queues: this.queues,
       logger: this.logger,
       intervalMs: config.COMPOSITE_SWEEP_INTERVAL_MS,
+      metrics: this.metrics,
     });
     this.sweeper.start();
     this.advertiser = new SkillAdvertiser({
@@ -125,7 +134,7 @@ export class WorkerService {
     });
     await this.advertiser.start();
     this.warnUnconfiguredLlmSkills(llm);
-    this.metricsServer = new MetricsServer(this.metrics.registry);
+    this.metricsServer = new MetricsServer(this.metrics.registry, this.watchRedis(keys));
     const metricsPort = await this.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
@@ -137,29 +146,97 @@ export class WorkerService {
     );
   }
 
-  /** Stops taking jobs, lets running ones finish, withdraws the skills and disconnects. */
+  /**
+   * Stops taking jobs, withdraws the skills and lets running ones finish for SHUTDOWN_GRACE_MS.
+   * Those still running then go back to their queues for another worker, and this process may
+   * exit as it is: what its threads were doing ends with it.
+   */
   async close(): Promise<void> {
+    const drained = this.drain();
     await this.advertiser?.close().catch(() => {});
-    await Promise.all(this.workers.map((worker) => worker.close()));
+    if (!(await drained)) return;
     await this.sweeper?.close();
     await this.metricsServer?.close();
+    await this.probe?.queues.close();
+    this.probe?.redis.disconnect();
     await this.queues?.close();
     await this.sandbox?.close();
     await this.bundler?.close();
     this.redis?.disconnect();
   }
 
-  private consume(skill: LoadedSkill, runner: AttemptRunner, connection: Redis): Worker {
+  /**
+   * Stops taking jobs at once and waits for the running ones for the grace period; false when some
+   * were still running and have been handed back.
+   */
+  private async drain(): Promise<boolean> {
+    const closed = Promise.all(this.workers.map((worker) => worker.close())).then(() => true);
+    const grace = new Promise<false>((resolve) =>
+      setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS, false).unref(),
+    );
+    if (await Promise.race([closed, grace])) return true;
+    const handedBack = await this.running.handBack();
+    this.logger.warn(
+      { grace_ms: this.config.SHUTDOWN_GRACE_MS, execution_ids: handedBack },
+      'grace period over: running executions go back to their queues for another worker',
+    );
+    return false;
+  }
+
+  private consume(
+    skill: LoadedSkill,
+    runner: AttemptRunner,
+    connection: Redis,
+    store: ExecutionStore,
+  ): Worker {
     const { definition } = skill;
+    const { config } = this;
     const worker = new Worker(
       skillQueueName(definition.name, definition.version),
-      (job, token) => runner.run(job, token, skill),
-      { connection, prefix: this.config.KEY_PREFIX, concurrency: this.config.WORKER_CONCURRENCY },
+      (job, token) => this.running.track(job, token, () => runner.run(job, token, skill)),
+      {
+        connection,
+        prefix: config.KEY_PREFIX,
+        concurrency: config.WORKER_CONCURRENCY,
+        lockDuration: config.JOB_LOCK_MS,
+        stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
+      },
     );
+    worker.on('failed', (job) => {
+      if (job) {
+        const deps = { store, metrics: this.metrics, logger: this.logger };
+        void recordStalledFailure(job, deps).catch(() => {});
+      }
+    });
     worker.on('error', (error) =>
       this.logger.warn({ err: error.message, queue: worker.name }, 'queue error'),
     );
     return worker;
+  }
+
+  /**
+   * The hosted skills' metrics, the gauges read from Redis at scrape time, and the readiness check.
+   * They use a connection of their own that fails fast: a scrape or probe while Redis is away must
+   * neither hang nor pile up commands for later, as the workers' connection (which waits) would.
+   */
+  private watchRedis(keys: RedisKeys): ReadinessCheck {
+    const { config } = this;
+    const timeoutMs = config.REDIS_TIMEOUT_MS;
+    const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
+    const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+    this.probe = { redis, queues };
+    const hosted = this.skills.map(({ definition }) => ({
+      skill: definition.name,
+      version: definition.version,
+    }));
+    this.metrics.host(hosted.map(({ skill }) => skill));
+    registerRedisGauges(this.metrics.registry, {
+      hosted,
+      queues,
+      registry: new SkillRegistry(redis, keys),
+      timeoutMs,
+    });
+    return new ReadinessCheck({ redis, keyPrefix: config.KEY_PREFIX, timeoutMs });
   }
 
   private llmBody(store: ExecutionStore, schemas: SkillSchemas): LlmBody {

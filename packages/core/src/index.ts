@@ -14,6 +14,16 @@ export { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode } from './error
 export { isRetryable } from './errors/is-retryable';
 export { SkillError, type SkillErrorOptions } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
+export {
+  type CheckOutcome,
+  type CheckStatus,
+  notReadyError,
+  type Readiness,
+  ReadinessCheck,
+  type ReadinessCheckName,
+  type ReadinessOptions,
+} from './health/readiness';
+export { TimeoutError, withTimeout } from './health/with-timeout';
 export { createLogger, type Logger } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
 export {
@@ -32,6 +42,13 @@ export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launche
 export { QueueRegistry } from './queue/queue-registry';
 export { skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { createRedis, type RedisConnectionOptions } from './redis/create-redis';
+export {
+  parseRedisNodes,
+  type RedisNode,
+  type RedisSettings,
+  type RedisTarget,
+  redisTargetOf,
+} from './redis/redis-target';
 export { checkMigrations } from './registry/check-migrations';
 export { migrateInputs } from './registry/migrate-inputs';
 export {
@@ -94,6 +111,7 @@ export type {
 } from './skill/skill-context';
 export type { StepEntry, UsageIncrement } from './store/execution-record';
 export { ExecutionStore, type NewExecution, type TransitionResult } from './store/execution-store';
+export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
 export { RedisKeys } from './store/redis-keys';
 export {
   contentDigest,

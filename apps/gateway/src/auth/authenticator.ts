@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type ApiKeyStore, type Logger, type Principal, SCOPES, SkillError } from '@skillrun/core';
+import type { CustomAuthorizer } from './custom-authorizer';
 import { ANONYMOUS, type Identity } from './identity';
 import { JwtRejected } from './jwt-rejected';
 import type { JwtVerifier } from './jwt-verifier';
@@ -10,6 +11,8 @@ export interface AuthenticatorDeps {
   jwt?: JwtVerifier;
   /** ADMIN_API_KEY: the first admin credential, before any key exists. */
   adminKey?: string;
+  /** CUSTOM_AUTH_URL: who verifies the credentials of skills whose auth is `custom`. */
+  custom?: CustomAuthorizer;
   logger: Logger;
 }
 
@@ -18,6 +21,8 @@ export interface CredentialSources {
   header?: string;
   /** `caller.credentials.api_key` of an invocation's body (spec 001). */
   bodyKey?: unknown;
+  /** A `custom`-auth skill: its header (or Authorization) goes to the custom authorizer, if any. */
+  custom?: { id: string; version: string };
 }
 
 /** The part of a request credentials are read from (an Express request). */
@@ -41,6 +46,10 @@ export class Authenticator {
   }
 
   async identify(req: HeaderSource, sources: CredentialSources = {}): Promise<Identity> {
+    if (sources.custom && this.deps.custom) {
+      const credential = req.get(sources.header ?? 'authorization');
+      return credential === undefined ? ANONYMOUS : this.deps.custom.authorize(credential, sources.custom);
+    }
     const bearer = bearerToken(req.get('authorization'));
     if (bearer !== undefined && !bearer.startsWith(API_KEY_PREFIX)) return this.jwt(bearer);
     const key =

@@ -52,8 +52,22 @@ const ERRORS: Record<string, string> = {
   '409': 'SKILL_VERSION_CONFLICT: published versions are immutable.',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
+  '429':
+    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which.',
   '501': 'SKILL_NOT_HOSTED: registered for discovery; invoke it at its endpoint.url.',
   '503': 'SERVICE_UNAVAILABLE: Redis cannot be reached; retry (Retry-After).',
+};
+/** draft-ietf-httpapi-ratelimit-headers: sent when the caller has limits configured (LIMITS). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The quotas that apply, e.g. `"skill-invocations";q=10;w=60, "in-flight";q=5;qu="concurrent-requests"`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of each, e.g. `"skill-invocations";r=3;t=42`.',
+    schema: { type: 'string' },
+  },
 };
 const errors = (...statuses: (keyof typeof ERRORS)[]) =>
   Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/E${status}` }]));
@@ -193,8 +207,9 @@ export function openApiDocument(baseUrl: string): Json {
             '202': ok('Accepted; Location is the status URL.', 'InvocationAccepted', {
               Location: { description: 'The status URL.', schema: { type: 'string' } },
               ...DEPRECATION_HEADER,
+              ...RATE_LIMIT_HEADERS,
             }),
-            ...errors('400', '401', '403', '404', '413', '415', '501', '503'),
+            ...errors('400', '401', '403', '404', '413', '415', '429', '501', '503'),
           },
         },
       },
@@ -239,7 +254,20 @@ export function openApiDocument(baseUrl: string): Json {
       '/skills/{skill_id}/status/{execution_id}': executionRead('status'),
       '/skills/{skill_id}/result/{execution_id}': executionRead('result'),
       '/healthz': health('healthz', 'The process answers.'),
-      '/readyz': health('readyz', 'Redis answers, so the gateway can accept work.'),
+      '/readyz': health(
+        'readyz',
+        'The gateway can take work: Redis answers, a queue write goes through, and its maxmemory-policy is noeviction (503 names the failing check).',
+      ),
+      '/metrics': {
+        get: {
+          operationId: 'getMetrics',
+          summary: "This gateway's metrics, in Prometheus' text format",
+          tags: ['meta'],
+          responses: {
+            '200': { description: 'Prometheus text format 0.0.4', content: { 'text/plain': {} } },
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -274,6 +302,20 @@ export function openApiDocument(baseUrl: string): Json {
   };
 }
 
+/** Each readiness check: `unknown` when it cannot be made (CONFIG disabled on a managed Redis). */
+const READINESS_CHECKS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      check: { type: 'string', enum: ['redis', 'queue', 'eviction_policy'] },
+      status: { type: 'string', enum: ['ok', 'unknown', 'failed'] },
+      detail: { type: 'string' },
+    },
+    required: ['check', 'status', 'detail'],
+  },
+};
+
 function health(operationId: string, description: string) {
   return {
     get: {
@@ -284,7 +326,15 @@ function health(operationId: string, description: string) {
         '200': {
           description,
           content: {
-            'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } },
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  status: { type: 'string' },
+                  ...(operationId === 'readyz' ? { checks: READINESS_CHECKS } : {}),
+                },
+              },
+            },
           },
         },
         ...(operationId === 'readyz' ? errors('503') : {}),

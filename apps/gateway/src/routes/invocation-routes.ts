@@ -26,6 +26,10 @@ export function invocationRoutes(
       identify: (sources) => authenticator.identify(req, sources),
       versionQuery: version,
       traceparentTraceId: traceIdFromTraceparent(req.get('traceparent')),
+      address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      report: (headers) => {
+        for (const [name, value] of Object.entries(headers)) res.append(name, value);
+      },
     });
     const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
       '{execution_id}',

@@ -1,4 +1,5 @@
 import { type ExecutionStore, type Logger, type QueueRegistry, SkillError } from '@skillrun/core';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { WaitingComposites } from './waiting-composites';
 
 export interface DeadlineSweeperDeps {
@@ -7,6 +8,7 @@ export interface DeadlineSweeperDeps {
   queues: QueueRegistry;
   logger: Logger;
   intervalMs: number;
+  metrics: WorkerMetrics;
 }
 
 const now = () => new Date().toISOString();
@@ -45,14 +47,26 @@ export class DeadlineSweeper {
   }
 
   private async timeOut(executionId: string): Promise<void> {
-    const { store, queues, logger } = this.deps;
+    const { store, queues, logger, metrics } = this.deps;
     const error = new SkillError(
       'EXECUTION_TIMEOUT',
       'Composite execution reached its deadline while waiting for a step',
       { recoverable: false },
     ).toBody();
     if ((await store.fail(executionId, 'timeout', error, now())) !== 'applied') return;
-    logger.warn({ execution_id: executionId }, 'composite timed out while waiting for a step');
+    const composite = await store.get(executionId);
+    logger.warn(
+      { execution_id: executionId, skill_id: composite?.skill_id, trace_id: composite?.trace_id },
+      'composite timed out while waiting for a step',
+    );
+    if (composite) {
+      metrics.attemptTimedOut(composite.skill_id);
+      metrics.executionEnded(
+        composite.skill_id,
+        'timeout',
+        Date.parse(composite.timestamps.started_at ?? ''),
+      );
+    }
     const stepError = new SkillError(
       'EXECUTION_TIMEOUT',
       'Skill execution reached the deadline of the composite execution that called it',
@@ -62,7 +76,9 @@ export class DeadlineSweeper {
       if (!('execution_id' in entry)) continue;
       const step = await store.get(entry.execution_id);
       if (step?.status !== 'accepted') continue;
-      await store.fail(entry.execution_id, 'timeout', stepError, now());
+      if ((await store.fail(entry.execution_id, 'timeout', stepError, now())) === 'applied') {
+        metrics.executionEnded(step.skill_id, 'timeout');
+      }
       await queues
         .for(entry.skill_id, entry.skill_version)
         .remove(entry.execution_id)

@@ -8,6 +8,22 @@ export const CommonConfig = {
     pattern: '^rediss?://',
     description: 'Redis to use.',
   }),
+  REDIS_SENTINELS: Type.Optional(
+    Type.String({
+      pattern: '^[^\\s,]+:\\d{1,5}(,[^\\s,]+:\\d{1,5})*$',
+      description:
+        'Redis Sentinels as host:port,host:port: connect to the master they name (REDIS_URL then gives only its user, password, database and TLS).',
+    }),
+  ),
+  REDIS_SENTINEL_NAME: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'The master group the Sentinels watch (required with REDIS_SENTINELS).',
+    }),
+  ),
+  REDIS_SENTINEL_PASSWORD: Type.Optional(
+    Type.String({ minLength: 1, description: 'Password of the Sentinels themselves, if they require one.' }),
+  ),
   KEY_PREFIX: Type.String({
     default: '{skillrun}',
     pattern: '^[^:\\s]+$',

@@ -11,6 +11,8 @@ export interface LaunchRequest {
   requestedVersion?: string;
   /** The composite's job that waits for this one: BullMQ moves it back to wait when this one ends. */
   parentJob?: { id: string; queue: string };
+  /** Concurrency quotas the execution already holds a slot in (freed when it ends, or if this fails). */
+  slots?: string[];
 }
 
 export interface LauncherDeps {
@@ -50,6 +52,7 @@ export class ExecutionLauncher {
       createdAt: new Date().toISOString(),
       ...(payload.parent ? { parent: payload.parent } : {}),
       ...(payload.owner === undefined ? {} : { owner: payload.owner }),
+      ...(request.slots ? { slots: request.slots } : {}),
     });
     const queue = this.deps.queues.for(skill.name, skill.version);
     const job = queue.add(

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from './redis-target';
 
 export interface RedisConnectionOptions {
   /** `request` connections fail fast (HTTP handlers); `queue` connections wait out outages (workers). */
@@ -7,11 +8,27 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
 }
 
-/** ioredis connections configured the way BullMQ's production guide asks for each role. */
-export function createRedis(url: string, { role, commandTimeoutMs = 800 }: RedisConnectionOptions): Redis {
+/**
+ * ioredis connections configured the way BullMQ's production guide asks for each role, to one
+ * server (a URL) or to the master a set of Sentinels names (ioredis follows failovers).
+ */
+export function createRedis(
+  target: RedisTarget | string,
+  { role, commandTimeoutMs = 800 }: RedisConnectionOptions,
+): Redis {
+  const { url, sentinels } = typeof target === 'string' ? { url: target, sentinels: undefined } : target;
   const common: RedisOptions = {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
+    ...(sentinels
+      ? {
+          sentinels: sentinels.nodes,
+          name: sentinels.name,
+          ...(sentinels.password === undefined ? {} : { sentinelPassword: sentinels.password }),
+          // rediss:// in REDIS_URL: the master is reached over TLS, as it would be directly.
+          enableTLSForSentinelMode: url.startsWith('rediss://'),
+        }
+      : {}),
   };
   const options: RedisOptions =
     role === 'request'

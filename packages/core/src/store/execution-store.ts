@@ -12,13 +12,23 @@ import {
 } from './execution-record';
 import type { RedisKeys } from './redis-keys';
 
+/** Lua: the execution under KEYS[1] leaves the concurrency quotas its record lists (in-flight-slots.ts). */
+const RELEASE_SLOTS = `
+local function releaseSlots()
+  local slots = redis.call('HGET', KEYS[1], 'slots')
+  if not slots then return end
+  local id = redis.call('HGET', KEYS[1], 'execution_id')
+  for _, key in ipairs(cjson.decode(slots)) do redis.call('ZREM', key, id) end
+end
+`;
+
 /**
  * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
  * and nothing changes a terminal state. ARGV: new status, ttl ms, started_at (set once, may be
  * empty), then field/value pairs. Returns 1 when applied, 0 when the record is missing, -1 when
- * the move would go backwards.
+ * the move would go backwards. A terminal state frees the execution's concurrency slots.
  */
-const TRANSITION = `
+const TRANSITION = `${RELEASE_SLOTS}
 local current = redis.call('HGET', KEYS[1], 'status')
 if not current then return 0 end
 local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2 }
@@ -26,6 +36,7 @@ if rank[current] == 2 or rank[ARGV[1]] < rank[current] then return -1 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 4))
 if ARGV[3] ~= '' then redis.call('HSETNX', KEYS[1], 'started_at', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if rank[ARGV[1]] == 2 then releaseSlots() end
 return 1
 `;
 
@@ -83,6 +94,8 @@ export interface NewExecution {
   parent?: ParentLink;
   /** The authenticated caller it belongs to; an anonymous execution has none. */
   owner?: string;
+  /** The concurrency quotas (in-flight sets) it holds a slot in until it ends. */
+  slots?: string[];
 }
 
 /** Execution records in Redis, one HASH per execution under its own key, with a retention TTL. */
@@ -121,6 +134,7 @@ export class ExecutionStore {
         ? { parent_execution_id: execution.parent.execution_id, parent_step: execution.parent.step }
         : {}),
       ...(execution.owner === undefined ? {} : { owner_id: execution.owner }),
+      ...(execution.slots?.length ? { slots: JSON.stringify(execution.slots) } : {}),
     };
     const pairs = Object.entries(fields).flat();
     await this.scripts.skillrunCreate(this.keys.execution(execution.executionId), this.ttlSeconds, ...pairs);

@@ -51,6 +51,16 @@ export class RedisKeys {
     return `${this.prefix}:api-keys:ids`;
   }
 
+  /** ZSET execution id → time its slot was taken: one concurrency quota's executions in flight. */
+  inFlight(...partition: string[]): string {
+    return `${this.prefix}:in-flight:${partition.map(encodeURIComponent).join(':')}`;
+  }
+
+  /** Prefix of the fixed-window counters of rate limits. */
+  rateLimits(): string {
+    return `${this.prefix}:rate`;
+  }
+
   memory(callerId: string): string {
     return `${this.prefix}:memory:${callerId}`;
   }

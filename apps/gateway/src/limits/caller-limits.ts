@@ -1,0 +1,164 @@
+import { type InFlightSlots, type RedisKeys, SkillError, type SlotClaim } from '@skillrun/core';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type EffectiveLimits, type Limits, limitsFor } from './limits-config';
+import { type QuotaState, rateLimitHeaders } from './rate-limit-headers';
+
+/** Who is counted: an authenticated caller by id, anyone else by network address. */
+export interface Subject {
+  callerId: string | undefined;
+  address: string;
+  skillId: string;
+}
+
+/** Receives the RateLimit headers of the quotas that applied, on success and on refusal alike. */
+export type ReportHeaders = (headers: Record<string, string>) => void;
+
+/** How long a caller refused for concurrency is told to wait: slots free up as executions end. */
+const CONCURRENCY_RETRY_SECONDS = 1;
+
+interface RateCheck {
+  policy: string;
+  rate: NonNullable<EffectiveLimits['overall']['rate']>;
+  key: string;
+}
+
+/**
+ * Per-caller rate limits (fixed windows, counted in Redis by rate-limiter-flexible) and concurrency
+ * quotas (in-flight sets), overall and per skill, shared by every gateway. Over a limit is 429
+ * RATE_LIMIT_EXCEEDED with Retry-After; every answer carries the quotas' RateLimit headers.
+ */
+export class CallerLimits {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(
+    private readonly limits: Limits,
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly slots: InFlightSlots,
+  ) {}
+
+  /** Counts one invocation against the subject's rate limits; throws once one is exceeded. */
+  async consume(subject: Subject, report: ReportHeaders): Promise<void> {
+    const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
+    const partition = partitionOf(subject);
+    const checks: RateCheck[] = [];
+    if (overall.rate) checks.push({ policy: 'invocations', rate: overall.rate, key: partition });
+    if (skill.rate) {
+      checks.push({
+        policy: 'skill-invocations',
+        rate: skill.rate,
+        key: `${partition}:skill:${subject.skillId}`,
+      });
+    }
+    if (checks.length === 0) return;
+    const outcomes = await Promise.all(checks.map((check) => this.count(check)));
+    report(rateLimitHeaders(outcomes.map(({ state }) => state)));
+    const refused = outcomes.filter(({ allowed }) => !allowed);
+    if (refused.length === 0) return;
+    const retryAfter = Math.max(...refused.map(({ state }) => state.resetSeconds ?? 1));
+    const [first] = refused;
+    throw rateLimitExceeded(
+      `Rate limit exceeded: at most ${first?.state.quota} invocations${of(first?.state.policy, subject)} per ${first?.state.windowSeconds} s`,
+      { policy: first?.state.policy, quota: first?.state.quota, window_seconds: first?.state.windowSeconds },
+      retryAfter,
+    );
+  }
+
+  /**
+   * Takes a slot in the subject's concurrency quotas for this execution, or throws when one is
+   * full. Returns the slots taken: the execution frees them when it ends.
+   */
+  async take(subject: Subject, executionId: string, report: ReportHeaders): Promise<SlotClaim[]> {
+    const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
+    const partition = partitionOf(subject);
+    const quotas: { policy: string; claim: SlotClaim }[] = [];
+    if (overall.concurrency) {
+      quotas.push({
+        policy: 'in-flight',
+        claim: { key: this.keys.inFlight(partition), limit: overall.concurrency },
+      });
+    }
+    if (skill.concurrency) {
+      const key = this.keys.inFlight(partition, 'skill', subject.skillId);
+      quotas.push({ policy: 'skill-in-flight', claim: { key, limit: skill.concurrency } });
+    }
+    if (quotas.length === 0) return [];
+    const claims = quotas.map(({ claim }) => claim);
+    const taken = await this.slots.take(executionId, claims);
+    if (!taken.taken) {
+      const policy = quotas.find(({ claim }) => claim === taken.full)?.policy ?? 'in-flight';
+      report(rateLimitHeaders([{ policy, quota: taken.full.limit, remaining: 0 }]));
+      throw rateLimitExceeded(
+        `Concurrency quota reached: ${taken.inFlight} executions${of(policy, subject)} in flight, at most ${taken.full.limit}`,
+        { policy, quota: taken.full.limit },
+        CONCURRENCY_RETRY_SECONDS,
+      );
+    }
+    report(
+      rateLimitHeaders(
+        quotas.map(({ policy, claim }, index) => ({
+          policy,
+          quota: claim.limit,
+          remaining: Math.max(claim.limit - (taken.inFlight[index] ?? claim.limit), 0),
+        })),
+      ),
+    );
+    return claims;
+  }
+
+  /** Gives back the slots of an execution that could not be started. */
+  release(executionId: string, claims: SlotClaim[]): Promise<void> {
+    return this.slots.release(executionId, claims);
+  }
+
+  private async count(check: RateCheck): Promise<{ allowed: boolean; state: QuotaState }> {
+    const toState = (answer: RateLimiterRes): QuotaState => ({
+      policy: check.policy,
+      quota: check.rate.requests,
+      remaining: answer.remainingPoints,
+      windowSeconds: check.rate.per_seconds,
+      resetSeconds: Math.max(Math.ceil(answer.msBeforeNext / 1000), 0),
+    });
+    try {
+      return { allowed: true, state: toState(await this.limiter(check.rate).consume(check.key)) };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return { allowed: false, state: toState(rejection) };
+      throw rejection;
+    }
+  }
+
+  private limiter({ requests, per_seconds }: RateCheck['rate']): RateLimiterRedis {
+    const name = `${requests}/${per_seconds}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `${this.keys.rateLimits()}:${name}`,
+        points: requests,
+        duration: per_seconds,
+      });
+      this.limiters.set(name, limiter);
+    }
+    return limiter;
+  }
+}
+
+function partitionOf({ callerId, address }: Subject): string {
+  return callerId === undefined ? `address:${address}` : `caller:${encodeURIComponent(callerId)}`;
+}
+
+function of(policy: string | undefined, { skillId }: Subject): string {
+  return policy?.startsWith('skill-') ? ` of "${skillId}"` : '';
+}
+
+function rateLimitExceeded(
+  message: string,
+  details: Record<string, unknown>,
+  retryAfter: number,
+): SkillError {
+  return new SkillError('RATE_LIMIT_EXCEEDED', message, {
+    details: { ...details, retry_after_seconds: retryAfter },
+    suggestedAction: `Wait ${retryAfter} s before retrying`,
+  });
+}

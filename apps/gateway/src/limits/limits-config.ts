@@ -1,0 +1,77 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ConfigError, SchemaValidator, SkillError } from '@skillrun/core';
+
+const Rate = Type.Object(
+  {
+    requests: Type.Integer({ minimum: 1, description: 'Invocations allowed per window.' }),
+    per_seconds: Type.Integer({ minimum: 1, maximum: 86_400, description: 'The window, in seconds.' }),
+  },
+  { additionalProperties: false },
+);
+
+const Policy = {
+  rate: Type.Optional(Rate),
+  concurrency: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'Executions in flight (accepted, not yet final) at once.' }),
+  ),
+};
+
+export const SkillLimits = Type.Object(Policy, { additionalProperties: false });
+export type SkillLimits = Static<typeof SkillLimits>;
+
+export const CallerLimits = Type.Object(
+  {
+    ...Policy,
+    skills: Type.Optional(Type.Record(Type.String({ minLength: 1 }), SkillLimits)),
+  },
+  { additionalProperties: false },
+);
+export type CallerLimits = Static<typeof CallerLimits>;
+
+/**
+ * The `LIMITS` setting: `default` applies to every caller (each caller has its own counters),
+ * `callers` overrides it for named caller ids, field by field. A policy's `skills` limits the
+ * invocations of one skill on top of the caller's overall limits.
+ */
+export const Limits = Type.Object(
+  {
+    default: Type.Optional(CallerLimits),
+    callers: Type.Optional(Type.Record(Type.String({ minLength: 1 }), CallerLimits)),
+  },
+  { additionalProperties: false },
+);
+export type Limits = Static<typeof Limits>;
+
+const validator = new SchemaValidator(Limits, 'value');
+
+/** Parses the `LIMITS` JSON; no setting means no limits. */
+export function parseLimits(json: string | undefined): Limits {
+  if (json === undefined) return {};
+  try {
+    return validator.parse(JSON.parse(json));
+  } catch (error) {
+    const reason = error instanceof SkillError ? error.message : 'it is not JSON';
+    throw new ConfigError(`Invalid configuration:\n  LIMITS: ${reason}`);
+  }
+}
+
+/** What applies to one caller invoking one skill. */
+export interface EffectiveLimits {
+  overall: SkillLimits;
+  skill: SkillLimits;
+}
+
+export function limitsFor(limits: Limits, callerId: string | undefined, skillId: string): EffectiveLimits {
+  const fallback = limits.default ?? {};
+  const own = callerId === undefined ? undefined : limits.callers?.[callerId];
+  return {
+    overall: policyOf(own, fallback),
+    skill: policyOf(own?.skills?.[skillId], fallback.skills?.[skillId] ?? {}),
+  };
+}
+
+function policyOf(own: SkillLimits | undefined, fallback: SkillLimits): SkillLimits {
+  const rate = own?.rate ?? fallback.rate;
+  const concurrency = own?.concurrency ?? fallback.concurrency;
+  return { ...(rate ? { rate } : {}), ...(concurrency === undefined ? {} : { concurrency }) };
+}

@@ -1,0 +1,29 @@
+/** Where one quota stands after a request, as the IETF RateLimit fields describe it. */
+export interface QuotaState {
+  /** The policy's name, the same in both fields. */
+  policy: string;
+  quota: number;
+  remaining: number;
+  /** Rate limits: the window and the seconds until it resets. Concurrency quotas have neither. */
+  windowSeconds?: number;
+  resetSeconds?: number;
+}
+
+/**
+ * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-08 and later): one list
+ * item per quota, e.g. `"skill";q=10;w=60` and `"skill";r=3;t=42`; a concurrency quota counts
+ * `concurrent-requests` and has no window.
+ */
+export function rateLimitHeaders(states: QuotaState[]): Record<string, string> {
+  if (states.length === 0) return {};
+  const policies = states.map((state) =>
+    state.windowSeconds === undefined
+      ? `"${state.policy}";q=${state.quota};qu="concurrent-requests"`
+      : `"${state.policy}";q=${state.quota};w=${state.windowSeconds}`,
+  );
+  const current = states.map(
+    (state) =>
+      `"${state.policy}";r=${state.remaining}${state.resetSeconds === undefined ? '' : `;t=${state.resetSeconds}`}`,
+  );
+  return { 'RateLimit-Policy': policies.join(', '), RateLimit: current.join(', ') };
+}

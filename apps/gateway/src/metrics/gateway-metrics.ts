@@ -1,0 +1,69 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/** From half a millisecond (a health check) to ten seconds (a request stuck on a slow Redis). */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface HttpLabels {
+  method: string;
+  /** The Express route template (`/skills/:skillId/invoke`), or `unmatched`: never a raw URL. */
+  route: string;
+  status: string;
+}
+
+/**
+ * What a gateway tells Prometheus, on a registry of its own. Labels stay bounded: route templates,
+ * status codes, error codes and the ids of skills that exist, never execution ids or callers.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'skillrun_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly requestDuration = new Histogram({
+    name: 'skillrun_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being sent, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly accepted = new Counter({
+    name: 'skillrun_invocations_accepted_total',
+    help: 'Invocations answered 202 Accepted, by skill.',
+    labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
+  private readonly rejected = new Counter({
+    name: 'skillrun_invocations_rejected_total',
+    help: 'Invocations answered with an error, by the error code (the reason).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
+  }
+
+  requestAnswered(labels: HttpLabels, seconds: number): void {
+    this.requests.inc(labels);
+    this.requestDuration.observe(labels, seconds);
+  }
+
+  invocationAccepted(skill: string): void {
+    this.accepted.inc({ skill });
+  }
+
+  invocationRejected(reason: string): void {
+    this.rejected.inc({ reason });
+  }
+}

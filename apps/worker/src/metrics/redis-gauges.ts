@@ -1,0 +1,82 @@
+import { type QueueRegistry, type SkillRegistry, withTimeout } from '@skillrun/core';
+import type { JobType } from 'bullmq';
+import { Gauge, type Registry } from 'prom-client';
+
+export interface RedisGaugesDeps {
+  /** The skill versions whose queues this worker hosts. */
+  hosted: { skill: string; version: string }[];
+  /** Queues on a connection that fails fast (no offline queue), so a scrape never piles up commands. */
+  queues: QueueRegistry;
+  registry: SkillRegistry;
+  /** How long a scrape waits on Redis; past it, the gauges have no sample rather than a stale one. */
+  timeoutMs: number;
+}
+
+/** BullMQ's states as the gauge shows them: prioritized jobs (every job here has a priority) are waiting. */
+const SHOWN_AS: Partial<Record<JobType, string>> = {
+  waiting: 'waiting',
+  prioritized: 'waiting',
+  active: 'active',
+  delayed: 'delayed',
+  failed: 'failed',
+  'waiting-children': 'waiting-children',
+};
+
+/**
+ * Gauges read from Redis when Prometheus scrapes: the jobs in each hosted queue by state, and the
+ * workers holding a live lease. Every worker hosting a version reports the same queue: aggregate
+ * with max, not sum.
+ */
+export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): void {
+  const queueJobs: Gauge<'skill' | 'version' | 'state'> = new Gauge({
+    name: 'skillrun_queue_jobs',
+    help: 'Jobs in a hosted skill version queue, by state (waiting, active, delayed, failed, waiting-children).',
+    labelNames: ['skill', 'version', 'state'] as const,
+    registers: [metrics],
+    async collect() {
+      await readWithin(queueJobs, deps.timeoutMs, () => readQueues(queueJobs, deps));
+    },
+  });
+  const workersAlive: Gauge = new Gauge({
+    name: 'skillrun_workers_alive',
+    help: 'Worker processes holding a live lease in the registry (NaN when Redis cannot be read).',
+    registers: [metrics],
+    async collect() {
+      const read = () => deps.registry.liveWorkers().then((count) => workersAlive.set(count));
+      // prom-client always shows an unlabelled gauge: NaN says "unknown" where 0 would mislead.
+      if (!(await readWithin(workersAlive, deps.timeoutMs, read))) workersAlive.set(Number.NaN);
+    },
+  });
+}
+
+async function readQueues(gauge: Gauge<'skill' | 'version' | 'state'>, deps: RedisGaugesDeps): Promise<void> {
+  const counts = await Promise.all(
+    deps.hosted.map(({ skill, version }) =>
+      deps.queues.for(skill, version).getJobCounts(...(Object.keys(SHOWN_AS) as JobType[])),
+    ),
+  );
+  deps.hosted.forEach(({ skill, version }, index) => {
+    const byState = new Map<string, number>();
+    for (const [state, count] of Object.entries(counts[index] ?? {})) {
+      const shown = SHOWN_AS[state as JobType];
+      if (shown) byState.set(shown, (byState.get(shown) ?? 0) + count);
+    }
+    for (const [state, count] of byState) gauge.set({ skill, version, state }, count);
+  });
+}
+
+/** A scrape never hangs on Redis, and never shows numbers it could not read; false when it could not. */
+async function readWithin<T extends string>(
+  gauge: Gauge<T>,
+  timeoutMs: number,
+  read: () => Promise<void>,
+): Promise<boolean> {
+  gauge.reset();
+  try {
+    await withTimeout(read(), timeoutMs);
+    return true;
+  } catch {
+    gauge.reset();
+    return false;
+  }
+}

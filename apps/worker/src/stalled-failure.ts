@@ -1,0 +1,31 @@
+import { type ExecutionStore, type Logger, SkillError } from '@skillrun/core';
+import type { Job } from 'bullmq';
+import type { WorkerMetrics } from './metrics/worker-metrics';
+
+const now = () => new Date().toISOString();
+
+/**
+ * A job whose worker died holding it more often than BullMQ's maxStalledCount (1) allows is
+ * failed by BullMQ without running again, so no attempt records the end: this records it, so the
+ * execution never stays `running`. Other failures were recorded by their attempt.
+ */
+export async function recordStalledFailure(
+  job: Job,
+  { store, metrics, logger }: { store: ExecutionStore; metrics: WorkerMetrics; logger: Logger },
+): Promise<void> {
+  if (!job.deferredFailure) return;
+  const { execution_id, skill_id, trace_id } = job.data as Record<string, unknown>;
+  if (typeof execution_id !== 'string') return;
+  const error = new SkillError(
+    'INTERNAL_ERROR',
+    `The execution was interrupted ${job.stalledCounter} times (its worker stopped or lost its lock) and was given up`,
+  ).toBody();
+  if (
+    (await store.fail(execution_id, 'failed', error, now())) === 'applied' &&
+    typeof skill_id === 'string'
+  ) {
+    const startedAt = (await store.get(execution_id))?.timestamps.started_at;
+    metrics.executionEnded(skill_id, 'failed', startedAt === undefined ? undefined : Date.parse(startedAt));
+  }
+  logger.error({ execution_id, skill_id, trace_id, error }, 'execution given up after its workers stopped');
+}

@@ -1,0 +1,20 @@
+/** The operation's result, or a rejection once `timeoutMs` has passed without one. */
+export async function withTimeout<T>(operation: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([operation, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs}ms`);
+  }
+}
