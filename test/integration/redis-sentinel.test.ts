@@ -1,11 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { findRedisServer, freePort, pingRedis } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
-import { fixtureSkills, ServiceProcess, startGateway } from '../support/service-process';
+import { fixtureSkills, repoRoot, ServiceProcess, startGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const MASTER_NAME = 'skillrun-master';
@@ -48,10 +49,36 @@ describe('Redis through Sentinel', () => {
       REDIS_SENTINEL_NAME: MASTER_NAME,
     };
     await system.addWorker({ WORKER_SKILLS: 'echo', ...throughSentinel });
+    // memory_store reaches Redis from its sandbox thread, through the Sentinel too.
+    await system.addWorker({
+      SKILLS_DIR: join(repoRoot, 'skills'),
+      WORKER_SKILLS: 'memory_store',
+      ...throughSentinel,
+    });
     const gateway = await startGateway({ ...system.env, ...throughSentinel });
     try {
-      const { final } = await new Client(gateway.url).run('echo', { text: 'via sentinel' });
+      const client = new Client(gateway.url);
+      // As a load balancer would: traffic once the gateway is ready (it has found the master).
+      while ((await client.request('/readyz')).status !== 200) await new Promise((r) => setTimeout(r, 100));
+      const { final } = await client.run('echo', { text: 'via sentinel' });
       expect(final).toMatchObject({ status: 'completed', output: { text: 'via sentinel' } });
+      const stored = await client.run('memory_store', { text: 'remembered via sentinel' });
+      expect(stored.final.status).toBe('completed');
+      const cli = [
+        '--import',
+        'tsx',
+        'apps/keys/src/main.ts',
+        'create',
+        '--caller',
+        'ops',
+        '--scopes',
+        'skill:read',
+      ];
+      const created = await promisify(execFile)(process.execPath, cli, {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', ...throughSentinel },
+      });
+      expect(created.stdout.trim()).toMatch(/^srk_/);
     } finally {
       await gateway.process.stop();
     }

@@ -3,8 +3,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LogLine, startGateway } from '../support/service-process';
+import { type LogLine, startGateway, startWorker } from '../support/service-process';
 import { TestSystem } from '../support/system';
+import { startTestRedis } from '../support/test-redis';
 
 /** Workers that notice a dead one quickly: a lock lapses after 2 s, checked every 0.5 s. */
 const QUICK_RECOVERY = { JOB_LOCK_MS: '2000', STALLED_CHECK_INTERVAL_MS: '500' };
@@ -134,6 +135,23 @@ describe('shutdown on signals', () => {
     expect((await system.client.waitForEnd('gated', executionId)).final.status).toBe('completed');
     await survivor.stop();
   });
+
+  it('worker: exits, past its grace period and a margin, even while Redis is away', async () => {
+    const redis = await startTestRedis();
+    try {
+      const worker = await startWorker({
+        REDIS_URL: redis.url,
+        WORKER_SKILLS: 'echo',
+        SHUTDOWN_GRACE_MS: '200',
+      });
+      await redis.kill();
+      worker.child.kill('SIGTERM');
+      expect(await worker.exitCode()).not.toBeNull();
+      expect(worker.child.exitCode).toBeLessThanOrEqual(1);
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
 
   it('an execution whose workers keep dying is failed, never left running', async () => {
     const first = await system.addWorker({ WORKER_SKILLS: 'gated', ...QUICK_RECOVERY });

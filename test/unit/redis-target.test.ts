@@ -77,3 +77,24 @@ describe('redisTargetOf', () => {
     );
   });
 });
+
+describe('redisTargetOf: Redis Cluster', () => {
+  it('reads the seed nodes, keeping REDIS_URL for credentials', () => {
+    expect(redisTargetOf({ REDIS_URL: MASTER_URL, REDIS_CLUSTER_NODES: 'r1:6379,r2:6380' })).toEqual({
+      url: MASTER_URL,
+      cluster: {
+        nodes: [
+          { host: 'r1', port: 6379 },
+          { host: 'r2', port: 6380 },
+        ],
+      },
+    });
+  });
+
+  it('refuses a cluster and Sentinels at once, and nodes that are not host:port', () => {
+    const both = { REDIS_URL: MASTER_URL, REDIS_CLUSTER_NODES: 'r1:6379', REDIS_SENTINELS: 's:26379' };
+    expect(configError(() => redisTargetOf(both)).message).toMatch(/REDIS_CLUSTER_NODES and REDIS_SENTINELS/);
+    const bad = { REDIS_URL: MASTER_URL, REDIS_CLUSTER_NODES: 'r1:0' };
+    expect(configError(() => redisTargetOf(bad)).message).toMatch(/^REDIS_CLUSTER_NODES: "r1:0"/);
+  });
+});

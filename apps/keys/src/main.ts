@@ -5,8 +5,10 @@ import {
   exitOnStartupError,
   NewApiKey,
   RedisKeys,
+  type RedisTarget,
   SchemaValidator,
   SkillError,
+  targetOptions,
 } from '@skillrun/core';
 import { Redis } from 'ioredis';
 import { loadKeysConfig } from './config';
@@ -20,7 +22,7 @@ const USAGE = `Usage: npm run keys -- <command>   (npm run -s keys in scripts: n
   list [--caller <id>]
       Prints one JSON record per key, oldest first; never a key or a secret.
 
-Scopes: skill:invoke, skill:read, admin. Environment: REDIS_URL, KEY_PREFIX.`;
+Scopes: skill:invoke, skill:read, admin. Environment: REDIS_URL, KEY_PREFIX, REDIS_SENTINELS, REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD.`;
 
 const HELP = new Set(['help', '--help', '-h']);
 
@@ -126,8 +128,9 @@ function isParseArgsError(error: unknown): error is Error {
 }
 
 /** One connection, no retries: a command-line tool should say at once that Redis is away. */
-async function connect(url: string): Promise<Redis> {
-  const redis = new Redis(url, {
+async function connect(target: RedisTarget): Promise<Redis> {
+  const redis = new Redis(target.url, {
+    ...targetOptions(target),
     lazyConnect: true,
     connectTimeout: 5000,
     maxRetriesPerRequest: 1,
@@ -155,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const job = parseCommandLine(argv);
   const config = loadKeysConfig(process.env);
-  const redis = await connect(config.REDIS_URL);
+  const redis = await connect(config.redisTarget);
   try {
     return await job(new ApiKeyStore(redis, new RedisKeys(config.KEY_PREFIX)));
   } finally {

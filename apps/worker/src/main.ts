@@ -4,12 +4,16 @@ import { loadWorkerConfig } from './config';
 import { SkillLoadError } from './skill-loader';
 import { WorkerService } from './worker-service';
 
+const CLOSE_MARGIN_MS = 10_000;
 const repoSkills = fileURLToPath(new URL('../../../skills', import.meta.url));
 
 async function main(): Promise<void> {
-  const service = new WorkerService(loadWorkerConfig(process.env, { skillsDir: repoSkills }));
+  const config = loadWorkerConfig(process.env, { skillsDir: repoSkills });
+  const service = new WorkerService(config);
   await service.start();
-  stopOnSignals(service.logger, () => service.close(), 'finishing running executions');
+  // Past the grace period, handing jobs back needs Redis: if it is away, the locks lapse instead.
+  const deadlineMs = config.SHUTDOWN_GRACE_MS + CLOSE_MARGIN_MS;
+  stopOnSignals(service.logger, () => service.close(), 'finishing running executions', deadlineMs);
 }
 
 main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));

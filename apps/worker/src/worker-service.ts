@@ -106,7 +106,7 @@ export class WorkerService {
         code: new CodeBody({
           sandbox: this.sandbox,
           store,
-          redis: { url: config.REDIS_URL, prefix: config.KEY_PREFIX },
+          redis: { target: config.redisTarget, prefix: config.KEY_PREFIX },
           composite,
         }),
         llm,

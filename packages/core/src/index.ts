@@ -41,7 +41,7 @@ export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
 export { QueueRegistry } from './queue/queue-registry';
 export { skillJobOptions, skillQueueName } from './queue/skill-queue';
-export { createRedis, type RedisConnectionOptions } from './redis/create-redis';
+export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export {
   parseRedisNodes,
   type RedisNode,

@@ -1,4 +1,4 @@
-import type { ExecutionStore } from '@skillrun/core';
+import type { ExecutionStore, RedisTarget } from '@skillrun/core';
 import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
 import { LOST_STEP, stepFailed } from '../composite/step-failure';
 import type { AnsweredCall, ThreadTask } from '../sandbox/messages';
@@ -8,7 +8,7 @@ import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 export interface CodeBodyDeps {
   sandbox: SkillSandbox;
   store: ExecutionStore;
-  redis: { url: string; prefix: string };
+  redis: { target: RedisTarget; prefix: string };
   composite: CompositeDeps;
 }
 

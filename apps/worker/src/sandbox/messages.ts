@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ErrorBody, SkillContext, SkillLogLevel } from '@skillrun/core';
+import type { ErrorBody, RedisTarget, SkillContext, SkillLogLevel } from '@skillrun/core';
 
 /** What a skill thread is asked to run. */
 export interface ThreadTask {
@@ -11,7 +11,7 @@ export interface ThreadTask {
     SkillContext,
     'executionId' | 'skillId' | 'skillVersion' | 'traceId' | 'caller' | 'attempt' | 'deadline'
   >;
-  redis: { url: string; prefix: string };
+  redis: { target: RedisTarget; prefix: string };
   /** A composite's: the skills it may invoke, and what its invocations so far answered, in order. */
   composite?: { calls: string[]; answered: AnsweredCall[] };
   port: MessagePort;

@@ -38,7 +38,7 @@ function loadExecute(module: string): Promise<Execute> {
 
 function memoryFor(task: ThreadTask): () => MemoryStore {
   return () => {
-    redis ??= createRedis(task.redis.url, { role: 'queue' });
+    redis ??= createRedis(task.redis.target, { role: 'queue' });
     return new MemoryStore(redis, new RedisKeys(task.redis.prefix), task.meta.caller.id);
   };
 }

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../schemas/json-schema';
 
+/** `host:port,host:port`. */
+const NODE_LIST = '^[^\\s,]+:\\d{1,5}(,[^\\s,]+:\\d{1,5})*$';
+
 /** Settings every process reads; each app composes these into its own config schema. */
 export const CommonConfig = {
   REDIS_URL: Type.String({
@@ -10,7 +13,7 @@ export const CommonConfig = {
   }),
   REDIS_SENTINELS: Type.Optional(
     Type.String({
-      pattern: '^[^\\s,]+:\\d{1,5}(,[^\\s,]+:\\d{1,5})*$',
+      pattern: NODE_LIST,
       description:
         'Redis Sentinels as host:port,host:port: connect to the master they name (REDIS_URL then gives only its user, password, database and TLS).',
     }),
@@ -23,6 +26,13 @@ export const CommonConfig = {
   ),
   REDIS_SENTINEL_PASSWORD: Type.Optional(
     Type.String({ minLength: 1, description: 'Password of the Sentinels themselves, if they require one.' }),
+  ),
+  REDIS_CLUSTER_NODES: Type.Optional(
+    Type.String({
+      pattern: NODE_LIST,
+      description:
+        'Redis Cluster seed nodes as host:port,host:port (REDIS_URL then gives only user, password and TLS).',
+    }),
   ),
   KEY_PREFIX: Type.String({
     default: '{skillrun}',

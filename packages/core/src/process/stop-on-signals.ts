@@ -2,13 +2,15 @@ import type { Logger } from '../logging/create-logger';
 
 /**
  * The shutdown every process shares: on SIGTERM or SIGINT, log, run `close` once (it lets work in
- * flight finish) and exit 0, or 1 when closing fails. A second signal exits at once (1): an
- * operator who asks twice does not want to wait.
+ * flight finish) and exit 0, or 1 when closing fails or outlasts `deadlineMs` (closing can wait on
+ * a Redis that is away). A second signal exits at once (1): an operator who asks twice does not
+ * want to wait.
  */
 export function stopOnSignals(
   logger: Logger,
   close: () => Promise<void>,
   what = 'finishing work in flight',
+  deadlineMs?: number,
 ): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -18,6 +20,12 @@ export function stopOnSignals(
     }
     stopping = true;
     logger.info({ signal }, `stopping: ${what}`);
+    if (deadlineMs !== undefined) {
+      setTimeout(() => {
+        logger.error({ deadline_ms: deadlineMs }, 'could not stop within the deadline: exiting');
+        process.exit(1);
+      }, deadlineMs).unref();
+    }
     close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,11 +1,24 @@
-import { Redis, type RedisOptions } from 'ioredis';
-import type { RedisTarget } from './redis-target';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisNode, RedisTarget } from './redis-target';
 
 export interface RedisConnectionOptions {
   /** `request` connections fail fast (HTTP handlers); `queue` connections wait out outages (workers). */
   role: 'request' | 'queue';
   /** For `request` connections: how long one command may take before it fails. */
   commandTimeoutMs?: number;
+}
+
+/** The ioredis options that reach a target: one server, or the master its Sentinels name. */
+export function targetOptions(target: RedisTarget): RedisOptions {
+  const { url, sentinels } = target;
+  if (!sentinels) return {};
+  return {
+    sentinels: sentinels.nodes,
+    name: sentinels.name,
+    ...(sentinels.password === undefined ? {} : { sentinelPassword: sentinels.password }),
+    // rediss:// in REDIS_URL: the master is reached over TLS, as it would be directly.
+    enableTLSForSentinelMode: url.startsWith('rediss://'),
+  };
 }
 
 /**
@@ -16,26 +29,41 @@ export function createRedis(
   target: RedisTarget | string,
   { role, commandTimeoutMs = 800 }: RedisConnectionOptions,
 ): Redis {
-  const { url, sentinels } = typeof target === 'string' ? { url: target, sentinels: undefined } : target;
+  const resolved = typeof target === 'string' ? { url: target } : target;
   const common: RedisOptions = {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
-    ...(sentinels
-      ? {
-          sentinels: sentinels.nodes,
-          name: sentinels.name,
-          ...(sentinels.password === undefined ? {} : { sentinelPassword: sentinels.password }),
-          // rediss:// in REDIS_URL: the master is reached over TLS, as it would be directly.
-          enableTLSForSentinelMode: url.startsWith('rediss://'),
-        }
-      : {}),
+    ...targetOptions(resolved),
   };
   const options: RedisOptions =
     role === 'request'
       ? { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: commandTimeoutMs }
       : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
-  const redis = new Redis(url, options);
+  const redis = resolved.cluster
+    ? clusterClient(resolved.url, resolved.cluster.nodes, options)
+    : new Redis(resolved.url, options);
   // Connection errors are expected while Redis is away; readiness checks report them.
   redis.on('error', () => {});
   return redis;
+}
+
+/**
+ * A Redis Cluster client. Every key of the service and of BullMQ carries KEY_PREFIX's hash tag, so
+ * all of them, and every script's keys, live in one slot: the cluster client then serves the same
+ * commands as a single server, which is why it is typed as one.
+ */
+function clusterClient(url: string, nodes: RedisNode[], options: RedisOptions): Redis {
+  const { username, password, protocol } = new URL(url);
+  const { enableOfflineQueue, retryStrategy, ...perNode } = options;
+  const cluster = new Cluster(nodes, {
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    ...(retryStrategy ? { clusterRetryStrategy: retryStrategy } : {}),
+    redisOptions: {
+      ...perNode,
+      ...(username ? { username: decodeURIComponent(username) } : {}),
+      ...(password ? { password: decodeURIComponent(password) } : {}),
+      ...(protocol === 'rediss:' ? { tls: {} } : {}),
+    },
+  });
+  return cluster as unknown as Redis;
 }

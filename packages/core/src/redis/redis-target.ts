@@ -13,6 +13,8 @@ export interface RedisNode {
 export interface RedisTarget {
   url: string;
   sentinels?: { nodes: RedisNode[]; name: string; password?: string };
+  /** Seed nodes of a Redis Cluster (every key of the service lives in KEY_PREFIX's hash slot). */
+  cluster?: { nodes: RedisNode[] };
 }
 
 /** The settings a RedisTarget is read from (CommonConfig). */
@@ -21,11 +23,18 @@ export interface RedisSettings {
   REDIS_SENTINELS?: string | undefined;
   REDIS_SENTINEL_NAME?: string | undefined;
   REDIS_SENTINEL_PASSWORD?: string | undefined;
+  REDIS_CLUSTER_NODES?: string | undefined;
 }
 
 /** The target the settings describe; a ConfigError names the setting that is wrong. */
 export function redisTargetOf(settings: RedisSettings): RedisTarget {
   const { REDIS_URL: url, REDIS_SENTINELS, REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD } = settings;
+  if (settings.REDIS_CLUSTER_NODES !== undefined) {
+    if (REDIS_SENTINELS !== undefined) {
+      throw new ConfigError('REDIS_CLUSTER_NODES and REDIS_SENTINELS exclude each other: set one');
+    }
+    return { url, cluster: { nodes: parseRedisNodes(settings.REDIS_CLUSTER_NODES, 'REDIS_CLUSTER_NODES') } };
+  }
   if (REDIS_SENTINELS === undefined) {
     if (REDIS_SENTINEL_NAME !== undefined || REDIS_SENTINEL_PASSWORD !== undefined) {
       throw new ConfigError('REDIS_SENTINEL_NAME and REDIS_SENTINEL_PASSWORD need REDIS_SENTINELS');
