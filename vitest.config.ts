@@ -11,8 +11,8 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
           // Each file starts its own Redis and service processes; two cores run two files at once.
           maxWorkers: 2,
         },

@@ -84,6 +84,9 @@ function parseLine(line: string): LogLine {
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 export const ADMIN_HEADERS = { 'x-api-key': TEST_ADMIN_KEY };
 
+/** A worker bundles its skills at start: on two busy cores that can take a while. */
+const START_TIMEOUT_MS = 50_000;
+
 export interface StartedGateway {
   url: string;
   process: ServiceProcess;
@@ -99,12 +102,12 @@ export async function startGateway(env: Record<string, string>): Promise<Started
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     ...env,
   });
-  await gateway.waitForLog((line) => line.msg === 'gateway listening');
+  await gateway.waitForLog((line) => line.msg === 'gateway listening', START_TIMEOUT_MS);
   return { url, process: gateway };
 }
 
 export async function startWorker(env: Record<string, string>): Promise<ServiceProcess> {
   const worker = ServiceProcess.spawn('worker', { SKILLS_DIR: fixtureSkills, ...env });
-  await worker.waitForLog((line) => line.msg === 'worker ready');
+  await worker.waitForLog((line) => line.msg === 'worker ready', START_TIMEOUT_MS);
   return worker;
 }
