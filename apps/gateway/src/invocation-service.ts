@@ -9,13 +9,16 @@ import {
   type ExecutionStore,
   InvocationRequest,
   type JobPayload,
+  type LaunchRequest,
   migrateInputs,
   newTraceId,
   parseVersionRange,
+  type RegistryEntry,
   SchemaValidator,
   SkillError,
   type SkillResolver,
   type SkillSchemas,
+  type SlotClaim,
 } from '@skillrun/core';
 import type { CredentialSources } from './auth/authenticator';
 import { type Identity, isAdmin, principalOf } from './auth/identity';
@@ -82,13 +85,7 @@ export class InvocationService {
         this.deps.access.canSee(candidate, principal),
       ),
     );
-    const auth = authOf(entry, this.deps.defaultAuth);
-    const { header } = auth;
-    if (identity.kind === 'anonymous' && header) identity = await this.redis(() => identify({ header }));
-    if (auth.type === 'custom' && identity.kind !== 'principal') {
-      const custom = { id: entry.id, version: entry.version };
-      identity = await identify({ ...(header ? { header } : {}), custom });
-    }
+    identity = await this.identifyFor(entry, identity, identify);
     this.deps.access.assertMayInvoke(entry, identity);
     const owner = principalOf(identity)?.callerId;
     if (owner !== undefined && request.caller.id !== owner) {
@@ -128,19 +125,43 @@ export class InvocationService {
       ...(owner === undefined ? {} : { owner }),
     };
     const slots = await this.redis(() => this.deps.limits.take(subject, payload.execution_id, report));
+    const launch = { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) };
+    const execution = await this.launch(launch, slots);
+    return { execution, ...(deprecation ? { deprecation } : {}) };
+  }
+
+  /**
+   * The identity the skill's own auth asks for: a key in the header its descriptor names, or, for
+   * `custom` auth, what the custom authorizer says of its credential.
+   */
+  private async identifyFor(
+    entry: RegistryEntry,
+    identity: Identity,
+    identify: Invocation['identify'],
+  ): Promise<Identity> {
+    const auth = authOf(entry, this.deps.defaultAuth);
+    const { header } = auth;
+    let found = identity;
+    if (found.kind === 'anonymous' && header) found = await this.redis(() => identify({ header }));
+    if (auth.type === 'custom' && found.kind !== 'principal') {
+      found = await identify({
+        ...(header ? { header } : {}),
+        custom: { id: entry.id, version: entry.version },
+      });
+    }
+    return found;
+  }
+
+  /** Records and enqueues the execution holding its concurrency slots, or gives them back. */
+  private async launch(request: LaunchRequest, slots: SlotClaim[]): Promise<Execution> {
     try {
-      const execution = await this.deps.launcher.launch(
-        {
-          payload,
-          skill,
-          ...(range === undefined ? {} : { requestedVersion: range }),
-          ...(slots.length > 0 ? { slots: slots.map((slot) => slot.key) } : {}),
-        },
+      const keys = slots.map((slot) => slot.key);
+      return await this.deps.launcher.launch(
+        { ...request, ...(keys.length > 0 ? { slots: keys } : {}) },
         (operation) => this.redis(operation),
       );
-      return { execution, ...(deprecation ? { deprecation } : {}) };
     } catch (error) {
-      await this.deps.limits.release(payload.execution_id, slots).catch(() => {});
+      await this.deps.limits.release(request.payload.execution_id, slots).catch(() => {});
       throw error;
     }
   }
