@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ExecutionStore, RedisKeys, skillJobOptions, skillQueueName } from '@skillrun/core';
+import { ExecutionStore, type JobPayload, RedisKeys, skillJobOptions, skillQueueName } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,17 +106,7 @@ describe('deadlines and retries', () => {
     try {
       const executionId = randomUUID();
       const store = new ExecutionStore(redis, new RedisKeys('{skillrun}'), 3600);
-      await store.create({
-        executionId,
-        skillId: 'flaky',
-        skillVersion: '1.0.0',
-        caller: { id: 'old-gateway', type: 'service' },
-        traceId: 'trace-old',
-        priority: 'normal',
-        maxAttempts: 3,
-        createdAt: new Date().toISOString(),
-      });
-      const payload = {
+      const payload: JobPayload = {
         v: 1,
         execution_id: executionId,
         skill_id: 'flaky',
@@ -126,6 +116,8 @@ describe('deadlines and retries', () => {
         trace_id: 'trace-old',
         priority: 'normal',
       };
+      // Recorded by an older producer; the worker still re-validates what it dequeues.
+      await store.create(payload, { max_attempts: 3 });
       const options = skillJobOptions({
         executionId,
         priority: 'normal',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AuthConfig,
   authOf,
@@ -8,9 +7,9 @@ import {
   type ExecutionLauncher,
   type ExecutionStore,
   InvocationRequest,
-  type JobPayload,
   type LaunchRequest,
   migrateInputs,
+  newJobPayload,
   newTraceId,
   parseVersionRange,
   type RegistryEntry,
@@ -112,9 +111,7 @@ export class InvocationService {
       coerce: coercionOf(entry),
       basePath: '/inputs',
     });
-    const payload: JobPayload = {
-      v: 1,
-      execution_id: randomUUID(),
+    const payload = newJobPayload({
       skill_id: skill.name,
       skill_version: skill.version,
       inputs,
@@ -123,7 +120,7 @@ export class InvocationService {
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
       ...(owner === undefined ? {} : { owner }),
-    };
+    });
     const slots = await this.redis(() => this.deps.limits.take(subject, payload.execution_id, report));
     const launch = { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) };
     const execution = await this.launch(launch, slots);

@@ -39,9 +39,11 @@ export {
 } from './pipeline';
 export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
+export { newJobPayload } from './queue/new-job-payload';
 export { QueueRegistry } from './queue/queue-registry';
-export { skillJobOptions, skillQueueName } from './queue/skill-queue';
+export { skillJobOptions, skillQueueName, skillQueueNames } from './queue/skill-queue';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
+export { type RedisScript, redisScript } from './redis/redis-script';
 export {
   parseRedisNodes,
   type RedisNode,
@@ -109,8 +111,8 @@ export type {
   SkillLogger,
   SkillLogLevel,
 } from './skill/skill-context';
-export type { StepEntry, UsageIncrement } from './store/execution-record';
-export { ExecutionStore, type NewExecution, type TransitionResult } from './store/execution-store';
+export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution-record';
+export { type AttemptEnd, ExecutionStore, type TransitionResult } from './store/execution-store';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
 export { RedisKeys } from './store/redis-keys';
 export {

@@ -40,21 +40,12 @@ export class ExecutionLauncher {
       skill,
       retryBackoffMs: this.deps.retryBackoffMs,
     });
-    const record = this.deps.store.create({
-      executionId: payload.execution_id,
-      skillId: payload.skill_id,
-      skillVersion: payload.skill_version,
-      ...(request.requestedVersion === undefined ? {} : { requestedVersion: request.requestedVersion }),
-      caller: payload.caller,
-      traceId: payload.trace_id,
-      priority: payload.priority,
-      maxAttempts: skill.retry + 1,
-      createdAt: new Date().toISOString(),
-      ...(payload.parent ? { parent: payload.parent } : {}),
-      ...(payload.owner === undefined ? {} : { owner: payload.owner }),
+    const record = this.deps.store.create(payload, {
+      max_attempts: skill.retry + 1,
+      ...(request.requestedVersion === undefined ? {} : { requested_version: request.requestedVersion }),
       ...(request.slots ? { slots: request.slots } : {}),
     });
-    const queue = this.deps.queues.for(skill.name, skill.version);
+    const queue = this.deps.queues.for(skill.name, skill.version, payload.priority);
     const job = queue.add(
       skill.name,
       payload,

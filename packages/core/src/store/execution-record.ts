@@ -1,5 +1,6 @@
 import type { ErrorBody } from '../schemas/error-body';
 import type { Execution, ExecutionStatus, StepSummary, Usage } from '../schemas/execution';
+import type { JobPayload } from '../schemas/job-payload';
 
 /**
  * A step as the parent's record keeps it: which execution ran it, in which of the parent's
@@ -81,20 +82,77 @@ export function stepSummary(entry: StepEntry, childStatus: string | null | undef
   };
 }
 
-/** The hash of an execution as the protocol shows it; null when there is no such record. */
-export function toExecution(fields: Record<string, string>, steps?: StepSummary[]): Execution | null {
-  if (!fields.execution_id || !fields.status) return null;
-  const optional = (name: string) => (fields[name] === undefined ? {} : { [name]: fields[name] });
-  const usage = usageOf(fields);
+/** What a new execution's record holds besides its job payload. */
+export interface RecordExtras {
+  max_attempts: number;
+  /** The version range the caller asked for, if any. */
+  requested_version?: string;
+  /** The concurrency quotas (in-flight sets) it holds a slot in until it ends. */
+  slots?: string[];
+}
+
+/**
+ * The fields of a new record, written from the job payload as it is (the execution id is the key's,
+ * times are epoch ms). Small values in few fields keep the hash in Redis' compact encoding.
+ */
+export function recordFields(payload: JobPayload, extras: RecordExtras, now: number): Record<string, string> {
   return {
-    execution_id: fields.execution_id,
-    status: fields.status as ExecutionStatus,
+    status: 'accepted',
+    skill_id: payload.skill_id,
+    skill_version: payload.skill_version,
+    ...(extras.requested_version === undefined ? {} : { requested_version: extras.requested_version }),
+    max_attempts: String(extras.max_attempts),
+    trace_id: payload.trace_id,
+    priority: payload.priority,
+    caller_id: payload.caller.id,
+    caller_type: payload.caller.type,
+    created_at: String(now),
+    ...(payload.parent
+      ? { parent_execution_id: payload.parent.execution_id, parent_step: payload.parent.step }
+      : {}),
+    ...(payload.owner === undefined ? {} : { owner_id: payload.owner }),
+    ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
+  };
+}
+
+/**
+ * While an execution is not final, BullMQ's copy of its job says whether an attempt has started
+ * (and how many): the worker does not write its record when an attempt starts.
+ */
+export interface LiveJob {
+  /** Epoch ms at which the latest attempt started. */
+  processedOn?: number;
+  /** Attempts started so far. */
+  attemptsStarted?: number;
+}
+
+const isoOf = (ms: string | number | undefined) =>
+  ms === undefined || ms === '' ? undefined : new Date(Number(ms)).toISOString();
+
+/** The hash of an execution as the protocol shows it; null when there is no such record. */
+export function toExecution(
+  executionId: string,
+  fields: Record<string, string>,
+  live: LiveJob = {},
+  steps?: StepSummary[],
+): Execution | null {
+  if (!fields.status) return null;
+  const started = live.processedOn !== undefined && fields.status === 'accepted';
+  const status = (started ? 'running' : fields.status) as ExecutionStatus;
+  const usage = usageOf(fields);
+  const startedAt = isoOf(fields.started_at) ?? isoOf(live.processedOn);
+  const completedAt = isoOf(fields.completed_at);
+  const createdAt = isoOf(fields.created_at) ?? '';
+  const updatedAt = isoOf(fields.updated_at) ?? (started ? isoOf(live.processedOn) : undefined) ?? createdAt;
+  return {
+    execution_id: executionId,
+    status,
     skill_id: fields.skill_id ?? '',
     skill_version: fields.skill_version ?? '',
-    ...optional('requested_version'),
+    ...(fields.requested_version === undefined ? {} : { requested_version: fields.requested_version }),
     ...(fields.output === undefined ? {} : { output: JSON.parse(fields.output) }),
     ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as ErrorBody }),
-    attempts: Number(fields.attempts ?? 0),
+    attempts: Math.max(Number(fields.attempts ?? 0), live.attemptsStarted ?? 0),
     max_attempts: Number(fields.max_attempts ?? 1),
     ...(fields.progress === undefined ? {} : { progress: Number(fields.progress) }),
     ...(usage ? { usage } : {}),
@@ -106,10 +164,10 @@ export function toExecution(fields: Record<string, string>, steps?: StepSummary[
     priority: (fields.priority ?? 'normal') as Execution['priority'],
     caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },
     timestamps: {
-      created_at: fields.created_at ?? '',
-      updated_at: fields.updated_at ?? '',
-      ...optional('started_at'),
-      ...optional('completed_at'),
-    } as Execution['timestamps'],
+      created_at: createdAt,
+      updated_at: updatedAt,
+      ...(startedAt === undefined ? {} : { started_at: startedAt }),
+      ...(completedAt === undefined ? {} : { completed_at: completedAt }),
+    },
   };
 }

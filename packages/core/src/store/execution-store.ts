@@ -1,7 +1,14 @@
 import type { Redis } from 'ioredis';
+import { skillQueueName } from '../queue/skill-queue';
+import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ErrorBody } from '../schemas/error-body';
-import type { Execution, ExecutionStatus, ParentLink, TerminalStatus } from '../schemas/execution';
+import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
+import type { Priority } from '../schemas/invocation-request';
+import type { JobPayload } from '../schemas/job-payload';
 import {
+  type LiveJob,
+  type RecordExtras,
+  recordFields,
   type StepEntry,
   stepEntriesOf,
   stepSummary,
@@ -12,31 +19,31 @@ import {
 } from './execution-record';
 import type { RedisKeys } from './redis-keys';
 
-/** Lua: the execution under KEYS[1] leaves the concurrency quotas its record lists (in-flight-slots.ts). */
-const RELEASE_SLOTS = `
-local function releaseSlots()
-  local slots = redis.call('HGET', KEYS[1], 'slots')
-  if not slots then return end
-  local id = redis.call('HGET', KEYS[1], 'execution_id')
-  for _, key in ipairs(cjson.decode(slots)) do redis.call('ZREM', key, id) end
-end
-`;
-
 /**
  * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
- * and nothing changes a terminal state. ARGV: new status, ttl ms, started_at (set once, may be
- * empty), then field/value pairs. Returns 1 when applied, 0 when the record is missing, -1 when
- * the move would go backwards. A terminal state frees the execution's concurrency slots.
+ * and nothing changes a terminal state. KEYS: the record, its change channel. ARGV: new status,
+ * retention ms, execution id, started_at (kept from the first time it is given; may be empty), then
+ * field/value pairs. Returns 1 when applied, 0 when the record is missing, -1 when the move would go
+ * backwards. A terminal state starts the retention period and frees the execution's concurrency
+ * slots (in-flight-slots.ts); every applied change is announced on the channel.
  */
-const TRANSITION = `${RELEASE_SLOTS}
-local current = redis.call('HGET', KEYS[1], 'status')
-if not current then return 0 end
+const TRANSITION = `
+local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots')
+if not current[1] then return 0 end
 local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2 }
-if rank[current] == 2 or rank[ARGV[1]] < rank[current] then return -1 end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 4))
-if ARGV[3] ~= '' then redis.call('HSETNX', KEYS[1], 'started_at', ARGV[3]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if rank[ARGV[1]] == 2 then releaseSlots() end
+if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
+if ARGV[4] ~= '' and not current[2] then
+  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 5))
+else
+  redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 5))
+end
+if rank[ARGV[1]] == 2 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  if current[3] then
+    for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
+  end
+end
+redis.call('PUBLISH', KEYS[2], ARGV[1])
 return 1
 `;
 
@@ -59,86 +66,46 @@ redis.call('HSET', KEYS[1], 'deadline_attempt', ARGV[1], 'deadline_ms', ARGV[2])
 return tonumber(ARGV[2])
 `;
 
-/** Creates a record and its TTL in one step (a script, not MULTI: no pipeline to build per call). */
-const CREATE = `
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1
-`;
-
 export type TransitionResult = 'applied' | 'missing' | 'refused';
 
-interface StoreScripts {
-  skillrunIncrement(key: string, ...fieldValues: string[]): Promise<number>;
-  skillrunAttemptDeadline(key: string, attempt: number, proposedMs: number): Promise<number>;
-  skillrunCreate(key: string, ttlSeconds: number, ...fieldValues: string[]): Promise<number>;
-  skillrunTransition(
-    key: string,
-    status: string,
-    ttlMs: number,
-    startedAt: string,
-    ...pairs: string[]
-  ): Promise<number>;
+/** How an attempt that ends an execution went. */
+export interface AttemptEnd {
+  /** The attempt's number: 1 for the first. */
+  attempt: number;
+  /** Epoch ms at which it started (the execution's start, unless an earlier attempt recorded one). */
+  startedAt: number;
+  /** The last progress the skill reported, not yet written. */
+  progress?: number;
 }
 
-export interface NewExecution {
-  executionId: string;
-  skillId: string;
-  skillVersion: string;
-  requestedVersion?: string;
-  caller: { id: string; type: string };
-  traceId: string;
-  priority: Execution['priority'];
-  maxAttempts: number;
-  createdAt: string;
-  parent?: ParentLink;
-  /** The authenticated caller it belongs to; an anonymous execution has none. */
-  owner?: string;
-  /** The concurrency quotas (in-flight sets) it holds a slot in until it ends. */
-  slots?: string[];
-}
+const FINAL = new Set<string>(['completed', 'failed', 'timeout']);
 
-/** Execution records in Redis, one HASH per execution under its own key, with a retention TTL. */
+/**
+ * Execution records in Redis, one HASH per execution under its own key. A record is kept while its
+ * execution is not final and for the retention period (`ttlSeconds`) after it ends. Times come from
+ * `clock` (epoch ms).
+ */
 export class ExecutionStore {
+  private readonly transitionScript: RedisScript<number>;
+  private readonly incrementScript: RedisScript<number>;
+  private readonly attemptDeadlineScript: RedisScript<number>;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly ttlSeconds: number,
+    private readonly clock: () => number = Date.now,
   ) {
-    redis.defineCommand('skillrunTransition', { numberOfKeys: 1, lua: TRANSITION });
-    redis.defineCommand('skillrunCreate', { numberOfKeys: 1, lua: CREATE });
-    redis.defineCommand('skillrunIncrement', { numberOfKeys: 1, lua: INCREMENT });
-    redis.defineCommand('skillrunAttemptDeadline', { numberOfKeys: 1, lua: ATTEMPT_DEADLINE });
+    this.transitionScript = redisScript(redis, 'skillrunTransition', TRANSITION);
+    this.incrementScript = redisScript(redis, 'skillrunIncrement', INCREMENT);
+    this.attemptDeadlineScript = redisScript(redis, 'skillrunAttemptDeadline', ATTEMPT_DEADLINE);
   }
 
-  private get scripts(): StoreScripts {
-    return this.redis as unknown as StoreScripts;
-  }
-
-  async create(execution: NewExecution): Promise<Execution> {
-    const fields: Record<string, string> = {
-      execution_id: execution.executionId,
-      skill_id: execution.skillId,
-      skill_version: execution.skillVersion,
-      ...(execution.requestedVersion === undefined ? {} : { requested_version: execution.requestedVersion }),
-      status: 'accepted',
-      attempts: '0',
-      max_attempts: String(execution.maxAttempts),
-      trace_id: execution.traceId,
-      priority: execution.priority,
-      caller_id: execution.caller.id,
-      caller_type: execution.caller.type,
-      created_at: execution.createdAt,
-      updated_at: execution.createdAt,
-      ...(execution.parent
-        ? { parent_execution_id: execution.parent.execution_id, parent_step: execution.parent.step }
-        : {}),
-      ...(execution.owner === undefined ? {} : { owner_id: execution.owner }),
-      ...(execution.slots?.length ? { slots: JSON.stringify(execution.slots) } : {}),
-    };
-    const pairs = Object.entries(fields).flat();
-    await this.scripts.skillrunCreate(this.keys.execution(execution.executionId), this.ttlSeconds, ...pairs);
-    return toExecution(fields) as Execution;
+  /** Writes the record of a new execution (one HSET: it gets its retention period when it ends). */
+  async create(payload: JobPayload, extras: RecordExtras): Promise<Execution> {
+    const fields = recordFields(payload, extras, this.clock());
+    await this.redis.hset(this.keys.execution(payload.execution_id), fields);
+    return toExecution(payload.execution_id, fields) as Execution;
   }
 
   /** Removes a record whose job could not be enqueued, so no execution is left dangling. */
@@ -151,18 +118,34 @@ export class ExecutionStore {
     return (await this.read(executionId))?.execution ?? null;
   }
 
-  /** The execution and who it belongs to (null for an anonymous one), in one read. */
+  /**
+   * The execution and who it belongs to (null for an anonymous one). Until it is final, BullMQ's job
+   * says whether it has started; a job that is gone by then has ended, so the record is read again
+   * (the worker writes the outcome before BullMQ removes the job): status never moves backwards.
+   */
   async read(executionId: string): Promise<{ execution: Execution; owner: string | null } | null> {
-    const fields = await this.redis.hgetall(this.keys.execution(executionId));
-    const entries = stepEntriesOf(fields);
-    const statuses = await Promise.all(
-      entries.map((entry) =>
-        'execution_id' in entry ? this.redis.hget(this.keys.execution(entry.execution_id), 'status') : null,
-      ),
-    );
-    const steps = entries.map((entry, index) => stepSummary(entry, statuses[index]));
-    const execution = toExecution(fields, steps.length > 0 ? steps : undefined);
+    const key = this.keys.execution(executionId);
+    let fields = await this.redis.hgetall(key);
+    let live: LiveJob = {};
+    if (fields.status && !FINAL.has(fields.status)) {
+      const queue = skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields));
+      const [processedOn, started] = await this.redis.hmget(
+        this.keys.job(queue, executionId),
+        'processedOn',
+        'ats',
+      );
+      if (processedOn === null && started === null) fields = await this.redis.hgetall(key);
+      else live = { processedOn: Number(processedOn), attemptsStarted: Number(started ?? 0) };
+    }
+    const steps = await this.stepsOf(fields);
+    const execution = toExecution(executionId, fields, live, steps);
     return execution && { execution, owner: fields.owner_id ?? null };
+  }
+
+  /** Whether the execution has ended (or its record is gone). */
+  async isFinal(executionId: string): Promise<boolean> {
+    const status = await this.redis.hget(this.keys.execution(executionId), 'status');
+    return status === null || FINAL.has(status);
   }
 
   /** A composite's steps so far, as its record keeps them. */
@@ -171,16 +154,19 @@ export class ExecutionStore {
     return stepEntriesOf(steps === null ? {} : { steps });
   }
 
-  /** Replaces a running composite's steps; refused once the execution is final. */
-  setSteps(executionId: string, entries: StepEntry[], at: string): Promise<TransitionResult> {
-    return this.transition(executionId, 'running', '', { steps: JSON.stringify(entries), updated_at: at });
+  /**
+   * Replaces a running composite's steps; refused once the execution is final. `startedAt`: when the
+   * run that launched them started (the execution's start, the first time).
+   */
+  setSteps(executionId: string, entries: StepEntry[], startedAt: number): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', startedAt, { steps: JSON.stringify(entries) });
   }
 
   async addUsage(executionId: string, increments: UsageIncrement[]): Promise<void> {
     if (increments.length === 0) return;
-    await this.scripts.skillrunIncrement(
-      this.keys.execution(executionId),
-      ...increments.flatMap((increment) => usageFields(increment)),
+    await this.incrementScript(
+      [this.keys.execution(executionId)],
+      increments.flatMap((increment) => usageFields(increment)),
     );
   }
 
@@ -191,50 +177,83 @@ export class ExecutionStore {
 
   /** The deadline of this attempt of a composite: `proposedMs` the first time, the same one after. */
   attemptDeadline(executionId: string, attempt: number, proposedMs: number): Promise<number> {
-    return this.scripts.skillrunAttemptDeadline(this.keys.execution(executionId), attempt, proposedMs);
+    return this.attemptDeadlineScript([this.keys.execution(executionId)], [attempt, proposedMs]);
   }
 
-  /** An attempt starts: status running, attempts counted, started_at set on the first one. */
-  startAttempt(executionId: string, attempt: number, at: string): Promise<TransitionResult> {
-    return this.transition(executionId, 'running', at, { attempts: attempt, updated_at: at });
+  /**
+   * An attempt failed and another follows: the record keeps the count and the first start (the
+   * execution runs on, so that BullMQ's job for the next attempt is not its only trace).
+   */
+  retrying(executionId: string, attempt: number, startedAt: number): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', startedAt, { attempts: attempt });
   }
 
-  progress(executionId: string, progress: number, at: string): Promise<TransitionResult> {
-    return this.transition(executionId, 'running', '', { progress, updated_at: at });
+  progress(executionId: string, progress: number): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', undefined, { progress });
   }
 
-  complete(executionId: string, output: unknown, at: string): Promise<TransitionResult> {
-    return this.transition(executionId, 'completed', '', {
-      output: JSON.stringify(output ?? null),
-      updated_at: at,
-      completed_at: at,
-    });
+  complete(executionId: string, output: unknown, end: AttemptEnd): Promise<TransitionResult> {
+    return this.end(executionId, 'completed', { output: JSON.stringify(output ?? null) }, end);
   }
 
-  fail(executionId: string, status: Exclude<TerminalStatus, 'completed'>, error: ErrorBody, at: string) {
-    return this.transition(executionId, status, '', {
-      error: JSON.stringify(error),
-      updated_at: at,
-      completed_at: at,
+  /** `end` is absent when the execution ends without an attempt of its own (a sweep, a stall). */
+  fail(
+    executionId: string,
+    status: Exclude<TerminalStatus, 'completed'>,
+    error: ErrorBody,
+    end?: AttemptEnd,
+  ): Promise<TransitionResult> {
+    return this.end(executionId, status, { error: JSON.stringify(error) }, end);
+  }
+
+  private end(
+    executionId: string,
+    status: TerminalStatus,
+    fields: Record<string, string>,
+    end: AttemptEnd | undefined,
+  ): Promise<TransitionResult> {
+    // One reading of the clock: updated_at and completed_at of an ended execution are the same instant.
+    const now = this.clock();
+    return this.transition(executionId, status, end?.startedAt, {
+      ...fields,
+      updated_at: now,
+      completed_at: now,
+      ...(end ? { attempts: end.attempt } : {}),
+      ...(end?.progress === undefined ? {} : { progress: end.progress }),
     });
   }
 
   private async transition(
     executionId: string,
     status: ExecutionStatus,
-    startedAt: string,
+    startedAt: number | undefined,
     fields: Record<string, string | number>,
   ): Promise<TransitionResult> {
-    const pairs = Object.entries(fields).flatMap(([field, value]) => [field, String(value)]);
-    const result = await (
-      this.redis as unknown as { skillrunTransition(...args: unknown[]): Promise<number> }
-    ).skillrunTransition(
-      this.keys.execution(executionId),
-      status,
-      this.ttlSeconds * 1000,
-      startedAt,
-      ...pairs,
+    const pairs = Object.entries({ updated_at: this.clock(), ...fields }).flatMap(([field, value]) => [
+      field,
+      String(value),
+    ]);
+    const result = await this.transitionScript(
+      [this.keys.execution(executionId), this.keys.executionChanged(executionId)],
+      [status, this.ttlSeconds * 1000, executionId, startedAt ?? '', ...pairs],
     );
     return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
   }
+
+  /** A composite's steps with each one's status, read from its own record. */
+  private async stepsOf(fields: Record<string, string>) {
+    const entries = stepEntriesOf(fields);
+    if (entries.length === 0) return undefined;
+    const steps = await Promise.all(
+      entries.map(async (entry) => {
+        if (!('execution_id' in entry)) return stepSummary(entry, null);
+        return stepSummary(entry, (await this.get(entry.execution_id))?.status);
+      }),
+    );
+    return steps;
+  }
+}
+
+function priorityOf(fields: Record<string, string>): Priority {
+  return (fields.priority ?? 'normal') as Priority;
 }

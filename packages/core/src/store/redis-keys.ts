@@ -6,6 +6,19 @@ export class RedisKeys {
     return `${this.prefix}:exec:${executionId}`;
   }
 
+  /**
+   * Pub/sub channel on which every change of an execution's record is announced (the message is its
+   * new status), so that a gateway can answer a waiting GET status the moment it changes.
+   */
+  executionChanged(executionId: string): string {
+    return `${this.prefix}:exec-changed:${executionId}`;
+  }
+
+  /** BullMQ's HASH of a job (BullMQ's own key layout: prefix, queue name, job id). */
+  job(queueName: string, jobId: string): string {
+    return `${this.prefix}:${queueName}:${jobId}`;
+  }
+
   /** ZSET (all scores 0) of every skill id in the registry, read in lexical order for pagination. */
   skillIds(): string {
     return `${this.prefix}:registry:ids`;

@@ -1,0 +1,17 @@
+import type { Redis } from 'ioredis';
+
+/** A Lua script bound to a connection: called with its keys and arguments, answering `Result`. */
+export type RedisScript<Result> = (keys: string[], args: (string | number)[]) => Promise<Result>;
+
+type ScriptCommand = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Defines a script on the connection (sent once, then run by its SHA; ioredis loads it again after
+ * a restart) and answers a typed function that runs it. The one place a script's command is looked
+ * up on the connection, so no caller needs a cast.
+ */
+export function redisScript<Result>(redis: Redis, name: string, lua: string): RedisScript<Result> {
+  redis.defineCommand(name, { lua });
+  const command = (redis as unknown as Record<string, ScriptCommand>)[name] as ScriptCommand;
+  return (keys, args) => command.call(redis, keys.length, ...keys, ...args) as Promise<Result>;
+}
