@@ -11,8 +11,6 @@ export interface DeadlineSweeperDeps {
   metrics: WorkerMetrics;
 }
 
-const now = () => new Date().toISOString();
-
 /**
  * Times out the composites whose deadline passed while they waited for a step, and the steps of
  * theirs that have not started (a running step has the same deadline and times out by itself).
@@ -53,7 +51,7 @@ export class DeadlineSweeper {
       'Composite execution reached its deadline while waiting for a step',
       { recoverable: false },
     ).toBody();
-    if ((await store.fail(executionId, 'timeout', error, now())) !== 'applied') return;
+    if ((await store.fail(executionId, 'timeout', error)) !== 'applied') return;
     const composite = await store.get(executionId);
     logger.warn(
       { execution_id: executionId, skill_id: composite?.skill_id, trace_id: composite?.trace_id },
@@ -76,11 +74,11 @@ export class DeadlineSweeper {
       if (!('execution_id' in entry)) continue;
       const step = await store.get(entry.execution_id);
       if (step?.status !== 'accepted') continue;
-      if ((await store.fail(entry.execution_id, 'timeout', stepError, now())) === 'applied') {
+      if ((await store.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
         metrics.executionEnded(step.skill_id, 'timeout');
       }
       await queues
-        .for(entry.skill_id, entry.skill_version)
+        .for(entry.skill_id, entry.skill_version, step.priority)
         .remove(entry.execution_id)
         .catch(() => {});
     }

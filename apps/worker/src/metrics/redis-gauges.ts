@@ -52,14 +52,20 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
 async function readQueues(gauge: Gauge<'skill' | 'version' | 'state'>, deps: RedisGaugesDeps): Promise<void> {
   const counts = await Promise.all(
     deps.hosted.map(({ skill, version }) =>
-      deps.queues.for(skill, version).getJobCounts(...(Object.keys(SHOWN_AS) as JobType[])),
+      Promise.all(
+        deps.queues
+          .allOf(skill, version)
+          .map((queue) => queue.getJobCounts(...(Object.keys(SHOWN_AS) as JobType[]))),
+      ),
     ),
   );
   deps.hosted.forEach(({ skill, version }, index) => {
     const byState = new Map<string, number>();
-    for (const [state, count] of Object.entries(counts[index] ?? {})) {
-      const shown = SHOWN_AS[state as JobType];
-      if (shown) byState.set(shown, (byState.get(shown) ?? 0) + count);
+    for (const queueCounts of counts[index] ?? []) {
+      for (const [state, count] of Object.entries(queueCounts)) {
+        const shown = SHOWN_AS[state as JobType];
+        if (shown) byState.set(shown, (byState.get(shown) ?? 0) + count);
+      }
     }
     for (const [state, count] of byState) gauge.set({ skill, version, state }, count);
   });

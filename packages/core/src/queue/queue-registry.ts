@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { skillQueueName } from './skill-queue';
+import type { Priority } from '../schemas/invocation-request';
+import { skillQueueName, skillQueueNames } from './skill-queue';
 
-/** The producer side of every skill version's queue, created on first use and sharing one connection. */
+/** The producer side of every skill version's queues, created on first use and sharing one connection. */
 export class QueueRegistry {
   private readonly queues = new Map<string, Queue>();
 
@@ -11,8 +12,21 @@ export class QueueRegistry {
     private readonly prefix: string,
   ) {}
 
-  for(skillId: string, version: string): Queue {
-    const name = skillQueueName(skillId, version);
+  /** The queue an execution of this priority goes to. */
+  for(skillId: string, version: string, priority: Priority = 'normal'): Queue {
+    return this.named(skillQueueName(skillId, version, priority));
+  }
+
+  /** Every queue of the version (high priority first). */
+  allOf(skillId: string, version: string): Queue[] {
+    return skillQueueNames(skillId, version).map((name) => this.named(name));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+
+  private named(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
@@ -20,9 +34,5 @@ export class QueueRegistry {
       this.queues.set(name, queue);
     }
     return queue;
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
 }

@@ -3,15 +3,20 @@ import type { Priority } from '../schemas/invocation-request';
 import type { SkillDefinition } from '../schemas/skill-definition';
 
 /**
- * One BullMQ queue per version of a skill, so that a job only ever reaches a worker that hosts the
- * very version the gateway resolved (and validated the inputs against).
+ * The queues of one version of a skill, so that a job only ever reaches a worker that hosts the very
+ * version the gateway resolved (and validated the inputs against): `skill.ID@VERSION` holds normal
+ * and low priority executions, `skill.ID@VERSION!high` the high priority ones (`!` is in neither
+ * skill ids nor versions). Workers take from the high queue first when they have to choose.
  */
-export function skillQueueName(skillId: string, version: string): string {
-  return `skill.${skillId}@${version}`;
+export function skillQueueName(skillId: string, version: string, priority: Priority = 'normal'): string {
+  const name = `skill.${skillId}@${version}`;
+  return priority === 'high' ? `${name}!high` : name;
 }
 
-/** BullMQ: a lower number runs first; every level is explicit so `normal` never jumps `high`. */
-const PRIORITY_RANK: Record<Priority, number> = { high: 1, normal: 2, low: 3 };
+/** Every queue of a version, the high priority one first. */
+export function skillQueueNames(skillId: string, version: string): string[] {
+  return [skillQueueName(skillId, version, 'high'), skillQueueName(skillId, version)];
+}
 
 export interface SkillJobOptionsInput {
   executionId: string;
@@ -23,7 +28,9 @@ export interface SkillJobOptionsInput {
 /**
  * How every invocation is enqueued: the execution id is the job id, attempts follow the skill's
  * `retry`, backoff is exponential (initial delay × 2^n), and BullMQ's own copy of the job is
- * removed once it finishes (the execution record keeps the outcome).
+ * removed once it finishes (the execution record keeps the outcome). Normal and high priority jobs
+ * go to their queue's plain FIFO list; a low one carries a BullMQ priority, which BullMQ serves only
+ * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it).
  */
 export function skillJobOptions({
   executionId,
@@ -33,7 +40,7 @@ export function skillJobOptions({
 }: SkillJobOptionsInput): JobsOptions {
   return {
     jobId: executionId,
-    priority: PRIORITY_RANK[priority],
+    ...(priority === 'low' ? { priority: 1 } : {}),
     attempts: skill.retry + 1,
     backoff: { type: 'exponential', delay: retryBackoffMs },
     removeOnComplete: true,
