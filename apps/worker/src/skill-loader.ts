@@ -15,6 +15,7 @@ import semver from 'semver';
 import type { CompiledPipeline } from './composite/pipeline-body';
 import { LlmSkillSettings } from './llm/llm-settings';
 import type { ModuleBundler } from './module-bundler';
+import type { Isolation } from './sandbox/skill-sandbox';
 
 /** What runs when the skill is invoked, by mode (a composite is a pipeline or code). */
 export type LoadedBody =
@@ -24,6 +25,7 @@ export type LoadedBody =
       entry: string;
       /** That module compiled to one ES module, which threads load. */
       module: string;
+      isolation: Isolation;
     }
   | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
   | { kind: 'pipeline'; pipeline: CompiledPipeline };
@@ -126,7 +128,7 @@ async function loadCode(
   }
   try {
     const module = await bundler.bundle(`${definition.name}@${definition.version}`, entry);
-    return { kind: 'code', entry, module };
+    return { kind: 'code', entry, module, isolation: definition.isolation ?? 'thread' };
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0]?.text ?? (error as Error).message;
     throw new SkillLoadError(`${where}: ${relative(process.cwd(), entry)} does not compile: ${first}`);

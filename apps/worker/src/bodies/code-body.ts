@@ -1,18 +1,15 @@
-import type { ExecutionStore, RedisTarget } from '@skillrun/core';
+import type { RedisTarget } from '@skillrun/core';
 import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
 import { LOST_STEP, stepFailed } from '../composite/step-failure';
-import type { AnsweredCall, ThreadTask } from '../sandbox/messages';
+import type { AnsweredCall, SkillTask } from '../sandbox/messages';
 import type { SandboxOutcome, SkillSandbox } from '../sandbox/skill-sandbox';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 export interface CodeBodyDeps {
   sandbox: SkillSandbox;
-  store: ExecutionStore;
   redis: { target: RedisTarget; prefix: string };
   composite: CompositeDeps;
 }
-
-const now = () => new Date().toISOString();
 
 /**
  * `execute(input, ctx)` of the skill's module, run in a sandbox thread under the attempt's
@@ -43,13 +40,13 @@ export class CodeBody implements SkillBody {
   }
 
   private async execute(
-    { payload, skill, input, number, deadline, logger }: Attempt,
-    composite?: ThreadTask['composite'],
+    { payload, skill, input, number, deadline, logger, progress }: Attempt,
+    composite?: SkillTask['composite'],
   ): Promise<SandboxOutcome> {
     if (skill.body.kind !== 'code') throw new Error(`${skill.definition.name} has no code body`);
-    const { store } = this.deps;
     return this.deps.sandbox.run({
       module: skill.body.module,
+      isolation: skill.body.isolation,
       input,
       meta: {
         executionId: payload.execution_id,
@@ -64,7 +61,7 @@ export class CodeBody implements SkillBody {
       timeoutMs: Math.max(0, deadline - Date.now()),
       onEvent: (event) => {
         if (event.type === 'log') logger[event.level]({ skill_log: true, ...event.fields }, event.message);
-        else void store.progress(payload.execution_id, event.value, now()).catch(() => {});
+        else progress.report(event.value);
       },
     });
   }

@@ -1,8 +1,8 @@
 import { type InvokeOptions, SkillError } from '@skillrun/core';
-import type { CallRequest, ThreadTask } from './messages';
+import type { CallRequest, SkillTask } from './messages';
 
 /**
- * `ctx.invoke` inside a composite's thread. Calls the composite made in earlier runs answer at
+ * `ctx.invoke` of a composite written as code. Calls the composite made in earlier runs answer at
  * once, in order; a new call is collected, and once the composite has made every call it can make
  * without an answer (the next turn of the event loop), the run is suspended with them.
  */
@@ -15,7 +15,7 @@ export class CompositeCalls {
     this.resume = resolve;
   });
 
-  constructor(private readonly composite: NonNullable<ThreadTask['composite']> | undefined) {}
+  constructor(private readonly composite: NonNullable<SkillTask['composite']> | undefined) {}
 
   invoke = (
     skill: string,

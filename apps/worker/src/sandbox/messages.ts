@@ -1,8 +1,7 @@
-import type { MessagePort } from 'node:worker_threads';
 import type { ErrorBody, RedisTarget, SkillContext, SkillLogLevel } from '@skillrun/core';
 
-/** What a skill thread is asked to run. */
-export interface ThreadTask {
+/** What a skill run is given: its module, input and facts, wherever it runs (thread or in-process). */
+export interface SkillTask {
   /** A compiled ES module exporting execute(input, ctx). */
   module: string;
   input: Record<string, unknown>;
@@ -14,7 +13,6 @@ export interface ThreadTask {
   redis: { target: RedisTarget; prefix: string };
   /** A composite's: the skills it may invoke, and what its invocations so far answered, in order. */
   composite?: { calls: string[]; answered: AnsweredCall[] };
-  port: MessagePort;
 }
 
 /** A `ctx.invoke` the composite made: the step to start. */
@@ -30,19 +28,28 @@ export type AnsweredCall = { step: string; skill: string } & (
   | { ok: false; error: ErrorBody }
 );
 
-export type ThreadOutcome =
+export type SkillOutcome =
   | { ok: true; output: unknown }
   | { ok: false; error: ErrorBody }
   /** The composite awaits invocations not answered yet: start them, and replay it when they end. */
   | { ok: false; calls: CallRequest[] };
 
-/** Thread → worker: what the skill reports while it runs. */
-export type ThreadEvent =
+/** What the skill reports while it runs. */
+export type SkillEvent =
   | { type: 'progress'; value: number }
   | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
 
-/** Thread → worker, over the same port so that it arrives after every event the skill sent. */
-export type ThreadMessage = ThreadEvent | { type: 'outcome'; outcome: ThreadOutcome };
+/**
+ * Worker → thread, over the thread's one port (each thread runs many tasks at once, told apart by
+ * `id`).
+ */
+export type ThreadCommand =
+  | { type: 'run'; id: number; task: SkillTask }
+  | { type: 'abort'; id: number; reason: string };
 
-/** Worker → thread. */
-export type WorkerCommand = { type: 'abort'; reason: string };
+/**
+ * Thread → worker, over the same port, so that a task's outcome arrives after every event it sent.
+ */
+export type ThreadMessage =
+  | { type: 'event'; id: number; event: SkillEvent }
+  | { type: 'outcome'; id: number; outcome: SkillOutcome };

@@ -1,16 +1,14 @@
-import type { MessagePort } from 'node:worker_threads';
 import type { InvokeOptions, MemoryStore, SkillContext, SkillLogLevel } from '@skillrun/core';
-import type { ThreadEvent, ThreadTask } from './messages';
+import type { SkillEvent, SkillTask } from './messages';
 
-/** Builds a skill's ctx inside its thread; logs and progress travel to the worker over `port`. */
+/** Builds a skill's ctx; its logs and progress go to `send` (to the worker, if in a thread). */
 export function createSkillContext(
-  task: ThreadTask,
-  port: MessagePort,
+  task: SkillTask,
+  send: (event: SkillEvent) => void,
   signal: AbortSignal,
   memory: () => MemoryStore,
   invoke: (skill: string, inputs: Record<string, unknown>, options?: InvokeOptions) => Promise<unknown>,
 ): SkillContext {
-  const send = (event: ThreadEvent) => port.postMessage(event);
   const log =
     (level: SkillLogLevel) =>
     (message: string, fields?: Record<string, unknown>): void =>

@@ -1,8 +1,8 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
-import type { ErrorBody } from '@skillrun/core';
-import { Piscina } from 'piscina';
-import type { ThreadEvent, ThreadMessage, ThreadOutcome, ThreadTask } from './messages';
+import { fileURLToPath } from 'node:url';
+import { SkillError } from '@skillrun/core';
+import type { SkillEvent, SkillOutcome, SkillTask } from './messages';
+import { SkillRunner } from './run-skill';
+import { ThreadPool } from './thread-pool';
 
 /** The source of what each thread runs; the worker bundles it to plain JavaScript at start-up. */
 export const SANDBOX_THREAD_ENTRY = fileURLToPath(new URL('./skill-thread.ts', import.meta.url));
@@ -10,90 +10,82 @@ export const SANDBOX_THREAD_ENTRY = fileURLToPath(new URL('./skill-thread.ts', i
 export interface SandboxOptions {
   /** The bundled SANDBOX_THREAD_ENTRY. */
   threadModule: string;
-  maxThreads: number;
+  threads: number;
+  memoryLimitMb?: number;
   /** After the deadline, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
 }
 
-export interface SandboxRun {
-  module: string;
-  input: Record<string, unknown>;
-  meta: Omit<ThreadTask['meta'], 'deadline'>;
-  redis: ThreadTask['redis'];
-  composite?: ThreadTask['composite'];
+/** Where a code skill runs: see the README's "Isolation" for what each protects against. */
+export type Isolation = 'thread' | 'in-process';
+
+export interface SandboxRun extends Omit<SkillTask, 'meta'> {
+  meta: Omit<SkillTask['meta'], 'deadline'>;
+  isolation: Isolation;
+  /** Counted from the moment the run starts (not while its job waited for a slot). */
   timeoutMs: number;
-  onEvent(event: ThreadEvent): void;
+  onEvent(event: SkillEvent): void;
 }
 
-export type SandboxOutcome = ThreadOutcome | { ok: false; timedOut: true };
+export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true };
 
 /**
- * Runs skills in a pool of worker threads (piscina). At the deadline the skill's signal aborts and
- * the attempt ends as timed out at once; a skill that does not stop within the grace period (a
- * busy loop, say) has its thread terminated, and the pool starts a fresh one.
+ * Runs code skills under their deadline: in the pool of sandbox threads, or in the worker's own
+ * thread for `in-process` skills. At the deadline the skill's signal aborts and the attempt ends as
+ * timed out at once; a threaded skill that does not stop within the grace period (a busy loop, say)
+ * has its thread ended, and a fresh one takes its place.
  */
 export class SkillSandbox {
-  private readonly pool: Piscina;
+  private readonly pool: ThreadPool;
+  private readonly inProcess = new SkillRunner();
 
   constructor(private readonly options: SandboxOptions) {
-    this.pool = new Piscina({
-      filename: pathToFileURL(options.threadModule).href,
-      // Threads run bundled JavaScript: no TypeScript loader to start in each of them.
-      execArgv: [],
-      maxThreads: options.maxThreads,
-      minThreads: Math.min(2, options.maxThreads),
-      idleTimeout: 60_000,
-      concurrentTasksPerWorker: 1,
+    this.pool = new ThreadPool({
+      threadModule: options.threadModule,
+      threads: options.threads,
+      ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),
     });
   }
 
   run(request: SandboxRun): Promise<SandboxOutcome> {
-    const { port1, port2 } = new MessageChannel();
-    const kill = new AbortController();
-    const task: ThreadTask = {
-      module: request.module,
-      input: request.input,
-      meta: { ...request.meta, deadline: Date.now() + request.timeoutMs },
-      redis: request.redis,
-      ...(request.composite ? { composite: request.composite } : {}),
-      port: port2,
-    };
-    return new Promise<SandboxOutcome>((resolve) => {
-      const settle = (outcome: SandboxOutcome) => {
-        clearTimeout(deadline);
-        resolve(outcome);
-      };
-      port1.on('message', (message: ThreadMessage) => {
-        if (message.type !== 'outcome') return request.onEvent(message);
-        port1.close();
-        settle(message.outcome);
-      });
-      const deadline = setTimeout(() => {
-        port1.postMessage({ type: 'abort', reason: `Deadline of ${request.timeoutMs}ms reached` });
-        const killTimer = setTimeout(() => kill.abort(), this.options.abortGraceMs);
-        port1.once('close', () => clearTimeout(killTimer));
-        settle({ ok: false, timedOut: true });
-      }, request.timeoutMs);
-      this.pool.run(task, { transferList: [port2], signal: kill.signal }).then(
-        () => {},
-        (error: unknown) => {
-          port1.close();
-          settle({ ok: false, error: threadDied(error) });
-        },
+    const { isolation, timeoutMs, onEvent, ...rest } = request;
+    const task: SkillTask = { ...rest, meta: { ...request.meta, deadline: Date.now() + timeoutMs } };
+    const reason = `Deadline of ${timeoutMs}ms reached`;
+    if (isolation === 'in-process') {
+      const controller = new AbortController();
+      const outcome = this.inProcess.run(task, onEvent, controller.signal);
+      return withDeadline(outcome, timeoutMs, () =>
+        controller.abort(new SkillError('EXECUTION_TIMEOUT', reason)),
       );
+    }
+    const { id, outcome } = this.pool.run(task, onEvent);
+    return withDeadline(outcome, timeoutMs, () => {
+      this.pool.abort(id, reason);
+      const kill = setTimeout(() => this.pool.kill(id), this.options.abortGraceMs);
+      void outcome.finally(() => clearTimeout(kill));
     });
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
+    this.inProcess.close();
   }
 }
 
-function threadDied(error: unknown): ErrorBody {
-  const reason = error instanceof Error ? error.message : String(error);
-  return {
-    code: 'TOOL_EXECUTION_FAILED',
-    message: `The skill's thread stopped: ${reason}`.slice(0, 1000),
-    recoverable: true,
-  };
+/** The outcome, or a timeout at the deadline (when `expire` tells the run to stop). */
+function withDeadline(
+  outcome: Promise<SkillOutcome>,
+  timeoutMs: number,
+  expire: () => void,
+): Promise<SandboxOutcome> {
+  return new Promise<SandboxOutcome>((resolve) => {
+    const deadline = setTimeout(() => {
+      expire();
+      resolve({ ok: false, timedOut: true });
+    }, timeoutMs);
+    void outcome.then((settled) => {
+      clearTimeout(deadline);
+      resolve(settled);
+    });
+  });
 }

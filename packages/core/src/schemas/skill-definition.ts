@@ -32,6 +32,8 @@ export const SkillDefinition = Type.Object(
     author: Type.Optional(Type.String()),
     timeout: Type.Number({ default: 30000, exclusiveMinimum: 0 }),
     retry: Type.Integer({ default: 0, minimum: 0, maximum: 100 }),
+    /** Ours: where a code skill runs (a sandbox thread by default, or the worker's own thread). */
+    isolation: Type.Optional(StringEnum(['thread', 'in-process'])),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );

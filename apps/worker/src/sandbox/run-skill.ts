@@ -1,0 +1,78 @@
+import { pathToFileURL } from 'node:url';
+import type { SkillContext } from '@skillrun/core';
+import { createRedis, MemoryStore, RedisKeys, SkillError, toErrorBody } from '@skillrun/core';
+import type { Redis } from 'ioredis';
+import { CompositeCalls } from './composite-calls';
+import type { SkillEvent, SkillOutcome, SkillTask } from './messages';
+import { createSkillContext } from './skill-context';
+
+type Execute = (input: Record<string, unknown>, ctx: SkillContext) => unknown;
+
+/**
+ * Runs skill modules where it is loaded: in a sandbox thread, or in the worker's own thread for
+ * skills isolated `in-process`. Each module is imported once per place and reused.
+ */
+export class SkillRunner {
+  private readonly modules = new Map<string, Promise<Execute>>();
+  private redis: Redis | undefined;
+
+  async run(task: SkillTask, send: (event: SkillEvent) => void, signal: AbortSignal): Promise<SkillOutcome> {
+    try {
+      const execute = await this.load(task.module);
+      const calls = new CompositeCalls(task.composite);
+      const ctx = createSkillContext(task, send, signal, () => this.memoryOf(task), calls.invoke);
+      const ran = Promise.resolve(execute(task.input, ctx)).then(
+        (output): SkillOutcome => ({ ok: true, output: asJson(output) }),
+      );
+      return await Promise.race([
+        ran,
+        calls.suspended.then((requests): SkillOutcome => ({ ok: false, calls: requests })),
+      ]);
+    } catch (error) {
+      return { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };
+    }
+  }
+
+  close(): void {
+    this.redis?.disconnect();
+  }
+
+  private load(module: string): Promise<Execute> {
+    let loading = this.modules.get(module);
+    if (!loading) {
+      loading = import(pathToFileURL(module).href).then(
+        (exports: { execute?: unknown; default?: { execute?: unknown } }) => {
+          const execute = exports.execute ?? exports.default?.execute;
+          if (typeof execute !== 'function') {
+            throw new SkillError('TOOL_NOT_AVAILABLE', `${module} does not export a function named execute`, {
+              recoverable: false,
+            });
+          }
+          return execute as Execute;
+        },
+      );
+      loading.catch(() => this.modules.delete(module));
+      this.modules.set(module, loading);
+    }
+    return loading;
+  }
+
+  /** ctx.memory: one Redis connection per place, opened the first time a skill there uses it. */
+  private memoryOf(task: SkillTask): MemoryStore {
+    this.redis ??= createRedis(task.redis.target, { role: 'queue' });
+    return new MemoryStore(this.redis, new RedisKeys(task.redis.prefix), task.meta.caller.id);
+  }
+}
+
+/** Output crosses to the store as JSON; anything JSON cannot say is refused here, clearly. */
+function asJson(output: unknown): unknown {
+  if (output === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(output));
+  } catch (error) {
+    throw new SkillError(
+      'INVALID_OUTPUT',
+      `The skill returned output that is not JSON: ${(error as Error).message}`,
+    );
+  }
+}
