@@ -85,7 +85,7 @@ describe('structured logs', () => {
     const everything = [system.gateway.process, ...system.workers]
       .flatMap((service) => [service.stderr, ...service.logs.map((line) => JSON.stringify(line))])
       .join('\n');
-    expect(everything).toContain('attempt started');
+    expect(everything).toContain('execution completed');
     for (const secret of [apiKey, TEST_ADMIN_KEY, LLM_KEY, COOKIE_SECRET, SKILL_SECRET]) {
       expect(everything).not.toContain(secret);
     }

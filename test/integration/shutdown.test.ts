@@ -16,7 +16,8 @@ describe('shutdown on signals', () => {
   let gateCount = 0;
 
   beforeAll(async () => {
-    system = await TestSystem.start();
+    // Attempt lines are logged at debug: these tests watch for an attempt to start.
+    system = await TestSystem.start({ LOG_LEVEL: 'debug' });
     gates = await mkdtemp(join(tmpdir(), 'skillrun-gates-'));
   });
   afterAll(async () => {

@@ -3,7 +3,7 @@ import type { ServiceProcess } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const ranBy = (worker: ServiceProcess) =>
-  new Set(worker.logs.filter((line) => line.msg === 'attempt started').map((line) => line.execution_id));
+  new Set(worker.logs.filter((line) => line.msg === 'execution completed').map((line) => line.execution_id));
 
 describe('horizontal workers', () => {
   let system: TestSystem;
@@ -30,6 +30,8 @@ describe('horizontal workers', () => {
       true,
     );
 
+    // A worker logs an execution's end once Redis confirmed it: possibly after the client saw it.
+    await expect.poll(() => ids.every((id) => ranBy(first).has(id) || ranBy(second).has(id))).toBe(true);
     const byFirst = ranBy(first);
     const bySecond = ranBy(second);
     expect(ids.filter((id) => byFirst.has(id)).length).toBeGreaterThan(0);
@@ -43,6 +45,8 @@ describe('horizontal workers', () => {
     const sleeps = await Promise.all([1, 2, 3].map(() => client.run('sleepy', { ms: 5 })));
     const echoIds = echoes.map(({ final }) => final.execution_id);
     const sleepIds = sleeps.map(({ final }) => final.execution_id);
+    const logged = (id: string) => [first, second, echoOnly].some((worker) => ranBy(worker).has(id));
+    await expect.poll(() => [...echoIds, ...sleepIds].every(logged)).toBe(true);
     expect(echoIds.every((id) => ranBy(echoOnly).has(id))).toBe(true);
     expect(echoIds.some((id) => ranBy(first).has(id) || ranBy(second).has(id))).toBe(false);
     expect(sleepIds.some((id) => ranBy(echoOnly).has(id))).toBe(false);

@@ -153,7 +153,7 @@ describe('loadWorkerConfig', () => {
     expect(config).toMatchObject({
       SKILLS_DIR: '/srv/skills',
       WORKER_ID: `${hostname()}-${process.pid}`,
-      WORKER_CONCURRENCY: 4,
+      WORKER_CONCURRENCY: 16,
       HEARTBEAT_INTERVAL_MS: 5000,
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -14,6 +14,7 @@ import {
 import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { WorkerMetrics } from './metrics/worker-metrics';
+import { ProgressReporter } from './progress-reporter';
 import type { LoadedSkill } from './skill-loader';
 
 export interface AttemptRunnerDeps {
@@ -21,6 +22,8 @@ export interface AttemptRunnerDeps {
   schemas: SkillSchemas;
   logger: Logger;
   retryBackoffMs: number;
+  /** How often a running skill's progress is written to its record, at most. */
+  progressIntervalMs: number;
   /** The body that runs each kind of skill. */
   bodies: Record<LoadedSkill['body']['kind'], SkillBody>;
   /** Called when an attempt of a composite ends, to add its steps' LLM usage to its record. */
@@ -29,60 +32,97 @@ export interface AttemptRunnerDeps {
 }
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
-const now = () => new Date().toISOString();
+
+/** What an attempt's end needs to know of its start. */
+interface Started {
+  payload: JobPayload;
+  number: number;
+  startedAt: number;
+  /** Whether this run started the attempt (a composite resumed after its steps did not). */
+  fresh: boolean;
+  progress: ProgressReporter;
+  logger: () => Logger;
+}
 
 /**
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
- * deadline, validate the output, and record the outcome. A failure that will be retried is thrown
- * as a plain Error (BullMQ backs off and tries again); a final one is recorded and thrown as
- * UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
+ * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
+ * (BullMQ's job says so until the outcome is written); the outcome's write goes down the connection
+ * just before BullMQ's own completion, without a round trip of its own. A failure that will be
+ * retried is thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and
+ * thrown as UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
   async run(job: Job, token: string | undefined, skill: LoadedSkill): Promise<void> {
-    const { store, metrics } = this.deps;
+    const { store } = this.deps;
     const payload = this.parsePayload(job, skill);
     const number = job.attemptsMade + 1;
-    const maxAttempts = job.opts.attempts ?? 1;
-    const logger = this.deps.logger.child({
-      execution_id: payload.execution_id,
-      skill_id: payload.skill_id,
-      trace_id: payload.trace_id,
-      attempt: number,
-    });
-
     const startedAt = Date.now();
-    const started = await store.startAttempt(payload.execution_id, number, new Date(startedAt).toISOString());
-    if (started !== 'applied') {
-      logger.warn({ record: started }, 'execution record is gone or already final; skipping');
+    let child: Logger | undefined;
+    const logger = () =>
+      (child ??= this.deps.logger.child({
+        execution_id: payload.execution_id,
+        skill_id: payload.skill_id,
+        trace_id: payload.trace_id,
+        attempt: number,
+      }));
+    // A job run again after its worker stopped may have ended already: its outcome is written
+    // before BullMQ hears of it.
+    if (job.stalledCounter > 0 && (await store.isFinal(payload.execution_id))) {
+      logger().warn('execution already ended before its worker stopped; not running it again');
       return;
     }
-    const newAttempt = await this.isNewAttempt(payload, skill, number);
-    if (newAttempt) metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
-    const end = { payload, firstStart: number === 1 && newAttempt ? startedAt : undefined };
+    const fresh = await this.isNewAttempt(payload, skill, number);
+    if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
+    const progress = new ProgressReporter(
+      (value) => store.progress(payload.execution_id, value),
+      this.deps.progressIntervalMs,
+    );
+    const started: Started = { payload, number, startedAt, fresh, progress, logger };
     const limit = await this.deadline(payload, skill, number);
-    logger.info('attempt started');
-    const outcome = await this.attempt({ job, token, payload, skill, number, deadline: limit.at, logger });
+    logger().debug('attempt started');
+    const outcome = await this.attempt({
+      job,
+      token,
+      payload,
+      skill,
+      number,
+      startedAt,
+      deadline: limit.at,
+      progress,
+      get logger() {
+        return logger();
+      },
+    });
     if ('waiting' in outcome) {
-      logger.info('waiting for a step');
+      progress.finish();
+      logger().debug('waiting for a step');
       throw new WaitingChildrenError();
     }
     if (outcome.ok) {
-      await this.ended(end, 'completed', store.complete(payload.execution_id, outcome.output, now()));
-      logger.info('execution completed');
+      this.ended(started, 'completed', (end) => store.complete(payload.execution_id, outcome.output, end));
       return;
     }
-    const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, maxAttempts);
+    const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, job.opts.attempts ?? 1);
+    this.failed(job, started, error);
+  }
+
+  /** Records a failed attempt: retried (thrown as an Error) or final (UnrecoverableError). */
+  private failed(job: Job, started: Started, error: ErrorBody): never {
+    const { payload, number, startedAt } = started;
     const status = error.code === 'EXECUTION_TIMEOUT' ? 'timeout' : 'failed';
     const pastParentDeadline = payload.deadline !== undefined && Date.now() >= payload.deadline;
-    const willRetry = isRetryable(error) && number < maxAttempts && !pastParentDeadline;
-    logger.warn({ error, will_retry: willRetry }, 'attempt failed');
+    const willRetry = isRetryable(error) && number < (job.opts.attempts ?? 1) && !pastParentDeadline;
+    started.logger().warn({ error, will_retry: willRetry }, 'attempt failed');
     if (willRetry) {
-      if (status === 'timeout') metrics.attemptTimedOut(payload.skill_id);
+      started.progress.finish();
+      if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
+      void this.deps.store.retrying(payload.execution_id, number, startedAt).catch(() => {});
       throw new Error(error.message);
     }
-    await this.ended(end, status, store.fail(payload.execution_id, status, error, now()));
+    this.ended(started, status, (end) => this.deps.store.fail(payload.execution_id, status, error, end));
     throw new UnrecoverableError(error.message);
   }
 
@@ -94,20 +134,32 @@ export class AttemptRunner {
   }
 
   /**
-   * Counts an execution's end once, by the worker whose write made it final (a composite's deadline
-   * may be noticed here and by a sweeper at once). How long it ran is known here when this run
-   * started it, else read from its record.
+   * Writes the outcome without waiting for it: BullMQ's completion of the job follows it down the
+   * same connection, so Redis applies the outcome first. The end is counted once, by the worker
+   * whose write made it final (a composite's deadline may be noticed here and by a sweeper at once).
    */
-  private async ended(
-    { payload, firstStart }: { payload: JobPayload; firstStart: number | undefined },
+  private ended(
+    started: Started,
     status: TerminalStatus,
-    recording: Promise<TransitionResult>,
-  ): Promise<void> {
-    if ((await recording) !== 'applied') return;
-    if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
-    const record = firstStart === undefined ? await this.deps.store.get(payload.execution_id) : null;
-    const startedAt = firstStart ?? Date.parse(record?.timestamps.started_at ?? '');
-    this.deps.metrics.executionEnded(payload.skill_id, status, startedAt);
+    write: (end: { attempt: number; startedAt: number; progress?: number }) => Promise<TransitionResult>,
+  ): void {
+    const { payload, number, startedAt, fresh, progress } = started;
+    const last = progress.finish();
+    const end = { attempt: number, startedAt, ...(last === undefined ? {} : { progress: last }) };
+    void write(end).then(
+      async (result) => {
+        if (result !== 'applied') return;
+        const { metrics } = this.deps;
+        if (status === 'timeout') metrics.attemptTimedOut(payload.skill_id);
+        const record = fresh && number === 1 ? null : await this.deps.store.get(payload.execution_id);
+        const firstStart = record ? Date.parse(record.timestamps.started_at ?? '') : startedAt;
+        metrics.executionEnded(payload.skill_id, status, firstStart);
+        const level = status === 'completed' ? 'info' : 'warn';
+        started.logger()[level]({ status, duration_ms: Date.now() - firstStart }, `execution ${status}`);
+      },
+      (error: unknown) =>
+        started.logger().error({ err: (error as Error).message }, 'could not record the outcome'),
+    );
   }
 
   /**
@@ -188,9 +240,7 @@ export class AttemptRunner {
       );
       const executionId = typeof job.data?.execution_id === 'string' ? job.data.execution_id : undefined;
       if (executionId) {
-        void this.deps.store
-          .fail(executionId, 'failed', toErrorBody(error, 'INVALID_INPUT'), now())
-          .catch(() => {});
+        void this.deps.store.fail(executionId, 'failed', toErrorBody(error, 'INVALID_INPUT')).catch(() => {});
       }
       throw new UnrecoverableError('unreadable job payload');
     }

@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { type Static, Type } from '@sinclair/typebox';
 import { CommonConfig, parseEnv, type RedisTarget, redisTargetOf, StringEnum } from '@skillrun/core';
 
@@ -16,11 +16,26 @@ export const WorkerConfigSchema = Type.Object({
     }),
   ),
   WORKER_CONCURRENCY: Type.Integer({
-    default: 4,
+    default: 16,
     minimum: 1,
     maximum: 1000,
-    description: 'Executions run at once per skill.',
+    description:
+      'Executions this process runs at once, all its skills together (a job is only taken from its queue when a slot is free).',
   }),
+  SANDBOX_THREADS: Type.Integer({
+    default: availableParallelism(),
+    minimum: 1,
+    maximum: 256,
+    description:
+      'Sandbox threads for code skills, shared by all of them, each running many executions at once (default: the number of cores).',
+  }),
+  SANDBOX_THREAD_MEMORY_MB: Type.Optional(
+    Type.Integer({
+      minimum: 16,
+      description:
+        "Heap limit of each sandbox thread; a skill that goes over it ends its thread's executions.",
+    }),
+  ),
   WORKER_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ABORT_GRACE_MS: Type.Integer({
     default: 500,
@@ -65,6 +80,12 @@ export const WorkerConfigSchema = Type.Object({
     minimum: 0,
     maximum: 10,
     description: 'Retries of a rate-limited (429) or failed (5xx) LLM call, honouring Retry-After.',
+  }),
+  PROGRESS_INTERVAL_MS: Type.Integer({
+    default: 100,
+    minimum: 0,
+    description:
+      "How often a running skill's progress is written to its record, at most (progress reported in between is coalesced).",
   }),
   SKILL_CACHE_MS: Type.Integer({
     default: 1000,

@@ -2,8 +2,6 @@ import { type ExecutionStore, type Logger, SkillError } from '@skillrun/core';
 import type { Job } from 'bullmq';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 
-const now = () => new Date().toISOString();
-
 /**
  * A job whose worker died holding it more often than BullMQ's maxStalledCount (1) allows is
  * failed by BullMQ without running again, so no attempt records the end: this records it, so the
@@ -20,10 +18,7 @@ export async function recordStalledFailure(
     'INTERNAL_ERROR',
     `The execution was interrupted ${job.stalledCounter} times (its worker stopped or lost its lock) and was given up`,
   ).toBody();
-  if (
-    (await store.fail(execution_id, 'failed', error, now())) === 'applied' &&
-    typeof skill_id === 'string'
-  ) {
+  if ((await store.fail(execution_id, 'failed', error)) === 'applied' && typeof skill_id === 'string') {
     const startedAt = (await store.get(execution_id))?.timestamps.started_at;
     metrics.executionEnded(skill_id, 'failed', startedAt === undefined ? undefined : Date.parse(startedAt));
   }

@@ -12,7 +12,7 @@ import {
   SkillSchemas,
   skillQueueName,
 } from '@skillrun/core';
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
@@ -23,6 +23,8 @@ import { PipelineBody } from './composite/pipeline-body';
 import { StepLauncher } from './composite/step-launcher';
 import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
+import { ExecutionSlots } from './execution-slots';
+import { GatedWorker } from './gated-worker';
 import { LlmClient } from './llm/llm-client';
 import { MetricsServer } from './metrics/metrics-server';
 import { registerRedisGauges } from './metrics/redis-gauges';
@@ -79,7 +81,10 @@ export class WorkerService {
     const waiting = new WaitingComposites(redis, keys);
     this.sandbox = new SkillSandbox({
       threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
-      maxThreads: config.WORKER_CONCURRENCY * (this.skills.length + 1),
+      threads: config.SANDBOX_THREADS,
+      ...(config.SANDBOX_THREAD_MEMORY_MB === undefined
+        ? {}
+        : { memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB }),
       abortGraceMs: config.ABORT_GRACE_MS,
     });
     const llm = this.llmBody(store, schemas);
@@ -102,10 +107,10 @@ export class WorkerService {
       schemas,
       logger: this.logger,
       retryBackoffMs: config.RETRY_BACKOFF_MS,
+      progressIntervalMs: config.PROGRESS_INTERVAL_MS,
       bodies: {
         code: new CodeBody({
           sandbox: this.sandbox,
-          store,
           redis: { target: config.redisTarget, prefix: config.KEY_PREFIX },
           composite,
         }),
@@ -115,7 +120,8 @@ export class WorkerService {
       onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
       metrics: this.metrics,
     });
-    this.workers = this.skills.map((skill) => this.consume(skill, runner, redis, store));
+    const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
+    this.workers = this.skills.flatMap((skill) => this.consume(skill, runner, redis, store, slots));
     this.sweeper = new DeadlineSweeper({
       waiting,
       store,
@@ -183,35 +189,40 @@ export class WorkerService {
     return false;
   }
 
+  /** A worker on each of the skill's queues, high priority first, all sharing the process's slots. */
   private consume(
     skill: LoadedSkill,
     runner: AttemptRunner,
     connection: Redis,
     store: ExecutionStore,
-  ): Worker {
+    slots: ExecutionSlots,
+  ): Worker[] {
     const { definition } = skill;
     const { config } = this;
-    const worker = new Worker(
-      skillQueueName(definition.name, definition.version),
-      (job, token) => this.running.track(job, token, () => runner.run(job, token, skill)),
-      {
-        connection,
-        prefix: config.KEY_PREFIX,
-        concurrency: config.WORKER_CONCURRENCY,
-        lockDuration: config.JOB_LOCK_MS,
-        stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
-      },
-    );
-    worker.on('failed', (job) => {
-      if (job) {
-        const deps = { store, metrics: this.metrics, logger: this.logger };
-        void recordStalledFailure(job, deps).catch(() => {});
-      }
+    return (['high', 'normal'] as const).map((lane) => {
+      const worker = new GatedWorker(
+        skillQueueName(definition.name, definition.version, lane),
+        (job, token) => this.running.track(job, token, () => runner.run(job, token, skill)),
+        {
+          connection,
+          prefix: config.KEY_PREFIX,
+          lockDuration: config.JOB_LOCK_MS,
+          stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
+        },
+        slots,
+        lane,
+      );
+      worker.on('failed', (job) => {
+        if (job) {
+          const deps = { store, metrics: this.metrics, logger: this.logger };
+          void recordStalledFailure(job, deps).catch(() => {});
+        }
+      });
+      worker.on('error', (error) =>
+        this.logger.warn({ err: error.message, queue: worker.name }, 'queue error'),
+      );
+      return worker;
     });
-    worker.on('error', (error) =>
-      this.logger.warn({ err: error.message, queue: worker.name }, 'queue error'),
-    );
-    return worker;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ErrorBody, JobPayload, Logger } from '@skillrun/core';
 import type { Job } from 'bullmq';
+import type { ProgressReporter } from '../progress-reporter';
 import type { LoadedSkill } from '../skill-loader';
 
 /** One attempt of one execution, as the body of its skill sees it. */
@@ -13,9 +14,14 @@ export interface Attempt {
   input: Record<string, unknown>;
   /** 1 for the first attempt, 2 for the first retry, ... */
   number: number;
+  /** Epoch ms at which this run of the attempt started (a composite runs again after its steps). */
+  startedAt: number;
   /** Epoch ms at which the attempt times out. */
   deadline: number;
+  /** Lines about this attempt (tagged with its execution, skill and trace ids). */
   logger: Logger;
+  /** Where the skill's progress goes. */
+  progress: ProgressReporter;
 }
 
 export type BodyOutcome =

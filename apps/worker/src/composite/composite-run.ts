@@ -59,7 +59,7 @@ export class CompositeRun {
       ...this.entries,
       { step, skill_id: skill, status: 'skipped', attempt: this.attempt.number },
     ];
-    await this.deps.store.setSteps(this.attempt.payload.execution_id, this.entries, new Date().toISOString());
+    await this.deps.store.setSteps(this.attempt.payload.execution_id, this.entries, this.attempt.startedAt);
   }
 
   async launch(calls: StepCall[]): Promise<void> {

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import {
   coercionOf,
   type ExecutionLauncher,
   type ExecutionStore,
   migrateInputs,
+  newJobPayload,
   parseVersionRange,
   SkillError,
   type SkillResolver,
@@ -45,7 +45,7 @@ export class StepLauncher {
     const prepared = await Promise.all(calls.map((call) => this.prepare(parent, call)));
     const all = [...entries, ...prepared.map(({ entry }) => entry)];
     // Recorded before they start: a parent that crashes here finds the step and starts it again.
-    await this.deps.store.setSteps(parent.payload.execution_id, all, new Date().toISOString());
+    await this.deps.store.setSteps(parent.payload.execution_id, all, parent.startedAt);
     const { job } = parent;
     await Promise.all(
       prepared.map(({ launch }) => launch({ id: job.id as string, queue: job.queueQualifiedName })),
@@ -81,30 +81,28 @@ export class StepLauncher {
       coerce: coercionOf(target),
       basePath: `${where}/input`,
     });
-    const { payload } = parent;
-    const executionId = randomUUID();
+    const { payload: parentPayload } = parent;
+    const payload = newJobPayload({
+      skill_id: skill.name,
+      skill_version: skill.version,
+      inputs,
+      caller: parentPayload.caller,
+      trace_id: parentPayload.trace_id,
+      priority: parentPayload.priority,
+      deadline: parent.deadline,
+      parent: { execution_id: parentPayload.execution_id, step: call.step },
+      ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
+    });
     const entry: LaunchedStep = {
       step: call.step,
       skill_id: skill.name,
       skill_version: skill.version,
-      execution_id: executionId,
+      execution_id: payload.execution_id,
       attempt: parent.number,
     };
     const launch = (parentJob: { id: string; queue: string }) =>
       this.deps.launcher.launch({
-        payload: {
-          v: 1,
-          execution_id: executionId,
-          skill_id: skill.name,
-          skill_version: skill.version,
-          inputs,
-          caller: payload.caller,
-          trace_id: payload.trace_id,
-          priority: payload.priority,
-          deadline: parent.deadline,
-          parent: { execution_id: payload.execution_id, step: call.step },
-          ...(payload.owner === undefined ? {} : { owner: payload.owner }),
-        },
+        payload,
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),
         parentJob,
