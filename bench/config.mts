@@ -1,0 +1,60 @@
+/** What a run measures and how long it takes: `npm run bench`, BENCH_QUICK=1, BENCH_ONLY=row1,row3. */
+
+export const ROWS = ['row1', 'row2', 'row3', 'row4', 'row5', 'row6', 'row7', 'row8', 'row9'] as const;
+export type RowId = (typeof ROWS)[number];
+
+export interface BenchConfig {
+  quick: boolean;
+  rows: Set<RowId>;
+  /** End-to-end throughput with 1 vs 2 worker processes (BENCH_SCALING=1). */
+  scaling: boolean;
+  repetitions: number;
+  /** Length of a timed HTTP load window, and of the warm-up before a figure's first one. */
+  loadSeconds: number;
+  warmupSeconds: number;
+  /** HTTP connections for throughput figures, and concurrent adders for raw BullMQ. */
+  connections: number;
+  /** Row 2: executions queued before the worker starts. */
+  drainJobs: number;
+  /** Rows 5 and 6: executions queued for each concurrency × skills drain. */
+  memoryJobs: number;
+  /** Row 4: sequential round trips. */
+  roundTrips: number;
+  /** Row 7: POST invokes the gateway has answered when its memory is read. */
+  gatewayInvocations: number;
+  /** Rows 8 and 9: executions in the measured Redis window. */
+  redisExecutions: number;
+  /** A worker whose RSS passes this is stopped (figure marked): a runaway must not take the machine down. */
+  rssGuardMb: number;
+}
+
+function parseRows(only: string | undefined): Set<RowId> {
+  if (!only) return new Set(ROWS);
+  const rows = new Set<RowId>();
+  for (const word of only.split(/[\s,]+/).filter(Boolean)) {
+    const row = (/^\d+$/.test(word) ? `row${word}` : word.toLowerCase()) as RowId;
+    if (!ROWS.includes(row))
+      throw new Error(`BENCH_ONLY: unknown row "${word}" (rows are ${ROWS.join(', ')})`);
+    rows.add(row);
+  }
+  return rows;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  return {
+    quick,
+    rows: parseRows(env.BENCH_ONLY),
+    scaling: env.BENCH_SCALING === '1' || env.BENCH_SCALING === 'true',
+    repetitions: Number(env.BENCH_REPETITIONS ?? (quick ? 1 : 3)),
+    loadSeconds: quick ? 2 : 5,
+    warmupSeconds: 1,
+    connections: 50,
+    drainJobs: quick ? 2000 : 10_000,
+    memoryJobs: quick ? 1000 : 3000,
+    roundTrips: quick ? 100 : 500,
+    gatewayInvocations: quick ? 10_000 : 100_000,
+    redisExecutions: quick ? 2000 : 10_000,
+    rssGuardMb: Number(env.BENCH_RSS_GUARD_MB ?? 4096),
+  };
+}

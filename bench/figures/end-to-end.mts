@@ -1,0 +1,126 @@
+/**
+ * Row 1: completed executions per second end to end, HTTP load on 50 connections for a fixed
+ * window, counting every execution accepted in the window until the last of them is finished
+ * (its queue has nothing waiting, prioritized, delayed or active). Baseline B, the minimal
+ * gateway and worker, measured the same way; raw BullMQ (A(a), 50 adders) shown for reference.
+ * With BENCH_SCALING=1, the service with 2 worker processes against 1.
+ */
+import type { BenchContext } from '../context.mjs';
+import { answered, count, type HttpTarget, load } from '../support/load.mjs';
+import { BASELINE_QUEUE } from '../support/minimal.mjs';
+import { noteAnswers } from '../support/oddities.mjs';
+import { QueueDepth, type QueueRef } from '../support/queue-depth.mjs';
+import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
+import { serviceQueue } from '../support/service.mjs';
+
+async function httpThroughput(
+  ctx: BenchContext,
+  target: HttpTarget,
+  queue: QueueRef,
+  label: string,
+  counted: { invocations: number },
+): Promise<number> {
+  const depth = new QueueDepth(ctx.redis, [queue]);
+  const started = performance.now();
+  const result = await load(target, {
+    connections: ctx.config.connections,
+    duration: ctx.config.loadSeconds,
+  });
+  const finished = await depth.drained();
+  counted.invocations += answered(result);
+  noteAnswers(ctx, label, result);
+  return count(result, 202) / ((finished - started) / 1000);
+}
+
+async function warmUp(
+  ctx: BenchContext,
+  target: HttpTarget,
+  queue: QueueRef,
+  counted: { invocations: number },
+) {
+  const result = await load(target, {
+    connections: ctx.config.connections,
+    duration: ctx.config.warmupSeconds,
+  });
+  counted.invocations += answered(result);
+  await new QueueDepth(ctx.redis, [queue]).drained();
+}
+
+async function rawThroughput(ctx: BenchContext): Promise<number> {
+  const queue = openQueue(ctx.redis, BASELINE_QUEUE);
+  const depth = new QueueDepth(ctx.redis, [BASELINE_QUEUE]);
+  const started = performance.now();
+  const added = await addConcurrently(queue, {
+    adders: ctx.config.connections,
+    until: started + ctx.config.loadSeconds * 1000,
+  });
+  const finished = await depth.drained();
+  await queue.close();
+  return added / ((finished - started) / 1000);
+}
+
+export async function endToEnd(ctx: BenchContext): Promise<void> {
+  const { service, minimal, config } = ctx;
+  const echoQueue = serviceQueue(ctx.echo);
+  await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
+  await warmUp(ctx, minimal.target(), BASELINE_QUEUE, minimal);
+  await warmUp(ctx, service.target(), echoQueue, service);
+  const ours: number[] = [];
+  const baseline: number[] = [];
+  const raw: number[] = [];
+  for (let rep = 1; rep <= config.repetitions; rep++) {
+    raw.push(await rawThroughput(ctx));
+    baseline.push(
+      await httpThroughput(ctx, minimal.target(), BASELINE_QUEUE, `row 1 minimal rep ${rep}`, minimal),
+    );
+    ours.push(await httpThroughput(ctx, service.target(), echoQueue, `row 1 service rep ${rep}`, service));
+    ctx.progress(
+      `row 1 rep ${rep}: raw BullMQ ${raw.at(-1)?.toFixed(0)}/s, minimal ${baseline.at(-1)?.toFixed(0)}/s, service ${ours.at(-1)?.toFixed(0)}/s`,
+    );
+  }
+  const title = `end-to-end completed executions/s, ${config.connections} connections, ${config.loadSeconds} s`;
+  ctx.figures.push({
+    row: '1',
+    title,
+    unit: 'exec/s',
+    ours,
+    baseline,
+    baselineName: 'B',
+    target: { kind: 'ratio-at-least', value: 0.9 },
+  });
+  ctx.figures.push({
+    row: '1′',
+    title: `same, against raw BullMQ (A(a): ${config.connections} adders, no HTTP) — for reference`,
+    unit: 'exec/s',
+    ours,
+    baseline: raw,
+    baselineName: 'A(a)',
+  });
+}
+
+/** The service with 2 worker processes against 1 (for the scaling note in the docs). */
+export async function scaling(ctx: BenchContext): Promise<void> {
+  const { service, config } = ctx;
+  const echoQueue = serviceQueue(ctx.echo);
+  const first = await service.ensureDefaultWorker();
+  const one: number[] = [];
+  const two: number[] = [];
+  for (let rep = 1; rep <= config.repetitions; rep++) {
+    one.push(await httpThroughput(ctx, service.target(), echoQueue, `scaling 1 worker rep ${rep}`, service));
+    const second = await service.startWorker({ skills: 'echo' });
+    two.push(await httpThroughput(ctx, service.target(), echoQueue, `scaling 2 workers rep ${rep}`, service));
+    await service.stopWorker(second);
+    ctx.progress(
+      `scaling rep ${rep}: 1 worker ${one.at(-1)?.toFixed(0)}/s, 2 workers ${two.at(-1)?.toFixed(0)}/s`,
+    );
+  }
+  if (!first.child.alive) throw new Error('the first worker died during the scaling figure');
+  ctx.figures.push({
+    row: '1×2',
+    title: 'end-to-end with 2 worker processes (ours) vs 1 (baseline)',
+    unit: 'exec/s',
+    ours: two,
+    baseline: one,
+    baselineName: '1 worker',
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Row 4: invoke → `completed` as the client sees it, one execution at a time. The service: `POST
+ * invoke`, then `GET status` with `Prefer: wait=5` (a long poll: the gateway answers when the
+ * execution changes or ends) repeated until the status is final, counting the GETs. Raw BullMQ
+ * (A(c)): `queue.add`, then QueueEvents' `completed` for that job.
+ */
+import { QueueEvents } from 'bullmq';
+import type { BenchContext } from '../context.mjs';
+import { mean, percentile } from '../stats.mjs';
+import { JsonClient } from '../support/http.mjs';
+import { BASELINE_QUEUE } from '../support/minimal.mjs';
+import { JOB_DATA, jobOptions, openQueue } from '../support/raw-bullmq.mjs';
+import { invocationBody } from '../support/service.mjs';
+
+const FINAL = new Set(['completed', 'failed', 'timeout']);
+
+interface Trips {
+  ms: number[];
+  gets: number[];
+  notCompleted: number;
+}
+
+async function serviceTrips(
+  ctx: BenchContext,
+  client: JsonClient,
+  times: number,
+  trips: Trips,
+): Promise<void> {
+  const { id } = ctx.echo;
+  const body = invocationBody(id);
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const accepted = await client.send('POST', `/skills/${id}/invoke`, body);
+    ctx.service.invocations++;
+    if (accepted.status !== 202) throw new Error(`row 4: invoke answered ${accepted.status}`);
+    let gets = 0;
+    for (;;) {
+      const status = await client.send(
+        'GET',
+        `/skills/${id}/status/${accepted.body.execution_id}`,
+        undefined,
+        {
+          prefer: 'wait=5',
+        },
+      );
+      gets++;
+      if (status.status !== 200) throw new Error(`row 4: status answered ${status.status}`);
+      const state = String(status.body.status);
+      if (FINAL.has(state)) {
+        if (state !== 'completed') trips.notCompleted++;
+        break;
+      }
+    }
+    trips.ms.push(performance.now() - started);
+    trips.gets.push(gets);
+  }
+}
+
+export async function roundTrip(ctx: BenchContext): Promise<void> {
+  const { service, minimal, config } = ctx;
+  await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
+  const client = new JsonClient(service.url, { 'x-api-key': service.apiKey });
+  const queue = openQueue(ctx.redis, BASELINE_QUEUE);
+  const events = new QueueEvents(BASELINE_QUEUE.name, {
+    connection: { url: ctx.redisUrl },
+    prefix: BASELINE_QUEUE.prefix,
+  });
+  await events.waitUntilReady();
+  const rawTrips = async (times: number, into: number[]) => {
+    for (let i = 0; i < times; i++) {
+      const started = performance.now();
+      const job = await queue.add('invoke', JOB_DATA, jobOptions());
+      await job.waitUntilFinished(events, 10_000);
+      into.push(performance.now() - started);
+    }
+  };
+  const warmUp = Math.min(50, config.roundTrips);
+  await rawTrips(warmUp, []);
+  await serviceTrips(ctx, client, warmUp, { ms: [], gets: [], notCompleted: 0 });
+  const ours = { p50: [] as number[], p99: [] as number[] };
+  const baseline = { p50: [] as number[], p99: [] as number[] };
+  const gets: number[] = [];
+  let notCompleted = 0;
+  try {
+    for (let rep = 1; rep <= config.repetitions; rep++) {
+      const raw: number[] = [];
+      await rawTrips(config.roundTrips, raw);
+      const trips: Trips = { ms: [], gets: [], notCompleted: 0 };
+      await serviceTrips(ctx, client, config.roundTrips, trips);
+      baseline.p50.push(percentile(raw, 0.5));
+      baseline.p99.push(percentile(raw, 0.99));
+      ours.p50.push(percentile(trips.ms, 0.5));
+      ours.p99.push(percentile(trips.ms, 0.99));
+      gets.push(...trips.gets);
+      notCompleted += trips.notCompleted;
+      ctx.progress(
+        `row 4 rep ${rep}: raw p50 ${baseline.p50.at(-1)?.toFixed(2)} p99 ${baseline.p99.at(-1)?.toFixed(2)} ms, ` +
+          `service p50 ${ours.p50.at(-1)?.toFixed(2)} p99 ${ours.p99.at(-1)?.toFixed(2)} ms, ${mean(trips.gets).toFixed(1)} GETs each`,
+      );
+    }
+  } finally {
+    client.close();
+    await Promise.all([queue.close(), events.close()]);
+  }
+  if (notCompleted > 0)
+    ctx.oddities.push(`row 4: ${notCompleted} sequential executions ended other than completed`);
+  ctx.details.push(
+    `Row 4, GET status per execution (Prefer: wait=5): mean ${mean(gets).toFixed(2)}, ` +
+      `p50 ${percentile(gets, 0.5)}, p99 ${percentile(gets, 0.99).toFixed(0)}, max ${Math.max(...gets)}` +
+      ' (1 when the long poll answers at the end; more while the header is ignored and the client loops).',
+  );
+  for (const [q, target] of [
+    ['p50', 1.5],
+    ['p99', 2],
+  ] as const) {
+    ctx.figures.push({
+      row: `4 ${q}`,
+      title: `invoke → completed seen by the client, sequential ×${config.roundTrips}, ${q}`,
+      unit: 'ms',
+      ours: ours[q],
+      baseline: baseline[q],
+      baselineName: 'A(c)',
+      target: { kind: 'ratio-at-most', value: target },
+    });
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Draining a pre-filled queue: a worker process is started and ready, its queues are paused,
+ * filled, then resumed; the drain is timed from the resume to the moment nothing is left waiting,
+ * prioritized, delayed or active, while the worker's RSS is sampled. Pausing (rather than filling
+ * before any worker runs) is what lets the service accept the invocations: the gateway only takes
+ * invocations of a skill that a live worker hosts.
+ */
+import type { Queue } from 'bullmq';
+import type { BenchContext } from '../context.mjs';
+import { count, load } from './load.mjs';
+import { BASELINE_PREFIX } from './minimal.mjs';
+import { noteAnswers } from './oddities.mjs';
+import { type ProcMemory, RssSampler } from './proc-memory.mjs';
+import { QueueDepth, type QueueRef } from './queue-depth.mjs';
+import { fillQueues, openQueue } from './raw-bullmq.mjs';
+import { type SkillRef, serviceQueue } from './service.mjs';
+import { executionsByStatus } from './worker-metrics.mjs';
+
+/** No progress for this long and the drain is abandoned (and its leftovers removed). */
+const STUCK_MS = 30_000;
+
+export interface DrainOutcome {
+  /** Jobs queued (202s for the service). */
+  jobs: number;
+  seconds: number;
+  memory: ProcMemory | undefined;
+  /** Jobs that did not end `completed` (failed, timed out, or never finished). */
+  notCompleted: number;
+  /** Why the figure is incomplete, if it is. */
+  problem?: string;
+}
+
+async function timedDrain(
+  ctx: BenchContext,
+  pid: number,
+  queues: Queue[],
+  refs: QueueRef[],
+  kill: () => void,
+): Promise<{ seconds: number; memory: ProcMemory | undefined; problem?: string }> {
+  const depth = new QueueDepth(ctx.redis, refs);
+  const sampler = new RssSampler(pid, ctx.config.rssGuardMb, kill);
+  const started = performance.now();
+  await Promise.all(queues.map((queue) => queue.resume()));
+  let problem: string | undefined;
+  let finished = Number.NaN;
+  try {
+    finished = await depth.drained(20, STUCK_MS);
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  const memory = sampler.stop();
+  if (sampler.guardTripped) problem = `worker stopped: RSS passed the ${ctx.config.rssGuardMb} MB guard`;
+  if (problem) {
+    // Whatever is left must not run into the next figure.
+    await Promise.all(queues.map((queue) => queue.obliterate({ force: true }).catch(() => {})));
+  }
+  return { seconds: (finished - started) / 1000, memory, ...(problem ? { problem } : {}) };
+}
+
+export async function serviceDrain(
+  ctx: BenchContext,
+  options: { concurrency: number; skills: SkillRef[]; skillsDir?: string; jobs: number; label: string },
+): Promise<DrainOutcome> {
+  const { service } = ctx;
+  // Nothing else may consume these queues.
+  await service.stopWorkers();
+  const worker = await service.startWorker({
+    concurrency: options.concurrency,
+    ...(options.skillsDir
+      ? { skillsDir: options.skillsDir }
+      : { skills: options.skills.map(({ id }) => id).join(',') }),
+  });
+  const refs = options.skills.map(serviceQueue);
+  const queues = refs.map((ref) => openQueue(ctx.redis, ref));
+  try {
+    await Promise.all(queues.map((queue) => queue.pause()));
+    const filled = await load(service.target(options.skills.map(({ id }) => id)), {
+      connections: ctx.config.connections,
+      amount: options.jobs,
+    });
+    service.invocations += options.jobs;
+    noteAnswers(ctx, `${options.label} fill`, filled);
+    const jobs = count(filled, 202);
+    const drain = await timedDrain(ctx, worker.child.pid, queues, refs, () => worker.child.kill());
+    let completed = Number.NaN;
+    if (worker.child.alive) {
+      const statuses = await executionsByStatus(worker.metricsPort);
+      completed = statuses.get('completed') ?? 0;
+      const others = [...statuses].filter(([status, n]) => status !== 'completed' && n > 0);
+      if (others.length > 0) {
+        ctx.oddities.push(
+          `${options.label}: ${others.map(([status, n]) => `${status} ${n}`).join(', ')} of ${jobs}`,
+        );
+      }
+    }
+    if (drain.problem) ctx.oddities.push(`${options.label}: ${drain.problem}`);
+    const summary = worker.child.summary;
+    if (summary.errors > 0) {
+      ctx.oddities.push(
+        `${options.label}: worker logged ${summary.errors} errors, e.g. ${summary.last.at(-1)}`,
+      );
+    }
+    return { jobs, ...drain, notCompleted: jobs - completed };
+  } finally {
+    await service.stopWorker(worker);
+    await Promise.all(queues.map((queue) => queue.close()));
+  }
+}
+
+export async function minimalDrain(
+  ctx: BenchContext,
+  options: { concurrency: number; queueNames: string[]; jobs: number },
+): Promise<DrainOutcome> {
+  const { minimal } = ctx;
+  const worker = await minimal.startWorker({ concurrency: options.concurrency, queues: options.queueNames });
+  const refs = options.queueNames.map((name) => ({ prefix: BASELINE_PREFIX, name }));
+  const queues = refs.map((ref) => openQueue(ctx.redis, ref));
+  try {
+    await Promise.all(queues.map((queue) => queue.pause()));
+    await fillQueues(queues, options.jobs);
+    const drain = await timedDrain(ctx, worker.pid, queues, refs, () => worker.kill());
+    const { completed } = await minimal.stopWorker(worker);
+    return { jobs: options.jobs, ...drain, notCompleted: options.jobs - completed };
+  } finally {
+    if (worker.alive) await minimal.stopWorker(worker);
+    await Promise.all(queues.map((queue) => queue.close()));
+  }
+}
