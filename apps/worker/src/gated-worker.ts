@@ -1,5 +1,5 @@
 import { type Job, type Processor, Worker, type WorkerOptions } from 'bullmq';
-import type { ExecutionSlots, SlotLane } from './execution-slots';
+import type { ExecutionSlots, SlotLane, SlotWait } from './execution-slots';
 
 /**
  * A BullMQ Worker that takes a job off its queue only while it holds one of the process's
@@ -7,10 +7,19 @@ import type { ExecutionSlots, SlotLane } from './execution-slots';
  * is moved to active, so no job is locked while it waits; when a job ends, its slot carries on to
  * the next job of the same queue (fetched by the same script that finishes the job) unless another
  * queue is waiting for one.
+ *
+ * BullMQ's main loop fetches jobs one after the other and starts the fetched ones only once it
+ * stops fetching. So a fetch never waits for a slot while this worker holds a fetched job it has
+ * not started: it answers "nothing" at once instead, and the loop starts what it has. Otherwise
+ * every queue could end up holding slots for jobs it cannot start, each waiting for another's.
  */
 export class GatedWorker extends Worker {
   /** Lock tokens whose next fetch carries on with the slot of the job that just ended. */
   private readonly carried = new Set<string>();
+  /** Jobs fetched (each holding a slot) that BullMQ's loop has not started yet. */
+  private unstarted = 0;
+  /** The fetch waiting for a slot, if one is. */
+  private slotWait: SlotWait | undefined;
 
   constructor(
     name: string,
@@ -24,13 +33,14 @@ export class GatedWorker extends Worker {
 
   protected override async moveToActive(token: string, name?: string): Promise<Job> {
     const carried = this.carried.delete(token);
-    if (!carried) await this.slots.acquire(this.lane);
+    if (!carried && !(await this.takeSlot())) return undefined as unknown as Job;
     let job: Job | undefined;
     try {
       job = this.closing ? undefined : await super.moveToActive(token, name);
     } finally {
       if (!job && !carried) this.slots.release();
     }
+    if (job) this.unstarted++;
     return job as Job;
   }
 
@@ -39,6 +49,7 @@ export class GatedWorker extends Worker {
     token: string,
     fetchNext: () => boolean = () => true,
   ): Promise<Job | undefined> {
+    this.unstarted--;
     let next: Job | undefined;
     try {
       next = (await super.processJob(job, token, () => {
@@ -46,10 +57,29 @@ export class GatedWorker extends Worker {
         if (carry) this.carried.add(token);
         return carry;
       })) as Job | undefined;
+      if (next) this.fetchedWhileWaiting();
       return next;
     } finally {
       this.carried.delete(token);
       if (!next) this.slots.release();
     }
+  }
+
+  /** A slot for a fetch: waited for only while this worker has no fetched job left to start. */
+  private async takeSlot(): Promise<boolean> {
+    if (this.unstarted > 0) return this.slots.tryAcquire();
+    const wait = this.slots.wait(this.lane);
+    this.slotWait = wait;
+    try {
+      return await wait.granted;
+    } finally {
+      if (this.slotWait === wait) this.slotWait = undefined;
+    }
+  }
+
+  /** A finished job brought the next one: the loop must be free to start it, so the wait ends. */
+  private fetchedWhileWaiting(): void {
+    this.unstarted++;
+    this.slotWait?.withdraw();
   }
 }
