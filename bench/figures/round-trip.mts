@@ -56,6 +56,28 @@ async function serviceTrips(
   }
 }
 
+/** Resolves when QueueEvents reports the job completed; rejects on its failure or after 10 s. */
+function completionOf(events: QueueEvents, id: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`row 4: job ${id} not completed in 10 s`)), 10_000);
+    const onCompleted = ({ jobId }: { jobId: string }) => {
+      if (jobId === id) finish();
+    };
+    const onFailed = ({ jobId, failedReason }: { jobId: string; failedReason: string }) => {
+      if (jobId === id) finish(new Error(failedReason));
+    };
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      events.off('completed', onCompleted);
+      events.off('failed', onFailed);
+      if (error) reject(error);
+      else resolve();
+    };
+    events.on('completed', onCompleted);
+    events.on('failed', onFailed);
+  });
+}
+
 export async function roundTrip(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
@@ -68,9 +90,12 @@ export async function roundTrip(ctx: BenchContext): Promise<void> {
   await events.waitUntilReady();
   const rawTrips = async (times: number, into: number[]) => {
     for (let i = 0; i < times; i++) {
+      const options = jobOptions();
       const started = performance.now();
-      const job = await queue.add('invoke', JOB_DATA, jobOptions());
-      await job.waitUntilFinished(events, 10_000);
+      // Listened for before the add: a job removed on completion cannot be asked afterwards.
+      const completed = completionOf(events, String(options.jobId));
+      await queue.add('invoke', JOB_DATA, options);
+      await completed;
       into.push(performance.now() - started);
     }
   };
