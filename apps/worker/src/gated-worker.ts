@@ -40,7 +40,9 @@ export class GatedWorker extends Worker {
     } finally {
       if (!job && !carried) this.slots.release();
     }
-    if (job) this.unstarted++;
+    // A carried fetch happens inside processJob (a job moved to wait for its children fetches the
+    // next one this way): that job is counted when processJob hands it on.
+    if (job && !carried) this.unstarted++;
     return job as Job;
   }
 
