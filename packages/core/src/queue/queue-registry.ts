@@ -3,6 +3,12 @@ import type { Redis } from 'ioredis';
 import type { Priority } from '../schemas/invocation-request';
 import { skillQueueName, skillQueueNames } from './skill-queue';
 
+/**
+ * BullMQ's per-queue event stream is trimmed to about this many entries (its default keeps 10,000,
+ * ~1 MB a queue). Nothing of ours reads it: executions announce their changes on their own channel.
+ */
+const EVENTS_MAX_LEN = 1000;
+
 /** The producer side of every skill version's queues, created on first use and sharing one connection. */
 export class QueueRegistry {
   private readonly queues = new Map<string, Queue>();
@@ -29,7 +35,11 @@ export class QueueRegistry {
   private named(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: this.prefix,
+        streams: { events: { maxLen: EVENTS_MAX_LEN } },
+      });
       queue.on('error', () => {});
       this.queues.set(name, queue);
     }

@@ -143,7 +143,8 @@ export function toExecution(
   const startedAt = isoOf(fields.started_at) ?? isoOf(live.processedOn);
   const completedAt = isoOf(fields.completed_at);
   const createdAt = isoOf(fields.created_at) ?? '';
-  const updatedAt = isoOf(fields.updated_at) ?? (started ? isoOf(live.processedOn) : undefined) ?? createdAt;
+  const updatedAt =
+    completedAt ?? isoOf(fields.updated_at) ?? (started ? isoOf(live.processedOn) : undefined) ?? createdAt;
   return {
     execution_id: executionId,
     status,

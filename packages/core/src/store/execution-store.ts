@@ -21,11 +21,12 @@ import type { RedisKeys } from './redis-keys';
 
 /**
  * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
- * and nothing changes a terminal state. KEYS: the record, its change channel. ARGV: new status,
- * retention ms, execution id, started_at (kept from the first time it is given; may be empty), then
- * field/value pairs. Returns 1 when applied, 0 when the record is missing, -1 when the move would go
- * backwards. A terminal state starts the retention period and frees the execution's concurrency
- * slots (in-flight-slots.ts); every applied change is announced on the channel.
+ * and nothing changes a terminal state. KEYS: the record, its change channel, its outcome STRING.
+ * ARGV: new status, retention ms, execution id, started_at (kept from the first time it is given;
+ * may be empty), an outcome too long for the record (may be empty), then field/value pairs. Returns
+ * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
+ * state starts the retention period and frees the execution's concurrency slots
+ * (in-flight-slots.ts); every applied change is announced on the channel.
  */
 const TRANSITION = `
 local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots')
@@ -33,12 +34,13 @@ if not current[1] then return 0 end
 local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2 }
 if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
 if ARGV[4] ~= '' and not current[2] then
-  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 5))
+  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 6))
 else
-  redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 5))
+  redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 6))
 end
 if rank[ARGV[1]] == 2 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[2]) end
   if current[3] then
     for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
   end
@@ -79,6 +81,9 @@ export interface AttemptEnd {
 }
 
 const FINAL = new Set<string>(['completed', 'failed', 'timeout']);
+
+/** Redis' default hash-max-listpack-value: a longer value turns a hash into a table. */
+const COMPACT_VALUE_BYTES = 64;
 
 /**
  * Execution records in Redis, one HASH per execution under its own key. A record is kept while its
@@ -124,8 +129,7 @@ export class ExecutionStore {
    * (the worker writes the outcome before BullMQ removes the job): status never moves backwards.
    */
   async read(executionId: string): Promise<{ execution: Execution; owner: string | null } | null> {
-    const key = this.keys.execution(executionId);
-    let fields = await this.redis.hgetall(key);
+    let fields = await this.fields(executionId);
     let live: LiveJob = {};
     if (fields.status && !FINAL.has(fields.status)) {
       const queue = skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields));
@@ -134,12 +138,27 @@ export class ExecutionStore {
         'processedOn',
         'ats',
       );
-      if (processedOn === null && started === null) fields = await this.redis.hgetall(key);
+      if (processedOn === null && started === null) fields = await this.fields(executionId);
       else live = { processedOn: Number(processedOn), attemptsStarted: Number(started ?? 0) };
     }
     const steps = await this.stepsOf(fields);
     const execution = toExecution(executionId, fields, live, steps);
     return execution && { execution, owner: fields.owner_id ?? null };
+  }
+
+  /**
+   * The record's fields, with its outcome where it was kept apart, in one round trip (a pipeline:
+   * the outcome is written with the final status, so it only counts once the record says final).
+   */
+  private async fields(executionId: string): Promise<Record<string, string>> {
+    const [[recordError, fields], [outcomeError, outcome]] = (await this.redis
+      .pipeline()
+      .hgetall(this.keys.execution(executionId))
+      .get(this.keys.outcome(executionId))
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string | null]];
+    if (recordError ?? outcomeError) throw recordError ?? outcomeError;
+    if (outcome === null || !fields.status || !FINAL.has(fields.status)) return fields;
+    return { ...fields, [fields.status === 'completed' ? 'output' : 'error']: outcome };
   }
 
   /** Whether the execution has ended (or its record is gone). */
@@ -193,7 +212,7 @@ export class ExecutionStore {
   }
 
   complete(executionId: string, output: unknown, end: AttemptEnd): Promise<TransitionResult> {
-    return this.end(executionId, 'completed', { output: JSON.stringify(output ?? null) }, end);
+    return this.end(executionId, 'completed', 'output', JSON.stringify(output ?? null), end);
   }
 
   /** `end` is absent when the execution ends without an attempt of its own (a sweep, a stall). */
@@ -203,24 +222,35 @@ export class ExecutionStore {
     error: ErrorBody,
     end?: AttemptEnd,
   ): Promise<TransitionResult> {
-    return this.end(executionId, status, { error: JSON.stringify(error) }, end);
+    return this.end(executionId, status, 'error', JSON.stringify(error), end);
   }
 
+  /**
+   * Ends the execution with its output or error: in the record while short enough for Redis' compact
+   * hash encoding (which a single long value would turn into a table several times larger), else in
+   * a STRING of its own.
+   */
   private end(
     executionId: string,
     status: TerminalStatus,
-    fields: Record<string, string>,
+    field: 'output' | 'error',
+    outcome: string,
     end: AttemptEnd | undefined,
   ): Promise<TransitionResult> {
-    // One reading of the clock: updated_at and completed_at of an ended execution are the same instant.
-    const now = this.clock();
-    return this.transition(executionId, status, end?.startedAt, {
-      ...fields,
-      updated_at: now,
-      completed_at: now,
-      ...(end ? { attempts: end.attempt } : {}),
-      ...(end?.progress === undefined ? {} : { progress: end.progress }),
-    });
+    const apart = Buffer.byteLength(outcome) > COMPACT_VALUE_BYTES;
+    return this.transition(
+      executionId,
+      status,
+      end?.startedAt,
+      {
+        ...(apart ? {} : { [field]: outcome }),
+        // updated_at of an ended execution is its completed_at: not stored twice.
+        completed_at: this.clock(),
+        ...(end ? { attempts: end.attempt } : {}),
+        ...(end?.progress === undefined ? {} : { progress: end.progress }),
+      },
+      apart ? outcome : '',
+    );
   }
 
   private async transition(
@@ -228,14 +258,17 @@ export class ExecutionStore {
     status: ExecutionStatus,
     startedAt: number | undefined,
     fields: Record<string, string | number>,
+    outcomeApart = '',
   ): Promise<TransitionResult> {
-    const pairs = Object.entries({ updated_at: this.clock(), ...fields }).flatMap(([field, value]) => [
-      field,
-      String(value),
-    ]);
+    const changes = FINAL.has(status) ? fields : { updated_at: this.clock(), ...fields };
+    const pairs = Object.entries(changes).flatMap(([field, value]) => [field, String(value)]);
     const result = await this.transitionScript(
-      [this.keys.execution(executionId), this.keys.executionChanged(executionId)],
-      [status, this.ttlSeconds * 1000, executionId, startedAt ?? '', ...pairs],
+      [
+        this.keys.execution(executionId),
+        this.keys.executionChanged(executionId),
+        this.keys.outcome(executionId),
+      ],
+      [status, this.ttlSeconds * 1000, executionId, startedAt ?? '', outcomeApart, ...pairs],
     );
     return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
   }

@@ -7,6 +7,14 @@ export class RedisKeys {
   }
 
   /**
+   * STRING holding an ended execution's output or error when it is too long for the record's
+   * compact encoding; it expires with the record.
+   */
+  outcome(executionId: string): string {
+    return `${this.prefix}:exec:${executionId}:outcome`;
+  }
+
+  /**
    * Pub/sub channel on which every change of an execution's record is announced (the message is its
    * new status), so that a gateway can answer a waiting GET status the moment it changes.
    */
