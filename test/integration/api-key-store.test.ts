@@ -113,4 +113,23 @@ describe('ApiKeyStore: API keys kept as hashes in Redis', () => {
     }
     expect(await store.list('nobody')).toEqual([]);
   });
+
+  it('trusts a key it has read for cacheMs: revoked here it stops at once, elsewhere within cacheMs', async () => {
+    const keys = new RedisKeys('{api-key-test}');
+    const cached = new ApiKeyStore(redis, keys, 400);
+    const { key, record } = await store.create({ callerId: 'svc:cached', scopes: ['skill:invoke'] });
+    const other = await store.create({ callerId: 'svc:cached', scopes: ['skill:invoke'] });
+    expect(await cached.verify(key)).toMatchObject({ callerId: 'svc:cached' });
+    expect(await cached.verify(other.key)).toMatchObject({ callerId: 'svc:cached' });
+    // A wrong secret for a cached id is still refused.
+    expect(await cached.verify(`${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`)).toBeNull();
+
+    await cached.revoke(record.id);
+    expect(await cached.verify(key)).toBeNull();
+
+    await store.revoke(other.record.id);
+    expect(await cached.verify(other.key)).toMatchObject({ callerId: 'svc:cached' });
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await cached.verify(other.key)).toBeNull();
+  });
 });

@@ -76,7 +76,7 @@ describe('Redis Cluster', () => {
     worker = await startWorker({
       ...clusterEnv,
       SKILLS_DIR: `${fixtureSkills}:${join(repoRoot, 'skills')}`,
-      WORKER_SKILLS: 'echo,memory_store,memory_search,thrower',
+      WORKER_SKILLS: 'echo,memory_store,memory_search,thrower,sleepy',
       HEARTBEAT_INTERVAL_MS: '500',
     });
     const gateway = await startGateway({ ...clusterEnv, SKILL_CACHE_MS: '0' });
@@ -89,6 +89,12 @@ describe('Redis Cluster', () => {
       const found = await client.run('memory_search', { query: 'clustered' });
       expect(JSON.stringify(found.final.output)).toContain('clustered memory');
       expect((await client.run('thrower', {})).final.status).toBe('failed');
+      // A waiting GET result is woken through the cluster's pub/sub.
+      const sleeping = await client.invoke('sleepy', { ms: 500 });
+      const result = await client.request(`/skills/sleepy/result/${sleeping.body.execution_id}`, {
+        headers: { prefer: 'wait=30' },
+      });
+      expect(result.body).toMatchObject({ status: 'completed', output: { slept_ms: expect.any(Number) } });
     } finally {
       await gateway.process.stop();
     }

@@ -5,6 +5,8 @@ import { startTestRedis, type TestRedis } from './test-redis';
 /** A gateway and workers on a Redis of their own: what each integration test file runs against. */
 export class TestSystem {
   readonly workers: ServiceProcess[] = [];
+  /** Gateways besides the first, as replicas behind a load balancer would be. */
+  readonly replicas: StartedGateway[] = [];
 
   private constructor(
     readonly redis: TestRedis,
@@ -23,6 +25,13 @@ export class TestSystem {
     return new TestSystem(redis, gateway, shared);
   }
 
+  /** Another gateway on the same Redis. */
+  async addGateway(env: Record<string, string> = {}): Promise<StartedGateway> {
+    const gateway = await startGateway({ ...this.env, ...env, SKILL_CACHE_MS: '0' });
+    this.replicas.push(gateway);
+    return gateway;
+  }
+
   async addWorker(env: Record<string, string> = {}): Promise<ServiceProcess> {
     const worker = await startWorker({ ...this.env, ...env });
     this.workers.push(worker);
@@ -30,7 +39,11 @@ export class TestSystem {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.gateway.process.stop(), ...this.workers.map((worker) => worker.stop())]);
+    await Promise.all([
+      this.gateway.process.stop(),
+      ...this.replicas.map((replica) => replica.process.stop()),
+      ...this.workers.map((worker) => worker.stop()),
+    ]);
     await this.redis.stop();
   }
 }

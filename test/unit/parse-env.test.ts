@@ -145,6 +145,20 @@ describe('loadGatewayConfig', () => {
     });
     expect(config).toMatchObject({ BODY_LIMIT_BYTES: 2048, REDIS_TIMEOUT_MS: 100, SKILL_CACHE_MS: 0 });
   });
+
+  it('bounds how long and how many requests wait on executions', () => {
+    expect(loadGatewayConfig({})).toMatchObject({ MAX_WAIT_SECONDS: 30, MAX_WAITERS: 10_000 });
+    expect(loadGatewayConfig({ MAX_WAIT_SECONDS: '0', MAX_WAITERS: '5' })).toMatchObject({
+      MAX_WAIT_SECONDS: 0,
+      MAX_WAITERS: 5,
+    });
+    for (const value of ['-1', '3601', '1.5', 'soon']) {
+      const { message } = configError(() => loadGatewayConfig({ MAX_WAIT_SECONDS: value }));
+      expect(message).toContain('MAX_WAIT_SECONDS: ');
+      expect(message).toContain(`"${value}"`);
+    }
+    expect(configError(() => loadGatewayConfig({ MAX_WAITERS: '-1' })).message).toMatch(/MAX_WAITERS.*"-1"/);
+  });
 });
 
 describe('loadWorkerConfig', () => {

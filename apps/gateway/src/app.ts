@@ -2,6 +2,7 @@ import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Authenticator } from './auth/authenticator';
+import type { ExecutionReader } from './execution-reader';
 import type { InvocationService } from './invocation-service';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetrics } from './metrics/http-metrics';
@@ -24,6 +25,7 @@ export interface AppDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
   invocations: InvocationService;
+  executions: ExecutionReader;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
   baseUrl: string;
@@ -56,7 +58,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     publishingRoutes(deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl, deps.redisTimeoutMs),
   );
-  app.use(invocationRoutes(deps.invocations, deps.authenticator, deps.baseUrl));
+  app.use(invocationRoutes(deps.invocations, deps.executions, deps.authenticator, deps.baseUrl));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -5,6 +5,7 @@ import {
   CommonConfig,
   ConfigError,
   type DescriptorContext,
+  LONGEST_WAIT_SECONDS,
   parseEnv,
   type RedisTarget,
   redisTargetOf,
@@ -81,6 +82,24 @@ export const GatewayConfigSchema = Type.Object({
     default: 800,
     minimum: 50,
     description: 'How long a request waits on Redis before answering 503.',
+  }),
+  MAX_WAIT_SECONDS: Type.Integer({
+    default: 30,
+    minimum: 0,
+    maximum: LONGEST_WAIT_SECONDS,
+    description:
+      'Longest a GET status or result waits for a change when the client asks to (Prefer: wait=N or ?wait=N); 0 never waits.',
+  }),
+  MAX_WAITERS: Type.Integer({
+    default: 10_000,
+    minimum: 0,
+    description: 'Requests one gateway keeps waiting at once; past it they are answered at once.',
+  }),
+  API_KEY_CACHE_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    description:
+      'How long a gateway trusts an API key it has read without reading it again; a key revoked elsewhere stops working within this time (at once on the gateway that revoked it).',
   }),
   SKILL_CACHE_MS: Type.Integer({
     default: 1000,

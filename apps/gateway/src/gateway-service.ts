@@ -23,6 +23,8 @@ import { CustomAuthorizer } from './auth/custom-authorizer';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
+import { ExecutionReader } from './execution-reader';
+import { ExecutionWatcher } from './execution-watcher';
 import { InvocationService } from './invocation-service';
 import { CallerLimits } from './limits/caller-limits';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -35,6 +37,7 @@ export class GatewayService {
   private server: Server | undefined;
   private redis: Redis | undefined;
   private queues: QueueRegistry | undefined;
+  private watcher: ExecutionWatcher | undefined;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -59,7 +62,7 @@ export class GatewayService {
     const descriptors = descriptorContext(config);
     const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
     const access = new SkillAccess(descriptors.defaults);
-    const apiKeys = new ApiKeyStore(redis, keys);
+    const apiKeys = new ApiKeyStore(redis, keys, config.API_KEY_CACHE_MS);
     const authenticator = new Authenticator({
       apiKeys,
       ...(config.OAUTH_JWKS_URL && config.OAUTH_ISSUER && config.OAUTH_AUDIENCE
@@ -89,7 +92,6 @@ export class GatewayService {
         (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
         config.SKILL_CACHE_MS,
       ),
-      store,
       launcher: new ExecutionLauncher({
         store,
         queues,
@@ -101,6 +103,12 @@ export class GatewayService {
       defaultAuth: descriptors.defaults.auth,
       redisTimeoutMs: config.REDIS_TIMEOUT_MS,
     });
+    const watcher = new ExecutionWatcher({
+      open: () => redis.duplicate(),
+      keys,
+      maxWatches: config.MAX_WAITERS,
+    });
+    this.watcher = watcher;
     const app = createApp({
       readiness: new ReadinessCheck({
         redis,
@@ -111,6 +119,12 @@ export class GatewayService {
       discovery: new SkillDiscovery(registry, descriptors, access),
       publisher: new SkillPublisher(registry, schemas),
       invocations,
+      executions: new ExecutionReader({
+        store,
+        watcher,
+        redisTimeoutMs: config.REDIS_TIMEOUT_MS,
+        maxWaitSeconds: config.MAX_WAIT_SECONDS,
+      }),
       authenticator,
       apiKeys,
       baseUrl: config.PUBLIC_BASE_URL,
@@ -138,10 +152,12 @@ export class GatewayService {
   }
 
   /**
-   * Stops accepting connections, lets in-flight requests finish, then disconnects. A keep-alive
-   * connection is closed as soon as its request is answered (Node would wait for it to time out).
+   * Stops accepting connections, lets in-flight requests finish, then disconnects. Waiting requests
+   * are answered at once with what they read then. A keep-alive connection is closed as soon as its
+   * request is answered (Node would wait for it to time out).
    */
   async close(): Promise<void> {
+    this.watcher?.close();
     const server = this.server;
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

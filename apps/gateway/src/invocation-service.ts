@@ -5,7 +5,6 @@ import {
   type Deprecation,
   type Execution,
   type ExecutionLauncher,
-  type ExecutionStore,
   InvocationRequest,
   type LaunchRequest,
   migrateInputs,
@@ -20,14 +19,13 @@ import {
   type SlotClaim,
 } from '@skillrun/core';
 import type { CredentialSources } from './auth/authenticator';
-import { type Identity, isAdmin, principalOf } from './auth/identity';
+import { type Identity, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
 import type { CallerLimits, ReportHeaders } from './limits/caller-limits';
 import { redisDeadline } from './redis-deadline';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
-  store: ExecutionStore;
   launcher: ExecutionLauncher;
   schemas: SkillSchemas;
   access: SkillAccess;
@@ -161,26 +159,6 @@ export class InvocationService {
       await this.deps.limits.release(request.payload.execution_id, slots).catch(() => {});
       throw error;
     }
-  }
-
-  /**
-   * The execution, if it exists, belongs to this skill and may be read: an authenticated caller's
-   * executions only by that caller (or an admin). Anyone else gets the same 404 as for an id that
-   * does not exist, so that a guess learns nothing.
-   */
-  async find(skillId: string, executionId: string, identify: () => Promise<Identity>): Promise<Execution> {
-    const [record, identity] = await this.redis(() =>
-      Promise.all([this.deps.store.read(executionId), identify()]),
-    );
-    const principal = principalOf(identity);
-    const readable =
-      record !== null &&
-      record.execution.skill_id === skillId &&
-      (record.owner === null || isAdmin(principal) || record.owner === principal?.callerId);
-    if (!readable) {
-      throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
-    }
-    return record.execution;
   }
 
   private redis<T>(operation: () => Promise<T>): Promise<T> {

@@ -73,8 +73,11 @@ export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
 export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';
 export {
   Execution,
+  ExecutionReadQuery,
   ExecutionStatus,
   InvocationAccepted,
+  isTerminalStatus,
+  LONGEST_WAIT_SECONDS,
   ParentLink,
   StepSummary,
   type TerminalStatus,

@@ -34,5 +34,29 @@ export function readCases(): Case[] {
   for (const [id, executionId, step] of sample(execution, 250)) {
     cases.push(send(`${step}/unknown`, 'GET', `/skills/${id}/${step}/${executionId}`));
   }
+  // Asked to wait, an execution that cannot be read is answered at once, and a bad ?wait= is a 400.
+  const waits = fc.tuple(
+    execution,
+    fc.oneof(
+      fc.constantFrom('', '?wait=5', '?wait=3600', '?wait=abc', '?wait=-1', '?wait=1.5', '?wait=3601'),
+      fc.constantFrom('?wait=', '?wait=1&wait=2', '?wait=5&other=1', '?__proto__=1'),
+      anyString.map((value) => `?wait=${percentEncode(value)}`),
+    ),
+    fc.constantFrom(
+      undefined,
+      'wait=5',
+      'wait=3600',
+      'WAIT="2"; x=y',
+      'wait=abc',
+      'wait=-1',
+      'respond-async',
+    ),
+  );
+  for (const [[id, executionId, step], query, prefer] of sample(waits, 150)) {
+    const headers = prefer === undefined ? {} : { headers: { prefer } };
+    cases.push(
+      send(`${step}/wait`, 'GET', `/skills/${id}/${step}/${executionId}${query}`, undefined, headers),
+    );
+  }
   return cases;
 }

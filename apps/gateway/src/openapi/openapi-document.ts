@@ -5,8 +5,10 @@ import {
   DeprecationRequest,
   ErrorEnvelope,
   Execution,
+  ExecutionReadQuery,
   InvocationAccepted,
   InvocationRequest,
+  LONGEST_WAIT_SECONDS,
   NewApiKey,
   SkillDescriptor,
   SkillSearchPage,
@@ -92,16 +94,45 @@ function queryParameters(query: TObject): Json[] {
   }));
 }
 
+/** What ends a wait on each read: status reports any change, result only the outcome. */
+const WAITS_FOR = {
+  status: 'the execution changes (progress, a retry, a step of a composite) or ends',
+  result: 'the execution ends',
+};
+
 function executionRead(step: 'status' | 'result') {
   return {
     get: {
       operationId: `get${step[0]?.toUpperCase()}${step.slice(1)}`,
       summary: `The execution's ${step} (spec 001 step ${step === 'status' ? 2 : 3})`,
+      description: `Answers at once, or, asked to wait (\`Prefer: wait=N\` or \`?wait=N\`), as soon as ${WAITS_FOR[step]}, at the latest after N seconds (capped at the gateway's MAX_WAIT_SECONDS); a finished execution is answered at once.`,
       tags: ['invocation'],
-      parameters: [skillId, executionId],
+      parameters: [
+        skillId,
+        executionId,
+        ...queryParameters(ExecutionReadQuery),
+        {
+          name: 'Prefer',
+          in: 'header',
+          required: false,
+          description: `RFC 7240 \`wait=N\` (whole seconds): the same as \`?wait=N\`, which wins when both are given. Other preferences, and a wait that is not a whole number of seconds up to ${LONGEST_WAIT_SECONDS}, are ignored.`,
+          schema: { type: 'string' },
+        },
+      ],
       responses: {
-        '200': ok('The execution; `Retry-After: 1` while it is not finished.', 'Execution'),
-        ...errors('404', '503'),
+        '200': ok('The execution.', 'Execution', {
+          'Preference-Applied': {
+            description:
+              '`wait=N` when a wait was asked for and applied: N is the seconds the gateway was ready to wait. Absent when it had no room to wait (MAX_WAITERS) and answered at once.',
+            schema: { type: 'string' },
+          },
+          'Retry-After': {
+            description:
+              '`1` while the execution is not finished. To learn of its end sooner than a poll would, ask again with `Prefer: wait=N`, at once.',
+            schema: { type: 'integer' },
+          },
+        }),
+        ...errors('400', '404', '503'),
       },
     },
   };

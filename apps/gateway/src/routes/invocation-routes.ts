@@ -1,10 +1,12 @@
-import { type InvocationAccepted, skillUrls, traceIdFromTraceparent } from '@skillrun/core';
+import { type InvocationAccepted, isTerminalStatus, skillUrls, traceIdFromTraceparent } from '@skillrun/core';
 import { type Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
+import type { ExecutionReader } from '../execution-reader';
 import type { InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
+import { requestedWait } from './wait-preference';
 
 interface ExecutionParams extends SkillParams {
   executionId: string;
@@ -13,6 +15,7 @@ interface ExecutionParams extends SkillParams {
 /** The three-step invocation protocol of spec 001: invoke, status, result. */
 export function invocationRoutes(
   invocations: InvocationService,
+  executions: ExecutionReader,
   authenticator: Authenticator,
   baseUrl: string,
 ): Router {
@@ -53,9 +56,22 @@ export function invocationRoutes(
   for (const step of ['status', 'result'] as const) {
     router.get(`/skills/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
       const { skillId, executionId } = req.params;
-      const execution = await invocations.find(skillId, executionId, () => authenticator.identify(req));
-      const finished = ['completed', 'failed', 'timeout'].includes(execution.status);
-      if (!finished) res.setHeader('Retry-After', '1');
+      const seconds = requestedWait(req.query, req.get('prefer'));
+      const gone = new AbortController();
+      // Also emitted once the answer is sent, when aborting no longer matters.
+      res.once('close', () => gone.abort());
+      const { execution, appliedWaitSeconds } = await executions.read({
+        skillId,
+        executionId,
+        identify: () => authenticator.identify(req),
+        ...(seconds === undefined
+          ? {}
+          : { wait: { seconds, until: step === 'status' ? 'change' : 'end', signal: gone.signal } }),
+      });
+      if (gone.signal.aborted) return;
+      if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
+      // Whole seconds only (RFC 9110): a client that must know sooner waits with Prefer: wait instead.
+      if (!isTerminalStatus(execution.status)) res.setHeader('Retry-After', '1');
       res.setHeader('Cache-Control', 'no-store');
       res.json(execution);
     });

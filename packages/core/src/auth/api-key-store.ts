@@ -53,10 +53,29 @@ export interface ApiKeyGrant {
  * API keys `srk_<id>_<secret>`, one HASH per key. Only the SHA-256 of the secret is kept (the
  * secret is 256 random bits, so a fast hash is enough), and no method ever returns it.
  */
+/** What verifying a key needs of its record: the stored hash, and whom it speaks for unless revoked. */
+interface KeyEntry {
+  hash: Buffer | undefined;
+  principal: Principal | null;
+  /** Epoch ms after which the entry is read from Redis again. */
+  expires: number;
+}
+
+/** Keys verified recently, at most this many (the oldest go first). */
+const CACHE_ENTRIES = 10_000;
+
 export class ApiKeyStore {
+  private readonly cache = new Map<string, KeyEntry>();
+
+  /**
+   * `cacheMs`: how long a key's record, once read, is trusted without reading it again (0: read on
+   * every verification). A key revoked through this store stops working at once here, and within
+   * `cacheMs` everywhere else.
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    private readonly cacheMs = 0,
   ) {
     redis.defineCommand('skillrunCreateApiKey', { numberOfKeys: 3, lua: CREATE });
     redis.defineCommand('skillrunRevokeApiKey', { numberOfKeys: 1, lua: REVOKE });
@@ -87,22 +106,44 @@ export class ApiKeyStore {
   /** Who a presented key speaks for; null for anything but a known, unrevoked key with its secret. */
   async verify(presented: string): Promise<Principal | null> {
     const parsed = KEY_FORMAT.exec(presented)?.groups;
-    const fields = parsed?.id ? await this.redis.hgetall(this.keys.apiKey(parsed.id)) : {};
-    const stored = storedHash(fields);
-    const matches = timingSafeEqual(sha256(parsed?.secret ?? ''), stored ?? DUMMY_HASH);
-    const record = toRecord(fields);
-    if (!matches || stored === undefined || record === null || record.revoked_at !== undefined) return null;
-    return {
-      callerId: record.caller_id,
-      scopes: record.scopes,
-      ...(record.skills === undefined ? {} : { skills: record.skills }),
-      method: 'api_key',
-    };
+    const entry = parsed?.id ? await this.entry(parsed.id) : undefined;
+    const matches = timingSafeEqual(sha256(parsed?.secret ?? ''), entry?.hash ?? DUMMY_HASH);
+    return matches && entry?.hash !== undefined ? entry.principal : null;
   }
 
   /** Revokes a key for good; true when it exists (revoking again keeps the first revoked_at). */
   async revoke(id: string): Promise<boolean> {
-    return (await this.scripts.skillrunRevokeApiKey(this.keys.apiKey(id), new Date().toISOString())) === 1;
+    const revoked = await this.scripts.skillrunRevokeApiKey(this.keys.apiKey(id), new Date().toISOString());
+    this.cache.delete(id);
+    return revoked === 1;
+  }
+
+  private async entry(id: string): Promise<KeyEntry> {
+    const cached = this.cache.get(id);
+    if (cached && cached.expires > Date.now()) return cached;
+    const fields = await this.redis.hgetall(this.keys.apiKey(id));
+    const record = toRecord(fields);
+    const entry: KeyEntry = {
+      hash: storedHash(fields),
+      principal:
+        record === null || record.revoked_at !== undefined
+          ? null
+          : {
+              callerId: record.caller_id,
+              scopes: record.scopes,
+              ...(record.skills === undefined ? {} : { skills: record.skills }),
+              method: 'api_key',
+            },
+      expires: Date.now() + this.cacheMs,
+    };
+    if (this.cacheMs > 0 && entry.hash !== undefined) this.remember(id, entry);
+    return entry;
+  }
+
+  private remember(id: string, entry: KeyEntry): void {
+    this.cache.delete(id);
+    this.cache.set(id, entry);
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
   }
 
   async get(id: string): Promise<ApiKeyRecord | null> {

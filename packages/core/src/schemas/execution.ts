@@ -7,6 +7,13 @@ export const ExecutionStatus = StringEnum(['accepted', 'running', 'completed', '
 export type ExecutionStatus = Static<typeof ExecutionStatus>;
 export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout'>;
 
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set<TerminalStatus>(['completed', 'failed', 'timeout']);
+
+/** Whether an execution in this status has ended: nothing changes it any more. */
+export function isTerminalStatus(status: string): status is TerminalStatus {
+  return TERMINAL_STATUSES.has(status);
+}
+
 export const Timestamps = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
@@ -67,6 +74,25 @@ export const Execution = Type.Object({
   timestamps: Timestamps,
 });
 export type Execution = Static<typeof Execution>;
+
+/** The longest wait a client may ask of GET status or result; a gateway waits at most its MAX_WAIT_SECONDS. */
+export const LONGEST_WAIT_SECONDS = 3600;
+
+/** `?wait=N` of GET status and GET result: the same as the `Prefer: wait=N` header (RFC 7240). */
+export const ExecutionReadQuery = Type.Object(
+  {
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: LONGEST_WAIT_SECONDS,
+        description:
+          'Seconds to wait for the execution to change (status) or end (result) before answering; the gateway caps it at its MAX_WAIT_SECONDS.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExecutionReadQuery = Static<typeof ExecutionReadQuery>;
 
 /** The 202 answer to an invocation. */
 export const InvocationAccepted = Type.Object({

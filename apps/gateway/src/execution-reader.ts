@@ -1,0 +1,121 @@
+import {
+  type Execution,
+  type ExecutionStore,
+  isTerminalStatus,
+  type Principal,
+  SkillError,
+} from '@skillrun/core';
+import { type Identity, isAdmin, principalOf } from './auth/identity';
+import type { ExecutionWatcher } from './execution-watcher';
+import { redisDeadline } from './redis-deadline';
+
+export interface ExecutionReaderDeps {
+  store: ExecutionStore;
+  watcher: ExecutionWatcher;
+  redisTimeoutMs: number;
+  /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
+  maxWaitSeconds: number;
+}
+
+/** A client's wish to be answered only once the execution changes (RFC 7240 `wait`). */
+export interface Wait {
+  /** How long it will wait, at most. */
+  seconds: number;
+  /**
+   * What it waits for: `change` (status) is any change of the record, `end` (result) its outcome.
+   * Starting to run is not announced (the worker does not write the record then): a wait on an
+   * accepted execution ends with its first progress, or its end.
+   */
+  until: 'change' | 'end';
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+}
+
+export interface ExecutionRead {
+  skillId: string;
+  executionId: string;
+  identify(): Promise<Identity>;
+  wait?: Wait;
+}
+
+export interface ExecutionAnswer {
+  execution: Execution;
+  /** The wait the gateway applied (capped at MAX_WAIT_SECONDS); absent when none was asked or none could be. */
+  appliedWaitSeconds?: number;
+}
+
+/**
+ * GET status and GET result: the execution, if it exists, belongs to this skill and may be read,
+ * at once or once it changes. A waiting request subscribes before it reads the record again, so a
+ * change between the two reads is never missed, and then sleeps until Redis announces a change, the
+ * wait runs out, or the client goes away: no gateway polls.
+ */
+export class ExecutionReader {
+  constructor(private readonly deps: ExecutionReaderDeps) {}
+
+  async read({ skillId, executionId, identify, wait }: ExecutionRead): Promise<ExecutionAnswer> {
+    const [record, identity] = await this.redis(() =>
+      Promise.all([this.deps.store.read(executionId), identify()]),
+    );
+    const principal = principalOf(identity);
+    const first = readable(record, skillId, executionId, principal);
+    if (wait === undefined) return { execution: first };
+    const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
+    if (seconds === 0 || isTerminalStatus(first.status)) {
+      return { execution: first, appliedWaitSeconds: seconds };
+    }
+    const watch = this.deps.watcher.watch(executionId);
+    // Past MAX_WAITERS the request is answered at once rather than refused.
+    if (!watch) return { execution: first };
+    try {
+      await this.redis(() => watch.subscribed);
+      const again = () => this.readAgain(skillId, executionId, principal);
+      let current = await again();
+      if (!answers(wait.until, first, current)) {
+        const wanted = wait.until === 'end' ? isTerminalStatus : () => true;
+        await watch.until(wanted, seconds * 1000, wait.signal);
+        // Nobody is left to answer when the client went away.
+        if (!wait.signal.aborted) current = await again();
+      }
+      return { execution: current, appliedWaitSeconds: seconds };
+    } finally {
+      watch.release();
+    }
+  }
+
+  private async readAgain(skillId: string, executionId: string, principal: Principal | undefined) {
+    const record = await this.redis(() => this.deps.store.read(executionId));
+    return readable(record, skillId, executionId, principal);
+  }
+
+  private redis<T>(operation: () => Promise<T>): Promise<T> {
+    return redisDeadline(operation, this.deps.redisTimeoutMs);
+  }
+}
+
+/**
+ * The execution, if it belongs to this skill and this reader may see it: an authenticated caller's
+ * executions only that caller (or an admin). Anyone else gets the same 404 as for an id that does
+ * not exist, so that a guess learns nothing.
+ */
+function readable(
+  record: Awaited<ReturnType<ExecutionStore['read']>>,
+  skillId: string,
+  executionId: string,
+  principal: Principal | undefined,
+): Execution {
+  if (
+    record === null ||
+    record.execution.skill_id !== skillId ||
+    (record.owner !== null && !isAdmin(principal) && record.owner !== principal?.callerId)
+  ) {
+    throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
+  }
+  return record.execution;
+}
+
+/** Whether what is read now answers a wait that began with `first`. */
+function answers(until: Wait['until'], first: Execution, current: Execution): boolean {
+  if (isTerminalStatus(current.status)) return true;
+  return until === 'change' && JSON.stringify(current) !== JSON.stringify(first);
+}

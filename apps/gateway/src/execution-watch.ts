@@ -1,0 +1,52 @@
+/**
+ * One request's watch on an execution's change channel (see ExecutionWatcher). Announcements are
+ * kept from the moment the watch begins, so that a change announced while the request re-reads the
+ * record is not lost before the request starts waiting.
+ */
+export class ExecutionWatch {
+  /** The statuses announced so far; null stands for "announcements may have been lost". */
+  private readonly announced: (string | null)[] = [];
+  private wake: (() => void) | undefined;
+
+  constructor(
+    /** Settles once the channel is subscribed to: only then is no announcement missed. */
+    readonly subscribed: Promise<void>,
+    /** Ends the watch (called by release). */
+    private readonly onRelease: (watch: ExecutionWatch) => void,
+  ) {}
+
+  /** A change was announced with this new status; null when the connection to Redis was lost. */
+  announce(status: string | null): void {
+    this.announced.push(status);
+    this.wake?.();
+  }
+
+  /**
+   * Resolves when an announced status (already, or from now on) is one `wanted` accepts, when
+   * announcements may have been lost (then only a fresh read knows), after `timeoutMs`, or when
+   * `signal` aborts.
+   */
+  until(wanted: (status: string) => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    const settled = () =>
+      signal.aborted || this.announced.some((status) => status === null || wanted(status));
+    if (settled()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      signal.addEventListener('abort', finish, { once: true });
+      this.wake = () => {
+        if (settled()) finish();
+      };
+    });
+  }
+
+  /** Ends the watch; the channel is left when no other request watches it. */
+  release(): void {
+    this.onRelease(this);
+  }
+}

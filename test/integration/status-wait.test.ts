@@ -1,0 +1,257 @@
+import { type Execution, RedisKeys } from '@skillrun/core';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, Client } from '../support/client';
+import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+type Envelope = { error: { code: string; recoverable: boolean } };
+
+/** The gateways' MAX_WAIT_SECONDS: longer than any execution here takes on a busy machine. */
+const MAX_WAIT_SECONDS = 30;
+const keys = new RedisKeys('{skillrun}');
+const FINAL = ['completed', 'failed', 'timeout'];
+
+describe('GET status and result wait for the execution to change (Prefer: wait, ?wait=)', () => {
+  let system: TestSystem;
+  let replica: StartedGateway;
+  let redis: Redis;
+  let client: Client;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ MAX_WAIT_SECONDS: String(MAX_WAIT_SECONDS) });
+    [replica] = await Promise.all([system.addGateway(), system.addWorker({ WORKER_SKILLS: 'sleepy,echo' })]);
+    redis = new Redis(system.redis.url);
+    client = system.client;
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await system?.stop();
+  });
+
+  const path = (step: 'status' | 'result', id: string, query = '') => `/skills/sleepy/${step}/${id}${query}`;
+  const waiting = (seconds: number | string) => ({ headers: { prefer: `wait=${seconds}` } });
+
+  async function sleepy(ms: number, headers: Record<string, string> = {}, extra = {}): Promise<string> {
+    const accepted = await client.invoke('sleepy', { ms }, extra, headers);
+    expect(accepted.status).toBe(202);
+    return String(accepted.body.execution_id);
+  }
+
+  /** A sleepy that a worker has started (running is not announced, so waits begin from there). */
+  async function running(ms: number): Promise<string> {
+    const id = await sleepy(ms);
+    await expect
+      .poll(async () => (await client.status('sleepy', id)).status, { timeout: 20_000 })
+      .toBe('running');
+    return id;
+  }
+
+  /** The answer, and the seconds it took. */
+  async function timed<T>(ask: () => Promise<Answer<T>>): Promise<Answer<T> & { seconds: number }> {
+    const started = performance.now();
+    const answer = await ask();
+    return { ...answer, seconds: (performance.now() - started) / 1000 };
+  }
+
+  async function subscribers(id: string): Promise<number> {
+    const [, count] = (await redis.call('PUBSUB', 'NUMSUB', keys.executionChanged(id))) as [string, number];
+    return count;
+  }
+
+  it('answers a waiting GET status the moment the execution completes, with its output', async () => {
+    const id = await running(800);
+    const answer = await timed(() =>
+      client.request<Execution>(path('status', id), waiting(MAX_WAIT_SECONDS)),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ execution_id: id, status: 'completed' });
+    expect((answer.body.output as { slept_ms: number }).slept_ms).toBeGreaterThanOrEqual(800);
+    expect(answer.headers.get('preference-applied')).toBe(`wait=${MAX_WAIT_SECONDS}`);
+    expect(answer.headers.get('retry-after')).toBeNull();
+    // Woken by the end, not by the wait running out.
+    expect(answer.seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
+  });
+
+  it('answers a waiting GET result with the outcome, even when it began before the execution started', async () => {
+    const id = await sleepy(800);
+    const answer = await timed(() =>
+      client.request<Execution>(path('result', id), waiting(MAX_WAIT_SECONDS)),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: 'completed', output: { slept_ms: expect.any(Number) } });
+    expect(answer.seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
+  });
+
+  it('takes ?wait=N the same way', async () => {
+    const id = await sleepy(800);
+    const answer = await client.request<Execution>(path('result', id, `?wait=${MAX_WAIT_SECONDS}`));
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe('completed');
+    expect(answer.headers.get('preference-applied')).toBe(`wait=${MAX_WAIT_SECONDS}`);
+  });
+
+  it('answers the unfinished execution, 200 with Retry-After, when the wait runs out first', async () => {
+    const id = await running(4000);
+    for (const ask of [
+      () => client.request<Execution>(path('status', id), waiting(1)),
+      () => client.request<Execution>(path('result', id, '?wait=1')),
+    ]) {
+      const answer = await timed(ask);
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe('running');
+      expect(answer.headers.get('preference-applied')).toBe('wait=1');
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.seconds).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
+  it('answers a finished execution at once, the wait capped at MAX_WAIT_SECONDS', async () => {
+    const { final } = await client.run('sleepy', { ms: 1 });
+    const answer = await timed(() =>
+      client.request<Execution>(path('status', final.execution_id), waiting(3600)),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(final);
+    expect(answer.headers.get('preference-applied')).toBe(`wait=${MAX_WAIT_SECONDS}`);
+    expect(answer.seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
+  });
+
+  it('answers 400 in the envelope for a ?wait= that is not a whole number of seconds up to 3600', async () => {
+    const { final } = await client.run('sleepy', { ms: 1 });
+    for (const query of [
+      '?wait=abc',
+      '?wait=-1',
+      '?wait=1.5',
+      '?wait=',
+      '?wait=3601',
+      '?wait=1e30',
+      '?wait=1&wait=2',
+    ]) {
+      const answer = await client.request<Envelope>(path('status', final.execution_id, query));
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error.code, query).toBe('INVALID_INPUT');
+    }
+  });
+
+  it('ignores a Prefer header it does not understand (RFC 7240) and answers at once', async () => {
+    const id = await running(4000);
+    for (const prefer of [
+      'wait=abc',
+      'wait=-1',
+      'wait=1.5',
+      'wait=3601',
+      'wait',
+      'respond-async',
+      'handling=lenient',
+    ]) {
+      const answer = await client.request<Execution>(path('status', id), { headers: { prefer } });
+      expect(answer.status, prefer).toBe(200);
+      expect(FINAL, prefer).not.toContain(answer.body.status);
+      expect(answer.headers.get('preference-applied'), prefer).toBeNull();
+    }
+    const listed = await client.request<Execution>(path('result', id), {
+      headers: { prefer: 'respond-async, WAIT="30"; foo=bar, wait=1' },
+    });
+    expect(listed.body.status).toBe('completed');
+    expect(listed.headers.get('preference-applied')).toBe('wait=30');
+  });
+
+  it('wakes a request waiting on another gateway: the change comes from Redis', async () => {
+    const id = await sleepy(800);
+    const other = new Client(replica.url);
+    const answer = await other.request<Execution>(path('result', id), waiting(MAX_WAIT_SECONDS));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ execution_id: id, status: 'completed' });
+  });
+
+  it('keeps watching for the requests that stay when another leaves, and leaves no subscription behind', async () => {
+    const id = await running(4000);
+    const gone = new AbortController();
+    const abandoned = client.request(path('status', id), {
+      ...waiting(MAX_WAIT_SECONDS),
+      signal: gone.signal,
+    });
+    const staying = client.request<Execution>(path('result', id), waiting(MAX_WAIT_SECONDS));
+    const elsewhere = new Client(replica.url).request<Execution>(
+      path('result', id),
+      waiting(MAX_WAIT_SECONDS),
+    );
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(2);
+    gone.abort();
+    await expect(abandoned).rejects.toThrow();
+    // The request that stays still learns of the end.
+    for (const answer of await Promise.all([staying, elsewhere])) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe('completed');
+    }
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('leaves no subscription behind when the client goes away mid-wait', async () => {
+    const id = await running(4000);
+    const gone = new AbortController();
+    const abandoned = client.request(path('status', id), {
+      ...waiting(MAX_WAIT_SECONDS),
+      signal: gone.signal,
+    });
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    gone.abort();
+    await expect(abandoned).rejects.toThrow();
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(0);
+    // Left because the client went away, not because the execution ended.
+    expect((await client.status('sleepy', id)).status).toBe('running');
+    expect(system.gateway.process.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
+  });
+
+  it("answers 404 for another caller's execution, waiting or not", async () => {
+    const created = await Promise.all(
+      ['alice', 'bob'].map((caller) =>
+        client.request<{ key: string }>('/admin/keys', {
+          json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
+          headers: ADMIN_HEADERS,
+        }),
+      ),
+    );
+    const [alice, bob] = created.map((answer) => ({ 'x-api-key': answer.body.key }));
+    const id = await sleepy(800, alice, { caller: { id: 'alice', type: 'user' } });
+    for (const headers of [bob, {}]) {
+      const answer = await client.request<Envelope>(path('result', id), {
+        headers: { ...headers, prefer: `wait=${MAX_WAIT_SECONDS}` },
+      });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error.code).toBe('EXECUTION_NOT_FOUND');
+    }
+    const own = await client.request<Execution>(path('result', id), {
+      headers: { ...alice, prefer: `wait=${MAX_WAIT_SECONDS}` },
+    });
+    expect(own.status).toBe(200);
+    expect(own.body.status).toBe('completed');
+  });
+
+  // Then: a gateway goes away, and Redis does.
+  it('answers its waiting requests at once when a gateway shuts down', async () => {
+    const id = await running(4000);
+    const other = new Client(replica.url);
+    const answer = timed(() => other.request<Execution>(path('status', id), waiting(MAX_WAIT_SECONDS)));
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    expect(await replica.process.stop()).toBe(0);
+    const { status, body, seconds } = await answer;
+    expect(status).toBe(200);
+    expect(body.status).toBe('running');
+    expect(seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
+  });
+
+  it('answers 503 in the envelope, not after the wait, when Redis goes away during it', async () => {
+    const id = await running(4000);
+    const answer = timed(() => client.request<Envelope>(path('status', id), waiting(MAX_WAIT_SECONDS)));
+    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    await system.redis.kill();
+    const { status, body, seconds } = await answer;
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', recoverable: true } });
+    expect(seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
+    await system.redis.restart();
+    await expect.poll(async () => (await client.request('/readyz')).status, { timeout: 15_000 }).toBe(200);
+  });
+});
