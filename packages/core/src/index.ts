@@ -24,7 +24,7 @@ export {
   type ReadinessOptions,
 } from './health/readiness';
 export { TimeoutError, withTimeout } from './health/with-timeout';
-export { createLogger, type Logger } from './logging/create-logger';
+export { createLogger, type Logger, redactSecrets } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
 export {
   type CompiledValue,

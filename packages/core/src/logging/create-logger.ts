@@ -3,7 +3,7 @@ import { type Logger, pino } from 'pino';
 export type { Logger };
 
 /** Field names that hold secrets: credentials, keys, passwords, and the HTTP headers that carry them. */
-const SECRET_FIELDS = [
+const SECRET_FIELDS = new Set([
   'credentials',
   'api_key',
   'apiKey',
@@ -15,12 +15,28 @@ const SECRET_FIELDS = [
   'LLM_API_KEY',
   'ADMIN_API_KEY',
   'REDIS_SENTINEL_PASSWORD',
-];
+]);
 
-/** Each field at the top of a log line and up to three objects down (`{req: {headers: {cookie}}}`). */
-const REDACT_PATHS = SECRET_FIELDS.flatMap((field) =>
-  ['', '*', '*.*', '*.*.*'].map((parents) => `${parents}["${field}"]`),
-);
+const CENSOR = '[redacted]';
+/** Objects this deep (`{req: {headers: {cookie}}}` is three) are searched for secrets. */
+const DEPTH = 4;
+
+/**
+ * A copy of `value` with every secret field censored, up to DEPTH objects down; the value itself
+ * when it holds none (the usual line costs a walk over its few fields, no copy). Pino's path-based
+ * redaction needs a wildcard path per field and depth, and cost a tenth of the worker's main thread.
+ */
+export function redactSecrets<T>(value: T, depth = DEPTH): T {
+  if (depth === 0 || value === null || typeof value !== 'object' || value instanceof Error) return value;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const redacted = SECRET_FIELDS.has(key) ? CENSOR : redactSecrets(field, depth - 1);
+    if (redacted === field) continue;
+    copy ??= Array.isArray(value) ? [...(value as unknown[])] : { ...(value as Record<string, unknown>) };
+    (copy as Record<string, unknown>)[key] = redacted;
+  }
+  return (copy ?? value) as T;
+}
 
 /** Structured JSON logs; anything that looks like a credential is redacted wherever it appears. */
 export function createLogger(name: string, level = 'info'): Logger {
@@ -29,6 +45,9 @@ export function createLogger(name: string, level = 'info'): Logger {
     level,
     base: { service: name },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: {
+      bindings: (bindings) => redactSecrets(bindings),
+      log: (object) => redactSecrets(object),
+    },
   });
 }
