@@ -7,6 +7,12 @@ export interface SlotWait {
   withdraw(): void;
 }
 
+interface Waiter {
+  /** Who waits (a queue's consumer): its own waits never keep it from carrying its slot on. */
+  owner: object;
+  grant(granted: boolean): void;
+}
+
 /**
  * The worker process's WORKER_CONCURRENCY, shared by every queue it consumes: a job is taken off
  * its queue (and locked) only once a slot is held for it, so a worker hosting many skills never
@@ -16,7 +22,7 @@ export interface SlotWait {
  */
 export class ExecutionSlots {
   private free: number;
-  private readonly waiters: Record<SlotLane, ((granted: boolean) => void)[]> = { high: [], normal: [] };
+  private readonly waiters: Record<SlotLane, Waiter[]> = { high: [], normal: [] };
 
   constructor(readonly total: number) {
     this.free = total;
@@ -29,30 +35,34 @@ export class ExecutionSlots {
     return true;
   }
 
-  wait(lane: SlotLane): SlotWait {
+  wait(lane: SlotLane, owner: object): SlotWait {
     if (this.tryAcquire()) return { granted: Promise.resolve(true), withdraw: () => {} };
-    let grant!: (granted: boolean) => void;
-    const granted = new Promise<boolean>((resolve) => {
-      grant = resolve;
+    let waiter!: Waiter;
+    const granted = new Promise<boolean>((grant) => {
+      waiter = { owner, grant };
     });
-    this.waiters[lane].push(grant);
+    this.waiters[lane].push(waiter);
     const withdraw = () => {
-      const index = this.waiters[lane].indexOf(grant);
+      const index = this.waiters[lane].indexOf(waiter);
       if (index === -1) return;
       this.waiters[lane].splice(index, 1);
-      grant(false);
+      waiter.grant(false);
     };
     return { granted, withdraw };
   }
 
   release(): void {
     const next = this.waiters.high.shift() ?? this.waiters.normal.shift();
-    if (next) next(true);
+    if (next) next.grant(true);
     else this.free++;
   }
 
-  /** Whether a slot freed by `lane` should rather go to a waiter than to that lane's next job. */
-  isWanted(lane: SlotLane): boolean {
-    return this.waiters.high.length > 0 || (lane === 'normal' && this.waiters.normal.length > 0);
+  /**
+   * Whether a slot freed by `owner` (consuming a queue of `lane`) should rather go to another
+   * consumer's waiter than to its own queue's next job.
+   */
+  isWanted(lane: SlotLane, owner: object): boolean {
+    const other = (waiter: Waiter) => waiter.owner !== owner;
+    return this.waiters.high.some(other) || (lane === 'normal' && this.waiters.normal.some(other));
   }
 }

@@ -55,7 +55,7 @@ export class GatedWorker extends Worker {
     let next: Job | undefined;
     try {
       next = (await super.processJob(job, token, () => {
-        const carry = fetchNext() && !this.slots.isWanted(this.lane);
+        const carry = fetchNext() && !this.slots.isWanted(this.lane, this);
         if (carry) this.carried.add(token);
         return carry;
       })) as Job | undefined;
@@ -70,7 +70,7 @@ export class GatedWorker extends Worker {
   /** A slot for a fetch: waited for only while this worker has no fetched job left to start. */
   private async takeSlot(): Promise<boolean> {
     if (this.unstarted > 0) return this.slots.tryAcquire();
-    const wait = this.slots.wait(this.lane);
+    const wait = this.slots.wait(this.lane, this);
     this.slotWait = wait;
     try {
       return await wait.granted;
