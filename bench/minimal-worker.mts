@@ -2,8 +2,9 @@
  * Baseline B's worker (and raw BullMQ's, baseline A): a BullMQ Worker per queue whose processor
  * does nothing, in a process of its own.
  *
- * Env: REDIS_URL, QUEUES (comma-separated), QUEUE_PREFIX, CONCURRENCY (per queue, as
- * WORKER_CONCURRENCY is per hosted skill). On SIGTERM it prints how many jobs completed and failed.
+ * Env: REDIS_URL, QUEUES (comma-separated), QUEUE_PREFIX, CONCURRENCY (per queue: BullMQ's own
+ * meaning, where the service's WORKER_CONCURRENCY is the process's total). On SIGTERM it prints how
+ * many jobs completed and failed.
  */
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';

@@ -42,7 +42,8 @@ export const CommonConfig = {
   EXECUTION_TTL_SECONDS: Type.Integer({
     default: 86_400,
     minimum: 60,
-    description: 'How long an execution record is kept after its last change.',
+    description:
+      'How long an execution record is kept once the execution has ended (until then it lives as long as its job).',
   }),
   RETRY_BACKOFF_MS: Type.Integer({
     default: 1000,
