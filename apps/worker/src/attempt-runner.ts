@@ -13,9 +13,9 @@ import {
 } from '@skillrun/core';
 import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
+import type { LoadedSkill } from './loaded-skill';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ProgressReporter } from './progress-reporter';
-import type { LoadedSkill } from './skill-loader';
 
 export interface AttemptRunnerDeps {
   store: ExecutionStore;

@@ -1,5 +1,5 @@
 import { type HostedEntry, hostedEntry, type Logger, type SkillRegistry } from '@skillrun/core';
-import type { LoadedSkill } from './skill-loader';
+import type { LoadedSkill } from './loaded-skill';
 
 export interface AdvertiserOptions {
   registry: SkillRegistry;

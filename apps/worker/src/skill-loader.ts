@@ -12,32 +12,9 @@ import {
   type SkillSchemas,
 } from '@skillrun/core';
 import semver from 'semver';
-import type { CompiledPipeline } from './composite/pipeline-body';
 import { LlmSkillSettings } from './llm/llm-settings';
+import type { LoadedBody, LoadedSkill } from './loaded-skill';
 import type { ModuleBundler } from './module-bundler';
-import type { Isolation } from './sandbox/skill-sandbox';
-
-/** What runs when the skill is invoked, by mode (a composite is a pipeline or code). */
-export type LoadedBody =
-  | {
-      kind: 'code';
-      /** The source module that exports `execute(input, ctx)`. */
-      entry: string;
-      /** That module compiled to one ES module, which threads load. */
-      module: string;
-      isolation: Isolation;
-    }
-  | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
-  | { kind: 'pipeline'; pipeline: CompiledPipeline };
-
-export interface LoadedSkill {
-  definition: SkillDefinition;
-  /** descriptor.json beside skill.json, or {} when there is none. */
-  publication: SkillPublication;
-  /** The skill.json file it came from. */
-  file: string;
-  body: LoadedBody;
-}
 
 /** A skill.json that cannot be hosted; the message names the file and the field. */
 export class SkillLoadError extends Error {

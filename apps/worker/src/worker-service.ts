@@ -17,15 +17,16 @@ import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
 import { LlmBody } from './bodies/llm-body';
+import { PipelineBody } from './bodies/pipeline-body';
 import { checkComposites } from './composite/check-composites';
 import { DeadlineSweeper } from './composite/deadline-sweeper';
-import { PipelineBody } from './composite/pipeline-body';
 import { StepLauncher } from './composite/step-launcher';
 import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import { ExecutionSlots } from './execution-slots';
 import { GatedWorker } from './gated-worker';
 import { LlmClient } from './llm/llm-client';
+import type { LoadedSkill } from './loaded-skill';
 import { MetricsServer } from './metrics/metrics-server';
 import { registerRedisGauges } from './metrics/redis-gauges';
 import { WorkerMetrics } from './metrics/worker-metrics';
@@ -33,7 +34,7 @@ import { ModuleBundler } from './module-bundler';
 import { RunningJobs } from './running-jobs';
 import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
-import { type LoadedSkill, loadSkills } from './skill-loader';
+import { loadSkills } from './skill-loader';
 import { recordStalledFailure } from './stalled-failure';
 
 /**

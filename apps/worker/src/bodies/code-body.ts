@@ -1,7 +1,8 @@
 import type { RedisTarget } from '@skillrun/core';
 import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
-import { LOST_STEP, stepFailed } from '../composite/step-failure';
-import type { AnsweredCall, SkillTask } from '../sandbox/messages';
+import { replayedAnswers } from '../composite/replayed-answers';
+import { stepFailed } from '../composite/step-failure';
+import type { SkillTask } from '../sandbox/messages';
 import type { SandboxOutcome, SkillSandbox } from '../sandbox/skill-sandbox';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
@@ -26,7 +27,7 @@ export class CodeBody implements SkillBody {
       return 'calls' in outcome ? { ok: false, error: notComposite } : outcome;
     }
     const run = await CompositeRun.open(this.deps.composite, attempt);
-    const answered = await answers(run);
+    const answered = await replayedAnswers(run);
     if ('waiting' in answered) return answered;
     const outcome = await this.execute(attempt, { calls: attempt.skill.definition.calls, answered });
     if (!('calls' in outcome)) return outcome;
@@ -65,27 +66,6 @@ export class CodeBody implements SkillBody {
       },
     });
   }
-}
-
-/** What each step this attempt launched answered, in order; or the wait, if one still runs. */
-async function answers(run: CompositeRun): Promise<AnsweredCall[] | { waiting: true }> {
-  const answered: AnsweredCall[] = [];
-  for (const entry of run.current) {
-    if (!('execution_id' in entry)) continue;
-    const call = { step: entry.step, skill: entry.skill_id };
-    const state = await run.stateOf(entry);
-    if (state.state === 'completed') {
-      answered.push({ ...call, ok: true, output: state.output });
-      continue;
-    }
-    if (state.state === 'running') {
-      const parked = await run.wait();
-      if (parked && 'waiting' in parked) return parked;
-    }
-    const cause = state.state === 'failed' ? state.execution.error : LOST_STEP;
-    answered.push({ ...call, ok: false, error: stepFailed(entry.step, entry.skill_id, cause, entry) });
-  }
-  return answered;
 }
 
 const notComposite = {

@@ -1,7 +1,7 @@
 import { type ExecutionStore, SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
 import type { LlmClient, LlmUsage } from '../llm/llm-client';
 import { type LlmDefaults, type LlmSettingsResolution, resolveLlmSettings } from '../llm/llm-settings';
-import type { LoadedSkill } from '../skill-loader';
+import type { LoadedSkill } from '../loaded-skill';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 export interface LlmBodyDeps {

@@ -1,7 +1,7 @@
 import type { ErrorBody, JobPayload, Logger } from '@skillrun/core';
 import type { Job } from 'bullmq';
+import type { LoadedSkill } from '../loaded-skill';
 import type { ProgressReporter } from '../progress-reporter';
-import type { LoadedSkill } from '../skill-loader';
 
 /** One attempt of one execution, as the body of its skill sees it. */
 export interface Attempt {

@@ -7,7 +7,8 @@ import {
   toInputSchema,
 } from '@skillrun/core';
 import semver from 'semver';
-import { type LoadedSkill, SkillLoadError } from '../skill-loader';
+import type { LoadedSkill } from '../loaded-skill';
+import { SkillLoadError } from '../skill-loader';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { SkillError } from '@skillrun/core';
+import type { Isolation } from '../loaded-skill';
 import type { SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { SkillRunner } from './run-skill';
 import { ThreadPool } from './thread-pool';
@@ -15,9 +16,6 @@ export interface SandboxOptions {
   /** After the deadline, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
 }
-
-/** Where a code skill runs: see the README's "Isolation" for what each protects against. */
-export type Isolation = 'thread' | 'in-process';
 
 export interface SandboxRun extends Omit<SkillTask, 'meta'> {
   meta: Omit<SkillTask['meta'], 'deadline'>;

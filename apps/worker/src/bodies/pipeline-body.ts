@@ -1,21 +1,8 @@
-import { type CompiledValue, isTruthy, renderValue, SkillError, type TemplateScope } from '@skillrun/core';
-import type { Attempt, BodyOutcome, SkillBody } from '../bodies/skill-body';
-import { type CompositeDeps, CompositeRun, type LaunchedEntry } from './composite-run';
-import { LOST_STEP, stepFailed } from './step-failure';
-
-/** A pipeline step of skill.json with its templates compiled at load. */
-export interface CompiledStep {
-  step: string;
-  skill: string;
-  version?: string;
-  input: CompiledValue;
-  condition?: CompiledValue;
-}
-
-export interface CompiledPipeline {
-  steps: CompiledStep[];
-  outputMapping?: CompiledValue;
-}
+import { isTruthy, renderValue, SkillError, type TemplateScope } from '@skillrun/core';
+import { type CompositeDeps, CompositeRun, type LaunchedEntry } from '../composite/composite-run';
+import { LOST_STEP, stepFailed } from '../composite/step-failure';
+import type { CompiledStep } from '../loaded-skill';
+import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 /**
  * A declarative pipeline (spec 003 section 3.3). Each time the composite runs, it walks its steps

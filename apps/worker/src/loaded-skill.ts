@@ -1,0 +1,41 @@
+import type { CompiledValue, SkillDefinition, SkillPublication } from '@skillrun/core';
+import type { LlmSkillSettings } from './llm/llm-settings';
+
+/** Where a code skill runs: see the README's "Isolation" for what each protects against. */
+export type Isolation = 'thread' | 'in-process';
+
+/** A pipeline step of skill.json with its templates compiled at load. */
+export interface CompiledStep {
+  step: string;
+  skill: string;
+  version?: string;
+  input: CompiledValue;
+  condition?: CompiledValue;
+}
+
+export interface CompiledPipeline {
+  steps: CompiledStep[];
+  outputMapping?: CompiledValue;
+}
+
+/** What runs when the skill is invoked, by mode (a composite is a pipeline or code). */
+export type LoadedBody =
+  | {
+      kind: 'code';
+      /** The source module that exports `execute(input, ctx)`. */
+      entry: string;
+      /** That module compiled to one ES module, which threads load. */
+      module: string;
+      isolation: Isolation;
+    }
+  | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
+  | { kind: 'pipeline'; pipeline: CompiledPipeline };
+
+export interface LoadedSkill {
+  definition: SkillDefinition;
+  /** descriptor.json beside skill.json, or {} when there is none. */
+  publication: SkillPublication;
+  /** The skill.json file it came from. */
+  file: string;
+  body: LoadedBody;
+}
