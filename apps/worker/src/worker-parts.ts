@@ -1,0 +1,253 @@
+import {
+  createRedis,
+  ExecutionLauncher,
+  ExecutionStore,
+  type Logger,
+  QueueRegistry,
+  ReadinessCheck,
+  RedisKeys,
+  SkillRegistry,
+  SkillResolver,
+  SkillSchemas,
+  skillQueueName,
+} from '@skillrun/core';
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { AttemptRunner } from './attempt-runner';
+import { CodeBody } from './bodies/code-body';
+import { LlmBody } from './bodies/llm-body';
+import { PipelineBody } from './bodies/pipeline-body';
+import { checkComposites } from './composite/check-composites';
+import { DeadlineSweeper } from './composite/deadline-sweeper';
+import { StepLauncher } from './composite/step-launcher';
+import { WaitingComposites } from './composite/waiting-composites';
+import type { WorkerConfig } from './config';
+import { ExecutionSlots } from './execution-slots';
+import { GatedWorker } from './gated-worker';
+import { LlmClient } from './llm/llm-client';
+import type { LoadedSkill } from './loaded-skill';
+import { MetricsServer } from './metrics/metrics-server';
+import { registerRedisGauges } from './metrics/redis-gauges';
+import type { WorkerMetrics } from './metrics/worker-metrics';
+import { ModuleBundler } from './module-bundler';
+import type { RunningJobs } from './running-jobs';
+import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
+import { SkillAdvertiser } from './skill-advertiser';
+import { loadSkills } from './skill-loader';
+import { recordStalledFailure } from './stalled-failure';
+
+/** What a worker process is made of, wired and not started yet. */
+export interface WorkerParts {
+  skills: LoadedSkill[];
+  redis: Redis;
+  queues: QueueRegistry;
+  bundler: ModuleBundler;
+  sandbox: SkillSandbox;
+  /** A BullMQ worker per queue of each hosted skill (they start consuming as soon as they exist). */
+  workers: Worker[];
+  sweeper: DeadlineSweeper;
+  advertiser: SkillAdvertiser;
+  metricsServer: MetricsServer;
+  /** What /readyz and /metrics read, on a connection of its own (see probeParts). */
+  probe: { redis: Redis; queues: QueueRegistry };
+  llm: LlmBody;
+}
+
+export interface WorkerContext {
+  config: WorkerConfig;
+  logger: Logger;
+  metrics: WorkerMetrics;
+  running: RunningJobs;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Loads the skills and wires every part of a worker process: the composition root, nothing more. */
+export async function buildWorker(context: WorkerContext): Promise<WorkerParts> {
+  const { config, logger, metrics } = context;
+  const schemas = new SkillSchemas();
+  const bundler = await ModuleBundler.create();
+  const skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
+  const redis = createRedis(config.redisTarget, { role: 'queue' });
+  const keys = new RedisKeys(config.KEY_PREFIX);
+  const registry = new SkillRegistry(redis, keys);
+  await checkComposites(skills, registry);
+  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const waiting = new WaitingComposites(redis, keys);
+  const sandbox = new SkillSandbox({
+    threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
+    threads: config.SANDBOX_THREADS,
+    ...(config.SANDBOX_THREAD_MEMORY_MB === undefined
+      ? {}
+      : { memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB }),
+    abortGraceMs: config.ABORT_GRACE_MS,
+  });
+  const llm = llmBody(context, store, schemas);
+  const composite = {
+    store,
+    waiting,
+    steps: new StepLauncher({
+      resolver: new SkillResolver(registry, () => true, config.SKILL_CACHE_MS),
+      launcher: new ExecutionLauncher({ store, queues, retryBackoffMs: config.RETRY_BACKOFF_MS }),
+      schemas,
+      store,
+    }),
+  };
+  const runner = new AttemptRunner({
+    store,
+    schemas,
+    logger,
+    retryBackoffMs: config.RETRY_BACKOFF_MS,
+    progressIntervalMs: config.PROGRESS_INTERVAL_MS,
+    bodies: {
+      code: new CodeBody({
+        sandbox,
+        redis: { target: config.redisTarget, prefix: config.KEY_PREFIX },
+        composite,
+      }),
+      llm,
+      pipeline: new PipelineBody(composite),
+    },
+    onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
+    metrics,
+  });
+  const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
+  const consumer = { context, runner, connection: redis, store, slots };
+  const probe = probeParts(context, skills);
+  return {
+    skills,
+    redis,
+    queues,
+    bundler,
+    sandbox,
+    workers: skills.flatMap((skill) => consume(consumer, skill)),
+    sweeper: new DeadlineSweeper({
+      waiting,
+      store,
+      queues,
+      logger,
+      intervalMs: config.COMPOSITE_SWEEP_INTERVAL_MS,
+      metrics,
+    }),
+    advertiser: new SkillAdvertiser({
+      registry,
+      workerId: config.WORKER_ID,
+      skills,
+      intervalMs: config.HEARTBEAT_INTERVAL_MS,
+      logger,
+    }),
+    metricsServer: new MetricsServer(metrics.registry, probe.readiness),
+    probe: { redis: probe.redis, queues: probe.queues },
+    llm,
+  };
+}
+
+interface Consumer {
+  context: WorkerContext;
+  runner: AttemptRunner;
+  connection: Redis;
+  store: ExecutionStore;
+  slots: ExecutionSlots;
+}
+
+/** A worker on each of the skill's queues, high priority first, all sharing the process's slots. */
+function consume({ context, runner, connection, store, slots }: Consumer, skill: LoadedSkill): Worker[] {
+  const { definition } = skill;
+  const { config, logger, metrics, running } = context;
+  return (['high', 'normal'] as const).map((lane) => {
+    const worker = new GatedWorker(
+      skillQueueName(definition.name, definition.version, lane),
+      (job, token) => running.track(job, token, () => runner.run(job, token, skill)),
+      {
+        connection,
+        prefix: config.KEY_PREFIX,
+        lockDuration: config.JOB_LOCK_MS,
+        stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
+      },
+      slots,
+      lane,
+    );
+    worker.on('failed', (job) => {
+      if (job) {
+        const deps = { store, metrics, logger };
+        void recordStalledFailure(job, deps).catch(() => {});
+      }
+    });
+    worker.on('error', (error) => logger.warn({ err: error.message, queue: worker.name }, 'queue error'));
+    return worker;
+  });
+}
+
+/**
+ * The hosted skills' metrics, the gauges read from Redis at scrape time, and the readiness check.
+ * They use a connection of their own that fails fast: a scrape or probe while Redis is away must
+ * neither hang nor pile up commands for later, as the workers' connection (which waits) would.
+ */
+function probeParts(
+  { config, metrics }: WorkerContext,
+  skills: LoadedSkill[],
+): { redis: Redis; queues: QueueRegistry; readiness: ReadinessCheck } {
+  const keys = new RedisKeys(config.KEY_PREFIX);
+  const timeoutMs = config.REDIS_TIMEOUT_MS;
+  const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const hosted = skills.map(({ definition }) => ({
+    skill: definition.name,
+    version: definition.version,
+  }));
+  metrics.host(hosted.map(({ skill }) => skill));
+  registerRedisGauges(metrics.registry, {
+    hosted,
+    queues,
+    registry: new SkillRegistry(redis, keys),
+    timeoutMs,
+  });
+  return { redis, queues, readiness: new ReadinessCheck({ redis, keyPrefix: config.KEY_PREFIX, timeoutMs }) };
+}
+
+function llmBody(
+  { config, env, metrics }: WorkerContext,
+  store: ExecutionStore,
+  schemas: SkillSchemas,
+): LlmBody {
+  return new LlmBody({
+    client: new LlmClient(),
+    defaults: {
+      ...(config.LLM_BASE_URL ? { baseUrl: config.LLM_BASE_URL } : {}),
+      ...(config.LLM_API_KEY ? { apiKey: config.LLM_API_KEY } : {}),
+      ...(config.LLM_MODEL ? { model: config.LLM_MODEL } : {}),
+      structuredOutput: config.LLM_STRUCTURED_OUTPUT,
+      maxRetries: config.LLM_MAX_RETRIES,
+    },
+    env,
+    schemas,
+    store,
+    onUsage: (skill, usage) => metrics.llmUsage(skill.definition.name, usage),
+  });
+}
+
+/** A composite's usage is its steps' (of the attempt that just ended) added to its own. */
+async function addStepUsage(store: ExecutionStore, executionId: string, attempt: number): Promise<void> {
+  const entries = await store.stepEntries(executionId);
+  const launched = entries.filter((entry) => entry.attempt === attempt && 'execution_id' in entry);
+  const usage = await Promise.all(
+    launched.map((entry) => ('execution_id' in entry ? store.usageIncrements(entry.execution_id) : [])),
+  );
+  await store.addUsage(executionId, usage.flat());
+}
+
+function selectSkills(skills: LoadedSkill[], only: string | undefined): LoadedSkill[] {
+  if (!only) return skills;
+  const wanted = new Set(
+    only
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
+  const selects = (skill: LoadedSkill, id: string) =>
+    id === skill.definition.name || id === `${skill.definition.name}@${skill.definition.version}`;
+  const missing = [...wanted].filter((id) => !skills.some((skill) => selects(skill, id)));
+  if (missing.length > 0)
+    throw new Error(`WORKER_SKILLS names skills that were not found: ${missing.join(', ')}`);
+  return skills.filter((skill) => [...wanted].some((id) => selects(skill, id)));
+}
