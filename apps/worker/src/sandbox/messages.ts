@@ -51,5 +51,6 @@ export type ThreadCommand =
  * Thread → worker, over the same port, so that a task's outcome arrives after every event it sent.
  */
 export type ThreadMessage =
-  | { type: 'event'; id: number; event: SkillEvent }
-  | { type: 'outcome'; id: number; outcome: SkillOutcome };
+  | { type: 'events'; id: number; events: SkillEvent[] }
+  /** `events`: those the skill sent since the last batch, in order, before its outcome. */
+  | { type: 'outcome'; id: number; events: SkillEvent[]; outcome: SkillOutcome };

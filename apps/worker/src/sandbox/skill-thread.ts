@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
-import type { ThreadCommand, ThreadMessage } from './messages';
+import type { SkillEvent, ThreadCommand, ThreadMessage } from './messages';
 import { SkillRunner } from './run-skill';
 
 /**
@@ -23,10 +23,38 @@ port.on('message', (command: ThreadCommand) => {
   const { id, task } = command;
   const controller = new AbortController();
   running.set(id, controller);
+  const events = new EventBatch((batch) => post({ type: 'events', id, events: batch }));
   void runner
-    .run(task, (event) => post({ type: 'event', id, event }), controller.signal)
+    .run(task, (event) => events.add(event), controller.signal)
     .then((outcome) => {
       running.delete(id);
-      post({ type: 'outcome', id, outcome });
+      post({ type: 'outcome', id, events: events.take(), outcome });
     });
 });
+
+/**
+ * A task's events, sent together once the thread's current turn ends (or with the outcome, when the
+ * skill ends first): one message instead of one per log line or progress report.
+ */
+class EventBatch {
+  private events: SkillEvent[] = [];
+
+  constructor(private readonly send: (events: SkillEvent[]) => void) {}
+
+  add(event: SkillEvent): void {
+    if (this.events.length === 0) setImmediate(() => this.flush());
+    this.events.push(event);
+  }
+
+  /** The events not sent yet, which then go with the outcome. */
+  take(): SkillEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+
+  private flush(): void {
+    const events = this.take();
+    if (events.length > 0) this.send(events);
+  }
+}

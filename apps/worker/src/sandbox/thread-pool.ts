@@ -98,7 +98,8 @@ export class ThreadPool {
     worker.on('message', (message: ThreadMessage) => {
       const task = thread.tasks.get(message.id);
       if (!task) return;
-      if (message.type === 'event') return task.onEvent(message.event);
+      for (const event of message.events) task.onEvent(event);
+      if (message.type === 'events') return;
       this.finish(thread, message.id);
       task.settle(message.outcome);
     });
