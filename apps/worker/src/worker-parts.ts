@@ -81,6 +81,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       ? {}
       : { memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB }),
     abortGraceMs: config.ABORT_GRACE_MS,
+    memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
   });
   const llm = llmBody(context, store, schemas);
   const composite = {
@@ -100,11 +101,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     retryBackoffMs: config.RETRY_BACKOFF_MS,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     bodies: {
-      code: new CodeBody({
-        sandbox,
-        redis: { target: config.redisTarget, prefix: config.KEY_PREFIX },
-        composite,
-      }),
+      code: new CodeBody({ sandbox, composite }),
       llm,
       pipeline: new PipelineBody(composite),
     },

@@ -1,4 +1,3 @@
-import type { RedisTarget } from '@skillrun/core';
 import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
 import { replayedAnswers } from '../composite/replayed-answers';
 import { stepFailed } from '../composite/step-failure';
@@ -8,7 +7,6 @@ import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 export interface CodeBodyDeps {
   sandbox: SkillSandbox;
-  redis: { target: RedisTarget; prefix: string };
   composite: CompositeDeps;
 }
 
@@ -57,7 +55,6 @@ export class CodeBody implements SkillBody {
         caller: payload.caller,
         attempt: number,
       },
-      redis: this.deps.redis,
       ...(composite ? { composite } : {}),
       timeoutMs: Math.max(0, deadline - Date.now()),
       onEvent: (event) => {

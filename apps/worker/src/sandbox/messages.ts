@@ -1,5 +1,11 @@
 import type { ErrorBody, RedisTarget, SkillContext, SkillLogLevel } from '@skillrun/core';
 
+/** Where skills' ctx.memory lives: the same for every run, so given to a thread once, when it starts. */
+export interface MemoryTarget {
+  target: RedisTarget;
+  prefix: string;
+}
+
 /** What a skill run is given: its module, input and facts, wherever it runs (thread or in-process). */
 export interface SkillTask {
   /** A compiled ES module exporting execute(input, ctx). */
@@ -10,7 +16,6 @@ export interface SkillTask {
     SkillContext,
     'executionId' | 'skillId' | 'skillVersion' | 'traceId' | 'caller' | 'attempt' | 'deadline'
   >;
-  redis: { target: RedisTarget; prefix: string };
   /** A composite's: the skills it may invoke, and what its invocations so far answered, in order. */
   composite?: { calls: string[]; answered: AnsweredCall[] };
 }

@@ -3,7 +3,7 @@ import type { SkillContext } from '@skillrun/core';
 import { createRedis, MemoryStore, RedisKeys, SkillError, toErrorBody } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { CompositeCalls } from './composite-calls';
-import type { SkillEvent, SkillOutcome, SkillTask } from './messages';
+import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { createSkillContext } from './skill-context';
 
 type Execute = (input: Record<string, unknown>, ctx: SkillContext) => unknown;
@@ -15,6 +15,8 @@ type Execute = (input: Record<string, unknown>, ctx: SkillContext) => unknown;
 export class SkillRunner {
   private readonly modules = new Map<string, Promise<Execute>>();
   private redis: Redis | undefined;
+
+  constructor(private readonly memory: MemoryTarget) {}
 
   async run(task: SkillTask, send: (event: SkillEvent) => void, signal: AbortSignal): Promise<SkillOutcome> {
     try {
@@ -59,8 +61,8 @@ export class SkillRunner {
 
   /** ctx.memory: one Redis connection per place, opened the first time a skill there uses it. */
   private memoryOf(task: SkillTask): MemoryStore {
-    this.redis ??= createRedis(task.redis.target, { role: 'queue' });
-    return new MemoryStore(this.redis, new RedisKeys(task.redis.prefix), task.meta.caller.id);
+    this.redis ??= createRedis(this.memory.target, { role: 'queue' });
+    return new MemoryStore(this.redis, new RedisKeys(this.memory.prefix), task.meta.caller.id);
   }
 }
 

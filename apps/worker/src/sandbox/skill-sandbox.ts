@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { SkillError } from '@skillrun/core';
 import type { Isolation } from '../loaded-skill';
-import type { SkillEvent, SkillOutcome, SkillTask } from './messages';
+import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { SkillRunner } from './run-skill';
 import { ThreadPool } from './thread-pool';
 
@@ -13,6 +13,8 @@ export interface SandboxOptions {
   threadModule: string;
   threads: number;
   memoryLimitMb?: number;
+  /** Where skills' ctx.memory lives. */
+  memory: MemoryTarget;
   /** After the deadline, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
 }
@@ -35,12 +37,14 @@ export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true };
  */
 export class SkillSandbox {
   private readonly pool: ThreadPool;
-  private readonly inProcess = new SkillRunner();
+  private readonly inProcess: SkillRunner;
 
   constructor(private readonly options: SandboxOptions) {
+    this.inProcess = new SkillRunner(options.memory);
     this.pool = new ThreadPool({
       threadModule: options.threadModule,
       threads: options.threads,
+      memory: options.memory,
       ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),
     });
   }

@@ -1,6 +1,6 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
-import type { SkillEvent, ThreadCommand, ThreadMessage } from './messages';
+import type { MemoryTarget, SkillEvent, ThreadCommand, ThreadMessage } from './messages';
 import { SkillRunner } from './run-skill';
 
 /**
@@ -11,7 +11,7 @@ import { SkillRunner } from './run-skill';
 const port = parentPort;
 if (!port) throw new Error('skill-thread runs inside a worker thread');
 
-const runner = new SkillRunner();
+const runner = new SkillRunner(workerData as MemoryTarget);
 const running = new Map<number, AbortController>();
 const post = (message: ThreadMessage) => port.postMessage(message);
 

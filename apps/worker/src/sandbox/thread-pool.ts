@@ -1,11 +1,20 @@
 import { Worker } from 'node:worker_threads';
 import type { ErrorBody } from '@skillrun/core';
-import type { SkillEvent, SkillOutcome, SkillTask, ThreadCommand, ThreadMessage } from './messages';
+import type {
+  MemoryTarget,
+  SkillEvent,
+  SkillOutcome,
+  SkillTask,
+  ThreadCommand,
+  ThreadMessage,
+} from './messages';
 
 export interface ThreadPoolOptions {
   /** The bundled skill-thread entry (plain JavaScript: no loader to start in each thread). */
   threadModule: string;
   threads: number;
+  /** Given to every thread when it starts. */
+  memory: MemoryTarget;
   /** Heap limit of each thread, in MB (a skill over it ends its thread); none when undefined. */
   memoryLimitMb?: number;
 }
@@ -89,9 +98,10 @@ export class ThreadPool {
   }
 
   private spawn(): void {
-    const { threadModule, memoryLimitMb } = this.options;
+    const { threadModule, memoryLimitMb, memory } = this.options;
     const worker = new Worker(threadModule, {
       execArgv: [],
+      workerData: memory,
       ...(memoryLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }),
     });
     const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set() };
