@@ -71,7 +71,18 @@ describe('structured logs', () => {
     expect(runs[0]?.error?.code).toBe('TOOL_NOT_AVAILABLE');
 
     const [worker] = system.workers;
-    const aboutExecutions = (worker?.logs ?? []).filter((line) => line.execution_id !== undefined);
+    const linesAbout = () => (worker?.logs ?? []).filter((line) => line.execution_id !== undefined);
+    // Lines are written in batches (at most 100 ms late): wait for every execution's end line.
+    await expect
+      .poll(() =>
+        runs.every((run) =>
+          linesAbout().some(
+            (line) => line.execution_id === run.execution_id && /^execution /.test(String(line.msg)),
+          ),
+        ),
+      )
+      .toBe(true);
+    const aboutExecutions = linesAbout();
     for (const execution of runs) {
       expect(aboutExecutions.some((line) => line.execution_id === execution.execution_id)).toBe(true);
     }
