@@ -57,9 +57,16 @@ describe('fuzzing the gateway: invalid requests get a 4xx in the error envelope,
     expect(document.status).toBe(200);
     expect(document.headers.get('content-type')).toMatch(/^application\/json/);
     expect(document.body.openapi).toBe('3.1.0');
+    // A JSON answer carries what JSON needs; the HTML page helmet's set, usable over plain HTTP.
+    expect(document.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(document.headers.get('content-security-policy')).toBeNull();
     const docs = await fetch(`${system.gateway.url}/docs/`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(docs.headers.get('content-security-policy')).not.toMatch(/upgrade-insecure-requests/);
+    expect(docs.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(docs.headers.get('strict-transport-security')).toBeNull();
     const html = await docs.text();
     expect(html).toMatch(/swagger-ui/i);
     expect(html).not.toMatch(/unpkg\.com|cdn\.jsdelivr\.net/);

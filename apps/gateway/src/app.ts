@@ -1,6 +1,5 @@
 import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import type { Authenticator } from './auth/authenticator';
 import type { ExecutionReader } from './execution-reader';
 import type { InvocationService } from './invocation-service';
@@ -8,14 +7,18 @@ import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetrics } from './metrics/http-metrics';
 import { metricsRoutes } from './metrics/metrics-routes';
 import { errorHandler, notFound } from './middleware/error-handler';
+import { jsonApiHeaders } from './middleware/json-api-headers';
 import { jsonBody } from './middleware/json-body';
+import { openApiDocument } from './openapi/openapi-document';
 import { adminRoutes } from './routes/admin-routes';
-import { apiDocsRoutes } from './routes/api-docs-routes';
-import { discoveryRoutes } from './routes/discovery-routes';
-import { healthRoutes } from './routes/health-routes';
-import { invocationRoutes } from './routes/invocation-routes';
-import { publishingRoutes } from './routes/publishing-routes';
-import { type QueueDashboardSettings, queueDashboardRoutes } from './routes/queue-dashboard-routes';
+import { apiDocsRoutes, openApiRoutes } from './routes/api-docs-routes';
+import { livenessRoutes, readinessRoutes } from './routes/health-routes';
+import {
+  QUEUE_DASHBOARD_PATH,
+  type QueueDashboardSettings,
+  queueDashboardRoutes,
+} from './routes/queue-dashboard-routes';
+import { skillsRoutes } from './routes/skills-routes';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
 
@@ -32,33 +35,47 @@ export interface AppDeps {
   logger: Logger;
   bodyLimitBytes: number;
   maxJsonDepth: number;
-  redisTimeoutMs: number;
   /** Express' `trust proxy`: which proxies' X-Forwarded-For names the client (TRUST_PROXY). */
   trustProxy?: boolean | number | string;
   /** The job dashboard at /admin/queues; absent when QUEUE_DASHBOARD is off. */
   queueDashboard?: QueueDashboardSettings;
 }
 
-/** The gateway's HTTP API, built from its dependencies so that tests can drive it. */
+/**
+ * The gateway's HTTP API, built from its dependencies so that tests can drive it. Each router is
+ * mounted under its prefix, so that a request descends only into its own (the first, /skills, is
+ * the hot path). Security headers are sized for what is answered: `nosniff` on every answer,
+ * helmet's full set on the two HTML pages (/docs, /admin/queues) only.
+ */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
   app.use(httpMetrics(deps.metrics));
-  app.use(helmet());
+  app.use(jsonApiHeaders());
   app.use(jsonBody(deps.bodyLimitBytes, deps.maxJsonDepth));
-  app.use(healthRoutes(deps.readiness));
-  app.use(metricsRoutes(deps.metrics));
-  app.use(apiDocsRoutes(deps.baseUrl));
-  app.use(adminRoutes(deps.apiKeys, deps.authenticator, deps.redisTimeoutMs));
-  if (deps.queueDashboard)
-    app.use(queueDashboardRoutes(deps.queueDashboard, deps.authenticator, deps.redisTimeoutMs));
-  app.use(discoveryRoutes(deps.discovery, deps.authenticator, deps.redisTimeoutMs));
   app.use(
-    publishingRoutes(deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl, deps.redisTimeoutMs),
+    '/skills',
+    skillsRoutes({
+      invocations: deps.invocations,
+      executions: deps.executions,
+      discovery: deps.discovery,
+      publisher: deps.publisher,
+      authenticator: deps.authenticator,
+      baseUrl: deps.baseUrl,
+    }),
   );
-  app.use(invocationRoutes(deps.invocations, deps.executions, deps.authenticator, deps.baseUrl));
+  if (deps.queueDashboard) {
+    app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
+  }
+  app.use('/admin', adminRoutes(deps.apiKeys, deps.authenticator));
+  app.use('/healthz', livenessRoutes());
+  app.use('/readyz', readinessRoutes(deps.readiness));
+  app.use('/metrics', metricsRoutes(deps.metrics));
+  const document = openApiDocument(deps.baseUrl);
+  app.use('/openapi.json', openApiRoutes(document));
+  app.use('/docs', apiDocsRoutes(document));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

@@ -4,15 +4,23 @@ import {
   isTerminalStatus,
   type Principal,
   SkillError,
+  withTimeout,
 } from '@skillrun/core';
-import { type Identity, isAdmin, principalOf } from './auth/identity';
+import type { Authenticator } from './auth/authenticator';
+import { isAdmin, principalOf } from './auth/identity';
 import type { ExecutionWatcher } from './execution-watcher';
-import { redisDeadline } from './redis-deadline';
+import { orServiceUnavailable } from './or-service-unavailable';
+import type { RequestHeaders } from './request-headers';
 
 export interface ExecutionReaderDeps {
   store: ExecutionStore;
   watcher: ExecutionWatcher;
-  redisTimeoutMs: number;
+  authenticator: Authenticator;
+  /**
+   * How long a waiting request waits for its subscription (REDIS_TIMEOUT_MS): the subscriber
+   * connection may still be connecting, which no command timeout bounds.
+   */
+  subscribeTimeoutMs: number;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
 }
@@ -34,7 +42,8 @@ export interface Wait {
 export interface ExecutionRead {
   skillId: string;
   executionId: string;
-  identify(): Promise<Identity>;
+  /** The request's header fields: who is reading, from its credentials. */
+  headers: RequestHeaders;
   wait?: Wait;
 }
 
@@ -53,9 +62,9 @@ export interface ExecutionAnswer {
 export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
 
-  async read({ skillId, executionId, identify, wait }: ExecutionRead): Promise<ExecutionAnswer> {
-    const [record, identity] = await this.redis(() =>
-      Promise.all([this.deps.store.read(executionId), identify()]),
+  async read({ skillId, executionId, headers, wait }: ExecutionRead): Promise<ExecutionAnswer> {
+    const [record, identity] = await orServiceUnavailable(() =>
+      Promise.all([this.deps.store.read(executionId), this.deps.authenticator.identify(headers)]),
     );
     const principal = principalOf(identity);
     const first = readable(record, skillId, executionId, principal);
@@ -68,7 +77,7 @@ export class ExecutionReader {
     // Past MAX_WAITERS the request is answered at once rather than refused.
     if (!watch) return { execution: first };
     try {
-      await this.redis(() => watch.subscribed);
+      await orServiceUnavailable(() => withTimeout(watch.subscribed, this.deps.subscribeTimeoutMs));
       const again = () => this.readAgain(skillId, executionId, principal);
       let current = await again();
       if (!answers(wait.until, first, current)) {
@@ -84,12 +93,8 @@ export class ExecutionReader {
   }
 
   private async readAgain(skillId: string, executionId: string, principal: Principal | undefined) {
-    const record = await this.redis(() => this.deps.store.read(executionId));
+    const record = await orServiceUnavailable(() => this.deps.store.read(executionId));
     return readable(record, skillId, executionId, principal);
-  }
-
-  private redis<T>(operation: () => Promise<T>): Promise<T> {
-    return redisDeadline(operation, this.deps.redisTimeoutMs);
   }
 }
 

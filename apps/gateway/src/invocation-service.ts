@@ -17,12 +17,15 @@ import {
   type SkillResolver,
   type SkillSchemas,
   type SlotClaim,
+  traceIdFromTraceparent,
 } from '@skillrun/core';
-import type { CredentialSources } from './auth/authenticator';
+import type { Authenticator } from './auth/authenticator';
 import { type Identity, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
-import type { CallerLimits, ReportHeaders } from './limits/caller-limits';
-import { redisDeadline } from './redis-deadline';
+import type { CallerLimits } from './limits/caller-limits';
+import { joinRateLimitHeaders } from './limits/rate-limit-headers';
+import { orServiceUnavailable } from './or-service-unavailable';
+import { headerOf, type RequestHeaders } from './request-headers';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
@@ -30,28 +33,37 @@ export interface InvocationServiceDeps {
   schemas: SkillSchemas;
   access: SkillAccess;
   limits: CallerLimits;
+  authenticator: Authenticator;
   defaultAuth: AuthConfig;
-  redisTimeoutMs: number;
 }
 
 export interface Invocation {
   skillId: string;
   body: unknown;
-  /** Who is invoking, from the credentials the request carries (the skill may name its own header). */
-  identify(sources: CredentialSources): Promise<Identity>;
+  /**
+   * The request's header fields: its credentials (X-API-Key, Authorization, or a header the skill
+   * names) and its `traceparent`.
+   */
+  headers: RequestHeaders;
   /** `?version=` of the invoke URL, if any. */
   versionQuery: string | undefined;
-  traceparentTraceId: string | undefined;
   /** The client's network address: what anonymous callers are counted by. */
   address: string;
-  /** Receives the RateLimit headers of the limits that applied. */
-  report: ReportHeaders;
 }
 
 export interface Accepted {
   execution: Execution;
   deprecation?: Deprecation;
 }
+
+/**
+ * What an invocation comes to: accepted, or refused with the error to answer; either way with the
+ * RateLimit headers of the quotas that applied, which the answer carries.
+ */
+export type InvocationOutcome = { headers: Record<string, string> } & (
+  | { accepted: Accepted }
+  | { refused: unknown }
+);
 
 const requestValidator = new SchemaValidator(InvocationRequest, 'invocation request');
 
@@ -63,11 +75,26 @@ const requestValidator = new SchemaValidator(InvocationRequest, 'invocation requ
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
-  async invoke(invocation: Invocation): Promise<Accepted> {
-    const { skillId, body, identify, versionQuery, traceparentTraceId, report } = invocation;
+  async invoke(invocation: Invocation): Promise<InvocationOutcome> {
+    const answer: { headers: Record<string, string> } = { headers: {} };
+    try {
+      const accepted = await this.accept(invocation, answer);
+      return { headers: answer.headers, accepted };
+    } catch (refused) {
+      return { headers: answer.headers, refused };
+    }
+  }
+
+  /** Accepts the invocation or throws why not; `answer` gets the RateLimit headers as they are known. */
+  private async accept(
+    invocation: Invocation,
+    answer: { headers: Record<string, string> },
+  ): Promise<Accepted> {
+    const { skillId, body, headers, versionQuery } = invocation;
+    const { authenticator } = this.deps;
     const request = requestValidator.parse(body);
     const bodyKey = request.caller.credentials?.api_key;
-    let identity = await this.redis(() => identify({ bodyKey }));
+    let identity = await orServiceUnavailable(() => authenticator.identify(headers, { bodyKey }));
     const principal = principalOf(identity);
     if (request.skill_id !== skillId) {
       throw new SkillError(
@@ -77,12 +104,12 @@ export class InvocationService {
       );
     }
     const range = requestedRange(request.version, versionQuery);
-    const { entry, migrations, deprecation } = await this.redis(() =>
+    const { entry, migrations, deprecation } = await orServiceUnavailable(() =>
       this.deps.resolver.resolve(skillId, range, (candidate) =>
         this.deps.access.canSee(candidate, principal),
       ),
     );
-    identity = await this.identifyFor(entry, identity, identify);
+    identity = await this.identifyFor(entry, identity, headers);
     this.deps.access.assertMayInvoke(entry, identity);
     const owner = principalOf(identity)?.callerId;
     if (owner !== undefined && request.caller.id !== owner) {
@@ -103,7 +130,9 @@ export class InvocationService {
       );
     }
     const subject = { callerId: owner, address: invocation.address, skillId: entry.id };
-    await this.redis(() => this.deps.limits.consume(subject, report));
+    const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
+    answer.headers = rate.headers;
+    if (rate.refusal) throw rate.refusal;
     const skill = entry.definition;
     const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
       coerce: coercionOf(entry),
@@ -114,12 +143,16 @@ export class InvocationService {
       skill_version: skill.version,
       inputs,
       caller: { id: request.caller.id, type: request.caller.type },
-      trace_id: request.context?.trace_id ?? traceparentTraceId ?? newTraceId(),
+      trace_id:
+        request.context?.trace_id ?? traceIdFromTraceparent(headerOf(headers, 'traceparent')) ?? newTraceId(),
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
       ...(owner === undefined ? {} : { owner }),
     });
-    const slots = await this.redis(() => this.deps.limits.take(subject, payload.execution_id, report));
+    const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
+    answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
+    if (taken.refusal) throw taken.refusal;
+    const { slots } = taken;
     const launch = { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) };
     const execution = await this.launch(launch, slots);
     return { execution, ...(deprecation ? { deprecation } : {}) };
@@ -132,14 +165,17 @@ export class InvocationService {
   private async identifyFor(
     entry: RegistryEntry,
     identity: Identity,
-    identify: Invocation['identify'],
+    headers: RequestHeaders,
   ): Promise<Identity> {
-    const auth = authOf(entry, this.deps.defaultAuth);
+    const { authenticator, defaultAuth } = this.deps;
+    const auth = authOf(entry, defaultAuth);
     const { header } = auth;
     let found = identity;
-    if (found.kind === 'anonymous' && header) found = await this.redis(() => identify({ header }));
+    if (found.kind === 'anonymous' && header) {
+      found = await orServiceUnavailable(() => authenticator.identify(headers, { header }));
+    }
     if (auth.type === 'custom' && found.kind !== 'principal') {
-      found = await identify({
+      found = await authenticator.identify(headers, {
         ...(header ? { header } : {}),
         custom: { id: entry.id, version: entry.version },
       });
@@ -153,16 +189,12 @@ export class InvocationService {
       const keys = slots.map((slot) => slot.key);
       return await this.deps.launcher.launch(
         { ...request, ...(keys.length > 0 ? { slots: keys } : {}) },
-        (operation) => this.redis(operation),
+        orServiceUnavailable,
       );
     } catch (error) {
       await this.deps.limits.release(request.payload.execution_id, slots).catch(() => {});
       throw error;
     }
-  }
-
-  private redis<T>(operation: () => Promise<T>): Promise<T> {
-    return redisDeadline(operation, this.deps.redisTimeoutMs);
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type ApiKeyStore, type Logger, type Principal, SCOPES, SkillError } from '@skillrun/core';
+import { headerOf, type RequestHeaders } from '../request-headers';
 import type { CustomAuthorizer } from './custom-authorizer';
 import { ANONYMOUS, type Identity } from './identity';
 import { JwtRejected } from './jwt-rejected';
@@ -25,11 +26,6 @@ export interface CredentialSources {
   custom?: { id: string; version: string };
 }
 
-/** The part of a request credentials are read from (an Express request). */
-export interface HeaderSource {
-  get(name: string): string | undefined;
-}
-
 const API_KEY_PREFIX = 'srk_';
 const ADMIN: Principal = { callerId: 'admin', scopes: SCOPES, method: 'api_key' };
 
@@ -45,17 +41,17 @@ export class Authenticator {
     this.adminKeyHash = deps.adminKey === undefined ? undefined : sha256(deps.adminKey);
   }
 
-  async identify(req: HeaderSource, sources: CredentialSources = {}): Promise<Identity> {
+  async identify(headers: RequestHeaders, sources: CredentialSources = {}): Promise<Identity> {
     if (sources.custom && this.deps.custom) {
-      const credential = req.get(sources.header ?? 'authorization');
+      const credential = headerOf(headers, sources.header ?? 'authorization');
       return credential === undefined ? ANONYMOUS : this.deps.custom.authorize(credential, sources.custom);
     }
-    const bearer = bearerToken(req.get('authorization'));
+    const bearer = bearerToken(headerOf(headers, 'authorization'));
     if (bearer !== undefined && !bearer.startsWith(API_KEY_PREFIX)) return this.jwt(bearer);
     const key =
       bearer ??
-      req.get('x-api-key') ??
-      (sources.header ? req.get(sources.header) : undefined) ??
+      headerOf(headers, 'x-api-key') ??
+      (sources.header ? headerOf(headers, sources.header) : undefined) ??
       (typeof sources.bodyKey === 'string' ? sources.bodyKey : undefined);
     return key === undefined ? ANONYMOUS : this.apiKey(key);
   }

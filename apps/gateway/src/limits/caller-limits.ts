@@ -11,8 +11,14 @@ export interface Subject {
   skillId: string;
 }
 
-/** Receives the RateLimit headers of the quotas that applied, on success and on refusal alike. */
-export type ReportHeaders = (headers: Record<string, string>) => void;
+/**
+ * Where a subject stands against its quotas: the RateLimit headers of the quotas that applied (for
+ * the answer, on success and on refusal alike), and the 429 when one of them is exceeded.
+ */
+export interface LimitCheck {
+  headers: Record<string, string>;
+  refusal?: SkillError;
+}
 
 /** How long a caller refused for concurrency is told to wait: slots free up as executions end. */
 const CONCURRENCY_RETRY_SECONDS = 1;
@@ -38,8 +44,8 @@ export class CallerLimits {
     private readonly slots: InFlightSlots,
   ) {}
 
-  /** Counts one invocation against the subject's rate limits; throws once one is exceeded. */
-  async consume(subject: Subject, report: ReportHeaders): Promise<void> {
+  /** Counts one invocation against the subject's rate limits. */
+  async consume(subject: Subject): Promise<LimitCheck> {
     const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
     const partition = partitionOf(subject);
     const checks: RateCheck[] = [];
@@ -51,25 +57,26 @@ export class CallerLimits {
         key: `${partition}:skill:${subject.skillId}`,
       });
     }
-    if (checks.length === 0) return;
+    if (checks.length === 0) return { headers: {} };
     const outcomes = await Promise.all(checks.map((check) => this.count(check)));
-    report(rateLimitHeaders(outcomes.map(({ state }) => state)));
+    const headers = rateLimitHeaders(outcomes.map(({ state }) => state));
     const refused = outcomes.filter(({ allowed }) => !allowed);
-    if (refused.length === 0) return;
+    if (refused.length === 0) return { headers };
     const retryAfter = Math.max(...refused.map(({ state }) => state.resetSeconds ?? 1));
     const [first] = refused;
-    throw rateLimitExceeded(
+    const refusal = rateLimitExceeded(
       `Rate limit exceeded: at most ${first?.state.quota} invocations${of(first?.state.policy, subject)} per ${first?.state.windowSeconds} s`,
       { policy: first?.state.policy, quota: first?.state.quota, window_seconds: first?.state.windowSeconds },
       retryAfter,
     );
+    return { headers, refusal };
   }
 
   /**
-   * Takes a slot in the subject's concurrency quotas for this execution, or throws when one is
-   * full. Returns the slots taken: the execution frees them when it ends.
+   * Takes a slot in the subject's concurrency quotas for this execution, unless one is full (the
+   * refusal). `slots` are the slots taken: the execution frees them when it ends.
    */
-  async take(subject: Subject, executionId: string, report: ReportHeaders): Promise<SlotClaim[]> {
+  async take(subject: Subject, executionId: string): Promise<LimitCheck & { slots: SlotClaim[] }> {
     const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
     const partition = partitionOf(subject);
     const quotas: { policy: string; claim: SlotClaim }[] = [];
@@ -83,28 +90,29 @@ export class CallerLimits {
       const key = this.keys.inFlight(partition, 'skill', subject.skillId);
       quotas.push({ policy: 'skill-in-flight', claim: { key, limit: skill.concurrency } });
     }
-    if (quotas.length === 0) return [];
+    if (quotas.length === 0) return { headers: {}, slots: [] };
     const claims = quotas.map(({ claim }) => claim);
     const taken = await this.slots.take(executionId, claims);
     if (!taken.taken) {
       const policy = quotas.find(({ claim }) => claim === taken.full)?.policy ?? 'in-flight';
-      report(rateLimitHeaders([{ policy, quota: taken.full.limit, remaining: 0 }]));
-      throw rateLimitExceeded(
-        `Concurrency quota reached: ${taken.inFlight} executions${of(policy, subject)} in flight, at most ${taken.full.limit}`,
-        { policy, quota: taken.full.limit },
-        CONCURRENCY_RETRY_SECONDS,
-      );
+      return {
+        headers: rateLimitHeaders([{ policy, quota: taken.full.limit, remaining: 0 }]),
+        refusal: rateLimitExceeded(
+          `Concurrency quota reached: ${taken.inFlight} executions${of(policy, subject)} in flight, at most ${taken.full.limit}`,
+          { policy, quota: taken.full.limit },
+          CONCURRENCY_RETRY_SECONDS,
+        ),
+        slots: [],
+      };
     }
-    report(
-      rateLimitHeaders(
-        quotas.map(({ policy, claim }, index) => ({
-          policy,
-          quota: claim.limit,
-          remaining: Math.max(claim.limit - (taken.inFlight[index] ?? claim.limit), 0),
-        })),
-      ),
+    const headers = rateLimitHeaders(
+      quotas.map(({ policy, claim }, index) => ({
+        policy,
+        quota: claim.limit,
+        remaining: Math.max(claim.limit - (taken.inFlight[index] ?? claim.limit), 0),
+      })),
     );
-    return claims;
+    return { headers, slots: claims };
   }
 
   /** Gives back the slots of an execution that could not be started. */

@@ -27,3 +27,19 @@ export function rateLimitHeaders(states: QuotaState[]): Record<string, string> {
   );
   return { 'RateLimit-Policy': policies.join(', '), RateLimit: current.join(', ') };
 }
+
+/**
+ * The fields of two checks in one answer (rate limits, then concurrency quotas): a field both name
+ * is one list of their items, as RFC 9110 (5.3) combines repeated field lines.
+ */
+export function joinRateLimitHeaders(
+  first: Record<string, string>,
+  second: Record<string, string>,
+): Record<string, string> {
+  const joined = { ...first };
+  for (const [name, value] of Object.entries(second)) {
+    const before = joined[name];
+    joined[name] = before === undefined ? value : `${before}, ${value}`;
+  }
+  return joined;
+}

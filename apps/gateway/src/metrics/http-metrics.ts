@@ -1,5 +1,5 @@
 import { isErrorCode } from '@skillrun/core';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { GatewayMetrics } from './gateway-metrics';
 
 declare global {
@@ -7,6 +7,8 @@ declare global {
     interface Locals {
       /** Set by the error handler: the code of the error envelope answered. */
       errorCode?: string;
+      /** Set by a measured router: the prefix it is mounted at (see measuredRouter). */
+      mount?: string;
     }
   }
 }
@@ -21,7 +23,7 @@ export function httpMetrics(metrics: GatewayMetrics): RequestHandler {
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = String(res.statusCode);
-      metrics.requestAnswered({ method: req.method, route: routeOf(req), status }, seconds);
+      metrics.requestAnswered({ method: req.method, route: routeOf(req, res), status }, seconds);
       const skill = invokedSkill(req);
       if (skill === undefined) return;
       if (res.statusCode === 202) metrics.invocationAccepted(skill);
@@ -34,9 +36,17 @@ export function httpMetrics(metrics: GatewayMetrics): RequestHandler {
   };
 }
 
-/** The route template that answered, with its mount path (`/docs` for Swagger UI's assets). */
-function routeOf(req: Request): string {
+/**
+ * The route template that answered, after the prefix of the gateway's router it is in (`/skills` +
+ * `/:skillId/invoke`), also once an error has left that router; `unmatched` when the router has no
+ * route for the request. A request no router of the gateway's took is labelled by the middleware
+ * that answered, by its mount path (`/docs` for Swagger UI, bull-board's routes under
+ * `/admin/queues`), or `unmatched`.
+ */
+function routeOf(req: Request, res: Response): string {
   const route = (req.route as { path?: unknown } | undefined)?.path;
+  const { mount } = res.locals;
+  if (mount !== undefined) return typeof route === 'string' ? `${mount}${route}` : 'unmatched';
   if (typeof route === 'string') return `${req.baseUrl}${route}`;
   return req.baseUrl || 'unmatched';
 }

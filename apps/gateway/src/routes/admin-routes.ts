@@ -1,30 +1,26 @@
 import { type ApiKeyStore, NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
-import { type Request, type RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
+import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../middleware/require-json';
-import { redisDeadline } from '../redis-deadline';
+import { orServiceUnavailable } from '../or-service-unavailable';
 
 const newKey = new SchemaValidator(NewApiKey, 'new API key');
 
 /**
- * The admin API: API keys, created (the key is shown in this answer only), listed and revoked.
- * Only admin credentials pass: ADMIN_API_KEY, or a key with the admin scope; without either,
- * the admin API is closed.
+ * The admin API, mounted at /admin: API keys, created (the key is shown in this answer only),
+ * listed and revoked. Only admin credentials pass: ADMIN_API_KEY, or a key with the admin scope;
+ * without either, the admin API is closed.
  */
-export function adminRoutes(
-  apiKeys: ApiKeyStore,
-  authenticator: Authenticator,
-  redisTimeoutMs: number,
-): Router {
-  const router = Router();
-  const redis = <T>(operation: () => Promise<T>) => redisDeadline(operation, redisTimeoutMs);
-  const adminOnly = requireAdmin(authenticator, redisTimeoutMs);
+export function adminRoutes(apiKeys: ApiKeyStore, authenticator: Authenticator): Router {
+  const router = measuredRouter();
+  const adminOnly = requireAdmin(authenticator);
 
-  router.post('/admin/keys', adminOnly, requireJson(), async (req, res) => {
+  router.post('/keys', adminOnly, requireJson(), async (req, res) => {
     const body = newKey.parse(req.body);
-    const created = await redis(() =>
+    const created = await orServiceUnavailable(() =>
       apiKeys.create({
         callerId: body.caller_id,
         scopes: body.scopes,
@@ -35,13 +31,13 @@ export function adminRoutes(
     res.status(201).setHeader('Cache-Control', 'no-store').json(created);
   });
 
-  router.get('/admin/keys', adminOnly, async (req, res) => {
+  router.get('/keys', adminOnly, async (req, res) => {
     const caller = typeof req.query.caller_id === 'string' ? req.query.caller_id : undefined;
-    res.json({ keys: await redis(() => apiKeys.list(caller)) });
+    res.json({ keys: await orServiceUnavailable(() => apiKeys.list(caller)) });
   });
 
-  router.delete('/admin/keys/:keyId', adminOnly, async (req: Request<{ keyId: string }>, res) => {
-    if (!(await redis(() => apiKeys.revoke(req.params.keyId)))) {
+  router.delete('/keys/:keyId', adminOnly, async (req: Request<{ keyId: string }>, res) => {
+    if (!(await orServiceUnavailable(() => apiKeys.revoke(req.params.keyId)))) {
       throw new SkillError('NOT_FOUND', `No API key "${req.params.keyId}"`);
     }
     res.status(204).end();
@@ -50,9 +46,9 @@ export function adminRoutes(
   return router;
 }
 
-function requireAdmin(authenticator: Authenticator, redisTimeoutMs: number): RequestHandler {
+function requireAdmin(authenticator: Authenticator): RequestHandler {
   return async function adminOnly(req, _res, next) {
-    const identity = await redisDeadline(() => authenticator.identify(req), redisTimeoutMs);
+    const identity = await orServiceUnavailable(() => authenticator.identify(req.headers));
     if (identity.kind !== 'principal') {
       throw authRequired({ type: 'api_key' }, 'The admin API needs an admin credential (X-API-Key)');
     }

@@ -1,22 +1,31 @@
 import { type RequestHandler, Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { openApiDocument } from '../openapi/openapi-document';
+import { measuredRouter } from '../metrics/measured-router';
+import { htmlPageHeaders } from '../middleware/html-page-headers';
 
 /** Swagger UI answers any method; only reads reach it, the rest fall through to 404. */
 const readsOnly: RequestHandler = (req, _res, next) => {
   next(req.method === 'GET' || req.method === 'HEAD' ? undefined : 'router');
 };
 
-/** GET /openapi.json (OpenAPI 3.1) and /docs, the same document browsable (Swagger UI, served locally). */
-export function apiDocsRoutes(baseUrl: string): Router {
-  const document = openApiDocument(baseUrl);
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
+/** GET /openapi.json (the router is mounted there): the OpenAPI 3.1 document. */
+export function openApiRoutes(document: object): Router {
+  const router = measuredRouter();
+  router.get('', (_req, res) => {
     res.json(document);
   });
+  return router;
+}
+
+/**
+ * /docs (the router is mounted there): the same document browsable (Swagger UI, served locally),
+ * an HTML page, with helmet's headers.
+ */
+export function apiDocsRoutes(document: object): Router {
+  const router = Router();
   router.use(
-    '/docs',
     readsOnly,
+    htmlPageHeaders(),
     swaggerUi.serve,
     swaggerUi.setup(document, { customSiteTitle: 'skillrun API' }),
   );

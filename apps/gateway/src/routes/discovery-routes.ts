@@ -1,8 +1,9 @@
 import { parseVersionRange, SchemaValidator, SkillSearchQuery, VersionQuery } from '@skillrun/core';
-import { type Request, Router } from 'express';
-import type { Authenticator, HeaderSource } from '../auth/authenticator';
+import type { Request, Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
-import { redisDeadline } from '../redis-deadline';
+import { orServiceUnavailable } from '../or-service-unavailable';
+import type { RequestHeaders } from '../request-headers';
 import type { SkillDiscovery } from '../skill-discovery';
 import { setDeprecationHeader } from './deprecation-header';
 
@@ -13,39 +14,34 @@ export interface SkillParams {
 const searchQuery = new SchemaValidator(SkillSearchQuery, 'search query', { coerceTypes: true });
 export const versionQuery = new SchemaValidator(VersionQuery, 'query');
 
-/** GET /skills (search), GET /skills/{id} (a descriptor), GET /skills/{id}/versions. */
+/** On the /skills router: GET /skills (search), GET /skills/{id} (a descriptor), its /versions. */
 export function discoveryRoutes(
+  router: Router,
   discovery: SkillDiscovery,
   authenticator: Authenticator,
-  redisTimeoutMs: number,
-): Router {
-  const router = Router();
-  const viewer = async (req: HeaderSource) => principalOf(await authenticator.identify(req));
+): void {
+  const viewer = async (headers: RequestHeaders) => principalOf(await authenticator.identify(headers));
 
-  router.get('/skills', async (req, res) => {
+  router.get('', async (req, res) => {
     const query = searchQuery.parse({ ...req.query });
-    res.json(await redisDeadline(async () => discovery.search(query, await viewer(req)), redisTimeoutMs));
+    res.json(await orServiceUnavailable(async () => discovery.search(query, await viewer(req.headers))));
   });
 
-  router.get('/skills/:skillId', async (req: Request<SkillParams>, res) => {
+  router.get('/:skillId', async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const range = version === undefined ? undefined : parseVersionRange(version, '/version');
-    const descriptor = await redisDeadline(
-      async () => discovery.describe(req.params.skillId, range, await viewer(req)),
-      redisTimeoutMs,
+    const descriptor = await orServiceUnavailable(async () =>
+      discovery.describe(req.params.skillId, range, await viewer(req.headers)),
     );
     setDeprecationHeader(res, descriptor['x-deprecated']);
     res.json(descriptor);
   });
 
-  router.get('/skills/:skillId/versions', async (req: Request<SkillParams>, res) => {
+  router.get('/:skillId/versions', async (req: Request<SkillParams>, res) => {
     res.json(
-      await redisDeadline(
-        async () => discovery.versions(req.params.skillId, await viewer(req)),
-        redisTimeoutMs,
+      await orServiceUnavailable(async () =>
+        discovery.versions(req.params.skillId, await viewer(req.headers)),
       ),
     );
   });
-
-  return router;
 }

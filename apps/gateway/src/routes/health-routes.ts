@@ -1,16 +1,23 @@
 import { notReadyError, type ReadinessCheck } from '@skillrun/core';
-import { Router } from 'express';
+import type { Router } from 'express';
+import { measuredRouter } from '../metrics/measured-router';
 
-/**
- * /healthz: the process answers. /readyz: it can take work (Redis answers, a queue write goes
- * through, Redis will not evict jobs); otherwise 503 naming the failing checks.
- */
-export function healthRoutes(readiness: ReadinessCheck): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
+/** GET /healthz (the router is mounted there): the process answers. */
+export function livenessRoutes(): Router {
+  const router = measuredRouter();
+  router.get('', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', async (_req, res) => {
+  return router;
+}
+
+/**
+ * GET /readyz (the router is mounted there): the process can take work (Redis answers, a queue
+ * write goes through, Redis will not evict jobs); otherwise 503 naming the failing checks.
+ */
+export function readinessRoutes(readiness: ReadinessCheck): Router {
+  const router = measuredRouter();
+  router.get('', async (_req, res) => {
     const report = await readiness.run();
     if (!report.ready) throw notReadyError(report);
     res.setHeader('Cache-Control', 'no-store');

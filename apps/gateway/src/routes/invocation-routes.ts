@@ -1,6 +1,5 @@
-import { type InvocationAccepted, isTerminalStatus, skillUrls, traceIdFromTraceparent } from '@skillrun/core';
-import { type Request, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import { type InvocationAccepted, isTerminalStatus, skillUrls } from '@skillrun/core';
+import type { Request, Response, Router } from 'express';
 import type { ExecutionReader } from '../execution-reader';
 import type { InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
@@ -12,28 +11,25 @@ interface ExecutionParams extends SkillParams {
   executionId: string;
 }
 
-/** The three-step invocation protocol of spec 001: invoke, status, result. */
+/** The three-step invocation protocol of spec 001 (invoke, status, result), on the /skills router. */
 export function invocationRoutes(
+  router: Router,
   invocations: InvocationService,
   executions: ExecutionReader,
-  authenticator: Authenticator,
   baseUrl: string,
-): Router {
-  const router = Router();
-
-  router.post('/skills/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
+): void {
+  router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
-    const { execution, deprecation } = await invocations.invoke({
+    const outcome = await invocations.invoke({
       skillId: req.params.skillId,
       body: req.body,
-      identify: (sources) => authenticator.identify(req, sources),
+      headers: req.headers,
       versionQuery: version,
-      traceparentTraceId: traceIdFromTraceparent(req.get('traceparent')),
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-      report: (headers) => {
-        for (const [name, value] of Object.entries(headers)) res.append(name, value);
-      },
     });
+    res.set(outcome.headers);
+    if ('refused' in outcome) throw outcome.refused;
+    const { execution, deprecation } = outcome.accepted;
     const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
       '{execution_id}',
       execution.execution_id,
@@ -54,21 +50,19 @@ export function invocationRoutes(
   });
 
   for (const step of ['status', 'result'] as const) {
-    router.get(`/skills/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
+    router.get(`/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
       const { skillId, executionId } = req.params;
       const seconds = requestedWait(req.query, req.get('prefer'));
-      const gone = new AbortController();
-      // Also emitted once the answer is sent, when aborting no longer matters.
-      res.once('close', () => gone.abort());
       const { execution, appliedWaitSeconds } = await executions.read({
         skillId,
         executionId,
-        identify: () => authenticator.identify(req),
+        headers: req.headers,
         ...(seconds === undefined
           ? {}
-          : { wait: { seconds, until: step === 'status' ? 'change' : 'end', signal: gone.signal } }),
+          : { wait: { seconds, until: step === 'status' ? 'change' : 'end', signal: goneSignal(res) } }),
       });
-      if (gone.signal.aborted) return;
+      // Nobody is left to answer when the client went away.
+      if (res.closed) return;
       if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
       // Whole seconds only (RFC 9110): a client that must know sooner waits with Prefer: wait instead.
       if (!isTerminalStatus(execution.status)) res.setHeader('Retry-After', '1');
@@ -76,6 +70,14 @@ export function invocationRoutes(
       res.json(execution);
     });
   }
+}
 
-  return router;
+/**
+ * Aborts when the client goes away, for a request that waits ('close' is also emitted once the
+ * answer is sent, when aborting no longer matters). A request that does not wait needs none.
+ */
+function goneSignal(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  return gone.signal;
 }

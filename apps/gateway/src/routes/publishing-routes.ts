@@ -5,10 +5,10 @@ import {
   SchemaValidator,
   skillUrls,
 } from '@skillrun/core';
-import { type Request, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireJson } from '../middleware/require-json';
-import { redisDeadline } from '../redis-deadline';
+import { orServiceUnavailable } from '../or-service-unavailable';
 import type { SkillDiscovery } from '../skill-discovery';
 import type { SkillPublisher } from '../skill-publisher';
 
@@ -19,21 +19,19 @@ interface VersionParams {
 
 const deprecationRequest = new SchemaValidator(DeprecationRequest, 'deprecation request');
 
-/** POST /skills (register a version hosted elsewhere) and a version's deprecation. */
+/** POST /skills (register a version hosted elsewhere) and a version's deprecation, on the /skills router. */
 export function publishingRoutes(
+  router: Router,
   publisher: SkillPublisher,
   discovery: SkillDiscovery,
   authenticator: Authenticator,
   baseUrl: string,
-  redisTimeoutMs: number,
-): Router {
-  const router = Router();
+): void {
   const shown = (versions: RegistryVersion[], viewer: Principal) => discovery.shown(versions, viewer);
 
-  router.post('/skills', requireJson(), async (req, res) => {
-    const { descriptor, created } = await redisDeadline(
-      async () => publisher.register(req.body, await authenticator.identify(req)),
-      redisTimeoutMs,
+  router.post('', requireJson(), async (req, res) => {
+    const { descriptor, created } = await orServiceUnavailable(async () =>
+      publisher.register(req.body, await authenticator.identify(req.headers)),
     );
     const location = `${skillUrls(baseUrl, descriptor.id).skill}?version=${encodeURIComponent(descriptor.version)}`;
     res
@@ -42,26 +40,22 @@ export function publishingRoutes(
       .json(descriptor);
   });
 
-  const deprecation = '/skills/:skillId/versions/:version/deprecation';
+  const deprecation = '/:skillId/versions/:version/deprecation';
   router.put(deprecation, requireJson(), async (req: Request<VersionParams>, res) => {
     const { message } = deprecationRequest.parse(req.body);
     const { skillId, version } = req.params;
     const text = message ?? `${skillId}@${version} is deprecated`;
-    const updated = await redisDeadline(
-      async () => publisher.deprecate(skillId, version, text, await authenticator.identify(req), shown),
-      redisTimeoutMs,
+    const updated = await orServiceUnavailable(async () =>
+      publisher.deprecate(skillId, version, text, await authenticator.identify(req.headers), shown),
     );
     res.json(discovery.summary(updated));
   });
 
   router.delete(deprecation, async (req: Request<VersionParams>, res) => {
     const { skillId, version } = req.params;
-    const updated = await redisDeadline(
-      async () => publisher.deprecate(skillId, version, null, await authenticator.identify(req), shown),
-      redisTimeoutMs,
+    const updated = await orServiceUnavailable(async () =>
+      publisher.deprecate(skillId, version, null, await authenticator.identify(req.headers), shown),
     );
     res.json(discovery.summary(updated));
   });
-
-  return router;
 }

@@ -4,13 +4,15 @@ import { ExpressAdapter } from '@bull-board/express';
 import { type QueueRegistry, SkillError, type SkillRegistry } from '@skillrun/core';
 import type { Queue } from 'bullmq';
 import { type Express, type Request, type RequestHandler, Router } from 'express';
-import helmet from 'helmet';
-import type { Authenticator, HeaderSource } from '../auth/authenticator';
+import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
-import { redisDeadline } from '../redis-deadline';
+import { htmlPageHeaders } from '../middleware/html-page-headers';
+import { orServiceUnavailable } from '../or-service-unavailable';
+import { headerOf, type RequestHeaders } from '../request-headers';
 
-const BASE_PATH = '/admin/queues';
+/** Where the app mounts the dashboard (bull-board writes it into the page's links). */
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 const IDS_PER_READ = 500;
 
 export interface QueueDashboardSettings {
@@ -25,12 +27,8 @@ export interface QueueDashboardSettings {
  * queue, listed again on each request so that versions hosted later appear. Admin credentials
  * only: X-API-Key, or, for browsers, HTTP Basic with the admin key as password.
  */
-export function queueDashboardRoutes(
-  settings: QueueDashboardSettings,
-  authenticator: Authenticator,
-  redisTimeoutMs: number,
-): Router {
-  const server = new ExpressAdapter().setBasePath(BASE_PATH);
+export function queueDashboardRoutes(settings: QueueDashboardSettings, authenticator: Authenticator): Router {
+  const server = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
   const board = createBullBoard({
     queues: [],
     serverAdapter: server,
@@ -48,18 +46,16 @@ export function queueDashboardRoutes(
     return adapter;
   };
   const listQueues: RequestHandler = async function listQueues(_req, _res, next) {
-    const queues = await redisDeadline(() => hostedQueues(settings), redisTimeoutMs);
+    const queues = await orServiceUnavailable(() => hostedQueues(settings));
     board.replaceQueues(queues.map(adapterOf));
     next();
   };
 
   const router = Router();
   router.use(
-    BASE_PATH,
-    requireAdmin(authenticator, redisTimeoutMs),
+    requireAdmin(authenticator),
     ...(settings.actions ? [] : [readsOnly]),
-    // Reached over plain HTTP (a port-forward), the page's own scripts must not be upgraded to HTTPS.
-    helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
+    htmlPageHeaders(),
     listQueues,
     dashboard,
   );
@@ -95,12 +91,9 @@ const readsOnly: RequestHandler = function readsOnly(req, _res, next) {
   next();
 };
 
-function requireAdmin(authenticator: Authenticator, redisTimeoutMs: number): RequestHandler {
+function requireAdmin(authenticator: Authenticator): RequestHandler {
   return async function adminOnly(req, res, next) {
-    const identity = await redisDeadline(
-      () => authenticator.identify(withBasicPassword(req)),
-      redisTimeoutMs,
-    );
+    const identity = await orServiceUnavailable(() => authenticator.identify(withBasicPassword(req)));
     if (identity.kind !== 'principal') {
       res.setHeader('WWW-Authenticate', 'Basic realm="skillrun queues", charset="UTF-8"');
       throw authRequired(
@@ -116,11 +109,10 @@ function requireAdmin(authenticator: Authenticator, redisTimeoutMs: number): Req
 }
 
 /** The request's headers, with the password of HTTP Basic credentials read as its X-API-Key. */
-function withBasicPassword(req: Request): HeaderSource {
-  const match = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(req.get('authorization') ?? '');
+function withBasicPassword(req: Request): RequestHeaders {
+  const match = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(headerOf(req.headers, 'authorization') ?? '');
   const decoded = match?.[1] === undefined ? '' : Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return req;
-  const password = decoded.slice(colon + 1);
-  return { get: (name) => (name.toLowerCase() === 'x-api-key' ? password : req.get(name)) };
+  if (colon < 0) return req.headers;
+  return { ...req.headers, 'x-api-key': decoded.slice(colon + 1) };
 }

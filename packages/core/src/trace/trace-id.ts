@@ -1,10 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 
-/** A new W3C-style trace id: 32 lowercase hex digits. */
+/**
+ * A new W3C-style trace id: 32 lowercase hex digits, a random UUID's without its dashes (122 random
+ * bits, all of the last 7 bytes among them, as trace context level 2 asks). randomUUID draws from
+ * an entropy pool Node refills once per 128 ids; randomBytes(16) would go to OpenSSL every time.
+ */
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return randomUUID().replaceAll('-', '');
 }
 
 /** The trace id of a W3C `traceparent` header, or undefined when the header is absent or malformed. */

@@ -1,0 +1,133 @@
+import {
+  ApiKeyStore,
+  createRedis,
+  ExecutionLauncher,
+  ExecutionStore,
+  InFlightSlots,
+  isVisible,
+  type Logger,
+  QueueRegistry,
+  ReadinessCheck,
+  RedisKeys,
+  SkillRegistry,
+  SkillResolver,
+  SkillSchemas,
+} from '@skillrun/core';
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import { createApp } from './app';
+import { Authenticator } from './auth/authenticator';
+import { CustomAuthorizer } from './auth/custom-authorizer';
+import { JwtVerifier } from './auth/jwt-verifier';
+import { SkillAccess } from './auth/skill-access';
+import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
+import { ExecutionReader } from './execution-reader';
+import { ExecutionWatcher } from './execution-watcher';
+import { InvocationService } from './invocation-service';
+import { CallerLimits } from './limits/caller-limits';
+import { GatewayMetrics } from './metrics/gateway-metrics';
+import { SkillDiscovery } from './skill-discovery';
+import { SkillPublisher } from './skill-publisher';
+
+/** What a gateway process is made of, wired and not listening yet. */
+export interface GatewayParts {
+  /** The HTTP API. */
+  app: Express;
+  /** Closed once the server has stopped: the connection, its producers, the waiters' subscriber. */
+  redis: Redis;
+  queues: QueueRegistry;
+  watcher: ExecutionWatcher;
+}
+
+/**
+ * Wires a gateway from its configuration, and only wires: one Redis connection shared by
+ * everything, whose command timeout (REDIS_TIMEOUT_MS) bounds what each request asks of Redis.
+ */
+export function buildGateway(config: GatewayConfig, logger: Logger): GatewayParts {
+  const redis = createRedis(config.redisTarget, {
+    role: 'request',
+    commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+  });
+  const keys = new RedisKeys(config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const registry = new SkillRegistry(redis, keys);
+  const schemas = new SkillSchemas();
+  const descriptors = descriptorContext(config);
+  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const access = new SkillAccess(descriptors.defaults);
+  const apiKeys = new ApiKeyStore(redis, keys, config.API_KEY_CACHE_MS);
+  const authenticator = new Authenticator({
+    apiKeys,
+    ...(config.OAUTH_JWKS_URL && config.OAUTH_ISSUER && config.OAUTH_AUDIENCE
+      ? {
+          jwt: new JwtVerifier({
+            issuer: config.OAUTH_ISSUER,
+            audience: config.OAUTH_AUDIENCE,
+            jwksUrl: config.OAUTH_JWKS_URL,
+          }),
+        }
+      : {}),
+    ...(config.ADMIN_API_KEY ? { adminKey: config.ADMIN_API_KEY } : {}),
+    ...(config.CUSTOM_AUTH_URL
+      ? {
+          custom: new CustomAuthorizer({
+            url: config.CUSTOM_AUTH_URL,
+            timeoutMs: config.CUSTOM_AUTH_TIMEOUT_MS,
+            logger,
+          }),
+        }
+      : {}),
+    logger,
+  });
+  const invocations = new InvocationService({
+    resolver: new SkillResolver(
+      registry,
+      (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
+      config.SKILL_CACHE_MS,
+    ),
+    launcher: new ExecutionLauncher({
+      store,
+      queues,
+      retryBackoffMs: config.RETRY_BACKOFF_MS,
+    }),
+    schemas,
+    access,
+    limits: new CallerLimits(config.limits, redis, keys, new InFlightSlots(redis, keys)),
+    authenticator,
+    defaultAuth: descriptors.defaults.auth,
+  });
+  const watcher = new ExecutionWatcher({
+    open: () => redis.duplicate(),
+    keys,
+    maxWatches: config.MAX_WAITERS,
+  });
+  const app = createApp({
+    readiness: new ReadinessCheck({
+      redis,
+      keyPrefix: config.KEY_PREFIX,
+      timeoutMs: config.REDIS_TIMEOUT_MS,
+    }),
+    metrics: new GatewayMetrics(),
+    discovery: new SkillDiscovery(registry, descriptors, access),
+    publisher: new SkillPublisher(registry, schemas),
+    invocations,
+    executions: new ExecutionReader({
+      store,
+      watcher,
+      authenticator,
+      subscribeTimeoutMs: config.REDIS_TIMEOUT_MS,
+      maxWaitSeconds: config.MAX_WAIT_SECONDS,
+    }),
+    authenticator,
+    apiKeys,
+    baseUrl: config.PUBLIC_BASE_URL,
+    logger,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    maxJsonDepth: config.MAX_JSON_DEPTH,
+    ...(config.TRUST_PROXY === undefined ? {} : { trustProxy: trustProxyOf(config.TRUST_PROXY) }),
+    ...(config.QUEUE_DASHBOARD
+      ? { queueDashboard: { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS } }
+      : {}),
+  });
+  return { app, redis, queues, watcher };
+}

@@ -1,0 +1,31 @@
+import type { Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
+import type { ExecutionReader } from '../execution-reader';
+import type { InvocationService } from '../invocation-service';
+import { measuredRouter } from '../metrics/measured-router';
+import type { SkillDiscovery } from '../skill-discovery';
+import type { SkillPublisher } from '../skill-publisher';
+import { discoveryRoutes } from './discovery-routes';
+import { invocationRoutes } from './invocation-routes';
+import { publishingRoutes } from './publishing-routes';
+
+export interface SkillsRoutesDeps {
+  invocations: InvocationService;
+  executions: ExecutionReader;
+  discovery: SkillDiscovery;
+  publisher: SkillPublisher;
+  authenticator: Authenticator;
+  baseUrl: string;
+}
+
+/**
+ * Everything under /skills, in one router mounted there: the invocation protocol first (the hot
+ * path), then discovery and publishing.
+ */
+export function skillsRoutes(deps: SkillsRoutesDeps): Router {
+  const router = measuredRouter();
+  invocationRoutes(router, deps.invocations, deps.executions, deps.baseUrl);
+  discoveryRoutes(router, deps.discovery, deps.authenticator);
+  publishingRoutes(router, deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl);
+  return router;
+}
