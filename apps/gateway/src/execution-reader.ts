@@ -16,11 +16,6 @@ export interface ExecutionReaderDeps {
   store: ExecutionStore;
   watcher: ExecutionWatcher;
   authenticator: Authenticator;
-  /**
-   * How long a waiting request waits for its subscription (REDIS_TIMEOUT_MS): the subscriber
-   * connection may still be connecting, which no command timeout bounds.
-   */
-  subscribeTimeoutMs: number;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
 }
@@ -77,8 +72,14 @@ export class ExecutionReader {
     // Past MAX_WAITERS the request is answered at once rather than refused.
     if (!watch) return { execution: first };
     try {
-      await orServiceUnavailable(() => withTimeout(watch.subscribed, this.deps.subscribeTimeoutMs));
       const again = () => this.readAgain(skillId, executionId, principal);
+      // A subscription still not in place when the wait would end (the subscriber connection may
+      // be connecting on a loaded machine) leaves the request answered without its wait.
+      const subscribed = await withTimeout(watch.subscribed, seconds * 1000).then(
+        () => true,
+        () => false,
+      );
+      if (!subscribed) return { execution: await again() };
       let current = await again();
       if (!answers(wait.until, first, current)) {
         const wanted = wait.until === 'end' ? isTerminalStatus : () => true;

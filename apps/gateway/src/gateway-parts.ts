@@ -115,7 +115,6 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       store,
       watcher,
       authenticator,
-      subscribeTimeoutMs: config.REDIS_TIMEOUT_MS,
       maxWaitSeconds: config.MAX_WAIT_SECONDS,
     }),
     authenticator,
