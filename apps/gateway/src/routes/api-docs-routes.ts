@@ -1,7 +1,7 @@
 import { type RequestHandler, Router } from 'express';
-import swaggerUi from 'swagger-ui-express';
 import { measuredRouter } from '../metrics/measured-router';
 import { htmlPageHeaders } from '../middleware/html-page-headers';
+import { lazyRouter } from './lazy-router';
 
 /** Swagger UI answers any method; only reads reach it, the rest fall through to 404. */
 const readsOnly: RequestHandler = (req, _res, next) => {
@@ -26,8 +26,10 @@ export function apiDocsRoutes(document: object): Router {
   router.use(
     readsOnly,
     htmlPageHeaders(),
-    swaggerUi.serve,
-    swaggerUi.setup(document, { customSiteTitle: 'skillrun API' }),
+    lazyRouter(async () => {
+      const { default: swaggerUi } = await import('swagger-ui-express');
+      return Router().use(swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'skillrun API' }));
+    }),
   );
   return router;
 }

@@ -1,6 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import { type QueueRegistry, SkillError, type SkillRegistry } from '@skillrun/core';
 import type { Queue } from 'bullmq';
 import { type Express, type Request, type RequestHandler, Router } from 'express';
@@ -10,6 +7,7 @@ import { authRequired } from '../auth/skill-access';
 import { htmlPageHeaders } from '../middleware/html-page-headers';
 import { orServiceUnavailable } from '../or-service-unavailable';
 import { headerOf, type RequestHeaders } from '../request-headers';
+import { lazyRouter } from './lazy-router';
 
 /** Where the app mounts the dashboard (bull-board writes it into the page's links). */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -28,6 +26,23 @@ export interface QueueDashboardSettings {
  * only: X-API-Key, or, for browsers, HTTP Basic with the admin key as password.
  */
 export function queueDashboardRoutes(settings: QueueDashboardSettings, authenticator: Authenticator): Router {
+  const router = Router();
+  router.use(
+    requireAdmin(authenticator),
+    ...(settings.actions ? [] : [readsOnly]),
+    htmlPageHeaders(),
+    lazyRouter(() => dashboardRouter(settings)),
+  );
+  return router;
+}
+
+/** bull-board over the hosted queues, listed again on each request. */
+async function dashboardRouter(settings: QueueDashboardSettings): Promise<Router> {
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/express'),
+  ]);
   const server = new ExpressAdapter().setBasePath(QUEUE_DASHBOARD_PATH);
   const board = createBullBoard({
     queues: [],
@@ -36,7 +51,7 @@ export function queueDashboardRoutes(settings: QueueDashboardSettings, authentic
   });
   const dashboard = server.getRouter() as Express;
   dashboard.disable('x-powered-by');
-  const adapters = new Map<string, BullMQAdapter>();
+  const adapters = new Map<string, InstanceType<typeof BullMQAdapter>>();
   const adapterOf = (queue: Queue) => {
     let adapter = adapters.get(queue.name);
     if (!adapter) {
@@ -50,16 +65,7 @@ export function queueDashboardRoutes(settings: QueueDashboardSettings, authentic
     board.replaceQueues(queues.map(adapterOf));
     next();
   };
-
-  const router = Router();
-  router.use(
-    requireAdmin(authenticator),
-    ...(settings.actions ? [] : [readsOnly]),
-    htmlPageHeaders(),
-    listQueues,
-    dashboard,
-  );
-  return router;
+  return Router().use(listQueues, dashboard);
 }
 
 /** The queue of every hosted version in the registry (registered versions run elsewhere). */
