@@ -49,13 +49,13 @@ export type SkillEvent =
  * `id`).
  */
 export type ThreadCommand =
-  | { type: 'run'; id: number; task: SkillTask }
+  | { type: 'run'; tasks: { id: number; task: SkillTask }[] }
   | { type: 'abort'; id: number; reason: string };
 
 /**
- * Thread → worker, over the same port, so that a task's outcome arrives after every event it sent.
+ * Thread → worker, over the same port (posted in arrays, a turn of the thread's loop each), so that
+ * a task's outcome arrives after every event it sent.
  */
 export type ThreadMessage =
-  | { type: 'events'; id: number; events: SkillEvent[] }
-  /** `events`: those the skill sent since the last batch, in order, before its outcome. */
-  | { type: 'outcome'; id: number; events: SkillEvent[]; outcome: SkillOutcome };
+  | { type: 'event'; id: number; event: SkillEvent }
+  | { type: 'outcome'; id: number; outcome: SkillOutcome };

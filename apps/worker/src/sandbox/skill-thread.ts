@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
-import type { MemoryTarget, SkillEvent, ThreadCommand, ThreadMessage } from './messages';
+import type { MemoryTarget, SkillTask, ThreadCommand, ThreadMessage } from './messages';
 import { SkillRunner } from './run-skill';
 
 /**
@@ -13,48 +13,38 @@ if (!port) throw new Error('skill-thread runs inside a worker thread');
 
 const runner = new SkillRunner(workerData as MemoryTarget);
 const running = new Map<number, AbortController>();
-const post = (message: ThreadMessage) => port.postMessage(message);
+
+/**
+ * What the thread tells the worker in one turn of its event loop (every task's logs, progress and
+ * outcomes, in order) goes in one message at the end of the turn: each message costs a copy and a
+ * wake-up of the worker's thread.
+ */
+let outbox: ThreadMessage[] = [];
+function post(message: ThreadMessage): void {
+  if (outbox.length === 0) setImmediate(flush);
+  outbox.push(message);
+}
+function flush(): void {
+  const messages = outbox;
+  outbox = [];
+  port?.postMessage(messages);
+}
 
 port.on('message', (command: ThreadCommand) => {
   if (command.type === 'abort') {
     running.get(command.id)?.abort(new SkillError('EXECUTION_TIMEOUT', command.reason));
     return;
   }
-  const { id, task } = command;
-  const controller = new AbortController();
-  running.set(id, controller);
-  const events = new EventBatch((batch) => post({ type: 'events', id, events: batch }));
-  void runner
-    .run(task, (event) => events.add(event), controller.signal)
-    .then((outcome) => {
-      running.delete(id);
-      post({ type: 'outcome', id, events: events.take(), outcome });
-    });
+  for (const { id, task } of command.tasks) start(id, task);
 });
 
-/**
- * A task's events, sent together once the thread's current turn ends (or with the outcome, when the
- * skill ends first): one message instead of one per log line or progress report.
- */
-class EventBatch {
-  private events: SkillEvent[] = [];
-
-  constructor(private readonly send: (events: SkillEvent[]) => void) {}
-
-  add(event: SkillEvent): void {
-    if (this.events.length === 0) setImmediate(() => this.flush());
-    this.events.push(event);
-  }
-
-  /** The events not sent yet, which then go with the outcome. */
-  take(): SkillEvent[] {
-    const events = this.events;
-    this.events = [];
-    return events;
-  }
-
-  private flush(): void {
-    const events = this.take();
-    if (events.length > 0) this.send(events);
-  }
+function start(id: number, task: SkillTask): void {
+  const controller = new AbortController();
+  running.set(id, controller);
+  void runner
+    .run(task, (event) => post({ type: 'event', id, event }), controller.signal)
+    .then((outcome) => {
+      running.delete(id);
+      post({ type: 'outcome', id, outcome });
+    });
 }

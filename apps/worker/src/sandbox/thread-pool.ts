@@ -30,6 +30,8 @@ interface SkillThread {
   tasks: Map<number, PendingTask>;
   /** Tasks told to stop at their deadline and not finished yet: the thread may be stuck in one. */
   aborted: Set<number>;
+  /** Tasks not sent yet: they go in one message at the end of this turn of the event loop. */
+  unsent: { id: number; task: SkillTask }[];
 }
 
 /**
@@ -60,8 +62,20 @@ export class ThreadPool {
       thread.tasks.set(id, { onEvent, settle: resolve });
     });
     this.owners.set(id, thread);
-    thread.worker.postMessage({ type: 'run', id, task } satisfies ThreadCommand);
+    if (thread.unsent.length === 0) setImmediate(() => this.send(thread));
+    thread.unsent.push({ id, task });
     return { id, outcome };
+  }
+
+  /**
+   * Sends a thread the tasks given to it this turn, in one message: under load several executions
+   * start in the same turn, and each message to a thread costs a copy and a wake-up.
+   */
+  private send(thread: SkillThread): void {
+    if (thread.unsent.length === 0 || !this.threads.has(thread)) return;
+    const tasks = thread.unsent;
+    thread.unsent = [];
+    thread.worker.postMessage({ type: 'run', tasks } satisfies ThreadCommand);
   }
 
   /** Aborts the task's `ctx.signal` (it may still finish, or clean up and return). */
@@ -69,6 +83,8 @@ export class ThreadPool {
     const thread = this.owners.get(id);
     if (!thread) return;
     thread.aborted.add(id);
+    // The task must have reached the thread before its abort does.
+    this.send(thread);
     thread.worker.postMessage({ type: 'abort', id, reason } satisfies ThreadCommand);
   }
 
@@ -104,14 +120,18 @@ export class ThreadPool {
       workerData: memory,
       ...(memoryLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }),
     });
-    const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set() };
-    worker.on('message', (message: ThreadMessage) => {
-      const task = thread.tasks.get(message.id);
-      if (!task) return;
-      for (const event of message.events) task.onEvent(event);
-      if (message.type === 'events') return;
-      this.finish(thread, message.id);
-      task.settle(message.outcome);
+    const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set(), unsent: [] };
+    worker.on('message', (messages: ThreadMessage[]) => {
+      for (const message of messages) {
+        const task = thread.tasks.get(message.id);
+        if (!task) continue;
+        if (message.type === 'event') {
+          task.onEvent(message.event);
+          continue;
+        }
+        this.finish(thread, message.id);
+        task.settle(message.outcome);
+      }
     });
     worker.on('error', (error) => this.retire(thread, error.message));
     worker.on('exit', (code) => this.retire(thread, `it exited with code ${code}`));
