@@ -63,7 +63,9 @@ describe('the job dashboard (bull-board) at /admin/queues', () => {
       expect(asset.headers.get('content-type')).toMatch(/javascript/);
     }
     const listed = await queueList(system.client);
+    // Each version's queue and the queue of its high-priority executions.
     expect(listed.queues).toEqual([
+      expect.objectContaining({ name: 'skill.echo@1.0.0!high', readOnlyMode: true }),
       expect.objectContaining({ name: 'skill.echo@1.0.0', readOnlyMode: true }),
     ]);
 
@@ -71,7 +73,9 @@ describe('the job dashboard (bull-board) at /admin/queues', () => {
     const later = await queueList(system.client);
     expect(later.queues.map((queue) => queue.name).sort()).toEqual([
       'skill.echo@1.0.0',
+      'skill.echo@1.0.0!high',
       'skill.sleepy@1.0.0',
+      'skill.sleepy@1.0.0!high',
     ]);
   });
 

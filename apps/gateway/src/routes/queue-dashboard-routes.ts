@@ -68,7 +68,7 @@ async function dashboardRouter(settings: QueueDashboardSettings): Promise<Router
   return Router().use(listQueues, dashboard);
 }
 
-/** The queue of every hosted version in the registry (registered versions run elsewhere). */
+/** The queues (high priority and the rest) of every hosted version in the registry (registered versions run elsewhere). */
 async function hostedQueues({ registry, queues }: QueueDashboardSettings): Promise<Queue[]> {
   const found: Queue[] = [];
   let after: string | undefined;
@@ -76,7 +76,7 @@ async function hostedQueues({ registry, queues }: QueueDashboardSettings): Promi
     const ids = await registry.ids(after, IDS_PER_READ);
     for (const versions of (await registry.versionsOf(ids)).values()) {
       for (const entry of versions)
-        if (entry.source === 'hosted') found.push(queues.for(entry.id, entry.version));
+        if (entry.source === 'hosted') found.push(...queues.allOf(entry.id, entry.version));
     }
     if (ids.length < IDS_PER_READ) return found;
     after = ids.at(-1);
