@@ -75,6 +75,8 @@ export class ExecutionReader {
       const again = () => this.readAgain(skillId, executionId, principal);
       // A subscription still not in place when the wait would end (the subscriber connection may
       // be connecting on a loaded machine) leaves the request answered without its wait.
+      // One bound for the whole wait: the subscription's time counts against it.
+      const until = Date.now() + seconds * 1000;
       const subscribed = await withTimeout(watch.subscribed, seconds * 1000).then(
         () => true,
         () => false,
@@ -83,7 +85,7 @@ export class ExecutionReader {
       let current = await again();
       if (!answers(wait.until, first, current)) {
         const wanted = wait.until === 'end' ? isTerminalStatus : () => true;
-        await watch.until(wanted, seconds * 1000, wait.signal);
+        await watch.until(wanted, Math.max(0, until - Date.now()), wait.signal);
         // Nobody is left to answer when the client went away.
         if (!wait.signal.aborted) current = await again();
       }
