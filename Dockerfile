@@ -13,14 +13,18 @@ COPY apps/standalone/package.json apps/standalone/
 COPY apps/keys/package.json apps/keys/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# The runtime: dependencies and sources (run as TypeScript by tsx), no build tools, not root.
+# The runtime: dependencies, sources and their bundles (npm run build: plain JavaScript, no loader
+# at run time), not root. Compose picks the command: the same as `npm run start:gateway` and
+# `npm run start:worker`.
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app ./
 COPY packages ./packages
 COPY apps ./apps
+COPY scripts ./scripts
 COPY skills ./skills
+RUN npm run build
 USER node
 EXPOSE 3000 9464
-CMD ["node", "--import", "tsx", "apps/gateway/src/main.ts"]
+CMD ["node", "--max-old-space-size=512", "apps/gateway/dist/main.mjs"]

@@ -11,6 +11,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/build-apps.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Each file starts its own Redis and service processes; two cores run two files at once.

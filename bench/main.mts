@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { RedisServerProcess } from '@skillrun/redis-server';
 import { WorkerConfigSchema } from '@skillrun/worker';
 import { Redis } from 'ioredis';
+import { APP_ENTRIES, bundle } from '../scripts/bundle.mjs';
 import { loadConfig, type RowId } from './config.mjs';
 import type { BenchContext } from './context.mjs';
 import { acceptLatency } from './figures/accept-latency.mjs';
@@ -48,6 +49,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const serviceConcurrency = Number(WorkerConfigSchema.properties.WORKER_CONCURRENCY.default);
 
 async function run(): Promise<void> {
+  // Every process runs bundled, as in production (npm start, the image): the service's and the
+  // baselines' alike, so that no side carries a TypeScript loader.
+  await bundle({
+    ...APP_ENTRIES,
+    'bench/dist/minimal-gateway': 'bench/minimal-gateway.mts',
+    'bench/dist/minimal-worker': 'bench/minimal-worker.mts',
+  });
   redisServer = await RedisServerProcess.start();
   redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   console.log('# skillrun benchmark\n');

@@ -5,6 +5,7 @@
  * (A(c)): `queue.add`, then QueueEvents' `completed` for that job.
  */
 import { QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { BenchContext } from '../context.mjs';
 import { mean, percentile } from '../stats.mjs';
 import { JsonClient } from '../support/http.mjs';
@@ -82,7 +83,9 @@ export async function roundTrip(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
   const client = new JsonClient(service.url, { 'x-api-key': service.apiKey });
-  const queue = openQueue(ctx.redis, BASELINE_QUEUE);
+  // A connection of its own: the run's shared one has carried every earlier figure's queues.
+  const connection = new Redis(ctx.redisUrl, { maxRetriesPerRequest: null });
+  const queue = openQueue(connection, BASELINE_QUEUE);
   const events = new QueueEvents(BASELINE_QUEUE.name, {
     connection: { url: ctx.redisUrl },
     prefix: BASELINE_QUEUE.prefix,
@@ -126,6 +129,7 @@ export async function roundTrip(ctx: BenchContext): Promise<void> {
   } finally {
     client.close();
     await Promise.all([queue.close(), events.close()]);
+    connection.disconnect();
   }
   if (notCompleted > 0)
     ctx.oddities.push(`row 4: ${notCompleted} sequential executions ended other than completed`);

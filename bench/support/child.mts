@@ -15,7 +15,8 @@ export interface LogSummary {
 }
 
 /**
- * A Node process running a TypeScript entry point with tsx. Its stdout (JSON log lines) goes to a
+ * A Node process running a bundled entry point (`.mjs`, see bench/main.mts: every process is
+ * measured as production runs it, without a loader). Its stdout (JSON log lines) goes to a
  * pipe that is drained as it comes: only warnings and errors are counted (as a log collector
  * would see them), and the first line matching `ready` is kept. Nothing reaches the console.
  */
@@ -45,8 +46,9 @@ export class Child {
     );
   }
 
-  static spawn(name: string, entry: string, env: Record<string, string>): Child {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  /** `args` are Node's: flags, then the entry point. */
+  static spawn(name: string, args: string[], env: Record<string, string>): Child {
+    const child = spawn(process.execPath, args, {
       cwd: repoRoot,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -29,7 +29,7 @@ export class Minimal {
   ) {}
 
   static async start(redisUrl: string, concurrency: number): Promise<Minimal> {
-    const gateway = Child.spawn('minimal-gateway', 'bench/minimal-gateway.mts', {
+    const gateway = Child.spawn('minimal-gateway', ['bench/dist/minimal-gateway.mjs'], {
       REDIS_URL: redisUrl,
       QUEUE: BASELINE_QUEUE.name,
       QUEUE_PREFIX: BASELINE_QUEUE.prefix,
@@ -49,7 +49,7 @@ export class Minimal {
   }
 
   async startWorker(options: MinimalWorkerOptions): Promise<Child> {
-    const child = Child.spawn('minimal-worker', 'bench/minimal-worker.mts', {
+    const child = Child.spawn('minimal-worker', ['bench/dist/minimal-worker.mjs'], {
       REDIS_URL: this.redisUrl,
       QUEUES: (options.queues ?? [BASELINE_QUEUE.name]).join(','),
       QUEUE_PREFIX: BASELINE_QUEUE.prefix,

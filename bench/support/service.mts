@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@skillrun/redis-server';
+import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import { Child, repoRoot } from './child.mjs';
 import type { HttpTarget } from './load.mjs';
 import type { QueueRef } from './queue-depth.mjs';
@@ -74,7 +75,7 @@ export class Service {
   static async start(redisUrl: string): Promise<Service> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const gateway = Child.spawn('gateway', 'apps/gateway/src/main.ts', {
+    const gateway = Child.spawn('gateway', nodeArgsOf('start:gateway'), {
       REDIS_URL: redisUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -105,7 +106,7 @@ export class Service {
   }
 
   async startWorker(options: WorkerOptions = {}): Promise<ServiceWorker> {
-    const child = Child.spawn('worker', 'apps/worker/src/main.ts', {
+    const child = Child.spawn('worker', nodeArgsOf('start:worker'), {
       REDIS_URL: this.redisUrl,
       LOG_LEVEL: 'info',
       // Several workers may run at once: each on a free port, read from its ready line.

@@ -4,6 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -112,6 +113,11 @@ describe('docker-compose.yml', () => {
     expect(readRepoFile('deploy/nginx/gateway-lb.conf')).toContain(upstream);
   });
 
+  it('starts gateways and workers with the command lines of npm run start:gateway and start:worker', () => {
+    expect(compose.services.gateway?.command).toEqual(['node', ...nodeArgsOf('start:gateway')]);
+    expect(compose.services.worker?.command).toEqual(['node', ...nodeArgsOf('start:worker')]);
+  });
+
   it('runs Redis as a queue needs it: append-only file, noeviction, a volume, a healthcheck', () => {
     const redis = compose.services.redis;
     const command = redis?.command?.join(' ');
@@ -179,6 +185,15 @@ describe('Dockerfile', () => {
     const user = /^USER\s+(\S+)/m.exec(finalStage)?.[1];
     expect(user).toBeDefined();
     expect(['root', '0']).not.toContain(user);
+  });
+
+  it('builds the bundles in the image and runs the gateway as npm run start:gateway does', () => {
+    expect(instructions).toContain('RUN npm run build');
+    const cmd = instructions.filter((line) => /^CMD\s/.test(line)).at(-1);
+    expect(JSON.parse(cmd?.replace(/^CMD\s+/, '') ?? 'null')).toEqual([
+      'node',
+      ...nodeArgsOf('start:gateway'),
+    ]);
   });
 
   it('copies only paths that exist, every workspace manifest among them', () => {

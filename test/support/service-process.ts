@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@skillrun/redis-server';
+import { nodeArgsOf } from '../../scripts/node-args.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixtureSkills = fileURLToPath(new URL('../fixtures/skills', import.meta.url));
@@ -13,7 +14,10 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** A real gateway or worker process, started the way the README says, with its JSON logs kept. */
+/**
+ * A real gateway or worker process, started the way the README says (`npm run start:gateway`'s
+ * command line, on the bundle the tests' global setup built), with its JSON logs kept.
+ */
 export class ServiceProcess {
   readonly logs: LogLine[] = [];
   stderr = '';
@@ -37,7 +41,7 @@ export class ServiceProcess {
   }
 
   static spawn(app: 'gateway' | 'worker', env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', `apps/${app}/src/main.ts`], {
+    const child = spawn(process.execPath, nodeArgsOf(`start:${app}`), {
       cwd: repoRoot,
       // Workers' /metrics on any free port: several run at once here.
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },

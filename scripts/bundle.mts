@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Bundles entry points (output path without extension → source, both from the repository's root)
+ * into ES modules, each `.mjs` with
+ * a linked source map, to run under plain `node`.
+ *
+ * Only our workspace packages (TypeScript sources) are bundled. Third-party packages stay in
+ * node_modules, loaded by Node as usual: some read files beside themselves at run time (Swagger UI's
+ * and bull-board's assets) and esbuild, which the worker uses to bundle skills, is a native binary.
+ */
+export async function bundle(entries: Record<string, string>): Promise<void> {
+  await build({
+    entryPoints: entries,
+    absWorkingDir: repoRoot,
+    outdir: '.',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [thirdPartyExternal],
+  });
+}
+
+const WORKSPACE_PREFIX = '@skillrun/';
+
+const thirdPartyExternal: Plugin = {
+  name: 'third-party-external',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, ({ path }) =>
+      path.startsWith(WORKSPACE_PREFIX) ? undefined : { path, external: true },
+    );
+  },
+};
+
+/**
+ * The long-running processes (gateway, worker, both in one), each beside its sources. dist/ sits
+ * at the same depth as src/, so the paths the code derives from import.meta.url still hold.
+ */
+export const APP_ENTRIES: Record<string, string> = {
+  'apps/gateway/dist/main': 'apps/gateway/src/main.ts',
+  'apps/worker/dist/main': 'apps/worker/src/main.ts',
+  'apps/standalone/dist/main': 'apps/standalone/src/main.ts',
+  // The sandbox thread's entry, found beside the bundle that hosts a worker (see skill-sandbox.ts).
+  'apps/worker/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',
+  'apps/standalone/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',
+};
