@@ -27,10 +27,30 @@ export const ErrorCatalog = {
     summary: 'No execution with this id (or it expired).',
   },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
+  REQUEST_TIMEOUT: {
+    http: 408,
+    recoverable: true,
+    summary: 'The request (headers or body) was not received in time.',
+  },
+  EXECUTION_CANCELED: {
+    http: 409,
+    recoverable: false,
+    summary: 'The execution was canceled before it ended (status `canceled`).',
+  },
+  EXECUTION_ENDED: {
+    http: 409,
+    recoverable: false,
+    summary: 'The execution has already ended; canceling it changes nothing.',
+  },
   SKILL_VERSION_CONFLICT: {
     http: 409,
     recoverable: false,
     summary: 'This id and version are published with other content (versions are immutable).',
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    http: 409,
+    recoverable: true,
+    summary: 'A request with this Idempotency-Key is still being accepted; retry it.',
   },
   PAYLOAD_TOO_LARGE: { http: 413, recoverable: false, summary: 'The request body is over the size limit.' },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -38,13 +58,28 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'The request body is not application/json.',
   },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    recoverable: false,
+    summary: 'The request headers are over the size limit.',
+  },
   RATE_LIMIT_EXCEEDED: { http: 429, recoverable: true, summary: 'Too many requests; wait and retry.' },
   INTERNAL_ERROR: { http: 500, recoverable: false, summary: 'An unexpected error inside the service.' },
+  WORKER_LOST: {
+    http: 500,
+    recoverable: true,
+    summary: 'The workers running the execution kept dying (or losing its lock); it was given up.',
+  },
   TOOL_EXECUTION_FAILED: { http: 500, recoverable: true, summary: 'The skill threw an error while running.' },
   INVALID_OUTPUT: {
     http: 500,
     recoverable: false,
     summary: "The skill's output does not match its output schema.",
+  },
+  OUTPUT_TOO_LARGE: {
+    http: 500,
+    recoverable: false,
+    summary: "The skill's output is over the size limit (MAX_OUTPUT_BYTES).",
   },
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
@@ -63,6 +98,11 @@ export const ErrorCatalog = {
     http: 502,
     recoverable: true,
     summary: 'A step of a composite skill failed; details name the step and its execution.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    http: 422,
+    recoverable: false,
+    summary: 'This Idempotency-Key came earlier with a different request; use a new key.',
   },
   LLM_REFUSED: { http: 422, recoverable: false, summary: 'The model refused to answer.' },
   TOOL_NOT_AVAILABLE: { http: 503, recoverable: true, summary: 'A tool the skill needs is not available.' },

@@ -25,11 +25,19 @@ function retryableCode(code: ErrorCode): boolean {
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':
     case 'INVALID_OUTPUT':
+    case 'OUTPUT_TOO_LARGE':
     case 'PARTIAL_SUCCESS':
     case 'LLM_REFUSED':
+    case 'IDEMPOTENCY_KEY_REUSED':
+    case 'EXECUTION_CANCELED':
+    case 'EXECUTION_ENDED':
+    case 'IDEMPOTENCY_KEY_IN_USE':
+    case 'REQUEST_TIMEOUT':
+    case 'HEADERS_TOO_LARGE':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':
+    case 'WORKER_LOST':
     case 'TOOL_EXECUTION_FAILED':
     case 'SEARCH_API_ERROR':
     case 'FETCH_FAILED':
