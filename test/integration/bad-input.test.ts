@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestSystem } from '../support/system';
 
@@ -25,6 +26,34 @@ describe('bad input gets the spec error envelope, before anything is enqueued', 
       headers: { 'content-type': contentType },
       body,
     });
+
+  /** Writes `request` on a raw socket and resolves with everything the server sends back. */
+  function rawExchange(request: string): Promise<string> {
+    const { hostname, port } = new URL(system.gateway.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(request));
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+  }
+
+  it('answers headers over the limit with 431 and malformed HTTP with 400, both in the error envelope', async () => {
+    const huge = await rawExchange(
+      `POST /skills/echo/invoke HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge).toMatch(/content-type: application\/json/i);
+    const hugeBody = JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4)) as Envelope;
+    expect(hugeBody.error).toMatchObject({ code: 'HEADERS_TOO_LARGE', recoverable: false });
+    const garbled = await rawExchange('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbled).toMatch(/^HTTP\/1\.1 400 /);
+    const garbledBody = JSON.parse(garbled.slice(garbled.indexOf('\r\n\r\n') + 4)) as Envelope;
+    expect(garbledBody.error.code).toBe('INVALID_INPUT');
+  });
 
   it('answers 400 with one detail per violation of the input schema, each naming its path and code', async () => {
     const answer = await system.client.invoke('echo', {

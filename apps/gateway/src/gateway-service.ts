@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@skillrun/core';
+import { answerClientErrors } from './client-error-answer';
 import type { GatewayConfig } from './config';
 import { buildGateway, type GatewayParts } from './gateway-parts';
 
@@ -25,6 +26,7 @@ export class GatewayService {
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
     server.requestTimeout = config.REQUEST_TIMEOUT_MS;
+    answerClientErrors(server);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
