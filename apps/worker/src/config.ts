@@ -29,13 +29,11 @@ export const WorkerConfigSchema = Type.Object({
     description:
       'Sandbox threads for code skills, shared by all of them, each running many executions at once (default: the number of cores).',
   }),
-  SANDBOX_THREAD_MEMORY_MB: Type.Optional(
-    Type.Integer({
-      minimum: 16,
-      description:
-        "Heap limit of each sandbox thread; a skill that goes over it ends its thread's executions.",
-    }),
-  ),
+  SANDBOX_THREAD_MEMORY_MB: Type.Integer({
+    default: 512,
+    minimum: 16,
+    description: "Heap limit of each sandbox thread; a skill that goes over it ends its thread's executions.",
+  }),
   WORKER_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ABORT_GRACE_MS: Type.Integer({
     default: 500,

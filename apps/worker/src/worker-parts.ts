@@ -77,13 +77,21 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const sandbox = new SkillSandbox({
     threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
     threads: config.SANDBOX_THREADS,
-    ...(config.SANDBOX_THREAD_MEMORY_MB === undefined
-      ? {}
-      : { memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB }),
+    memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB,
     abortGraceMs: config.ABORT_GRACE_MS,
+    logger,
     memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
   });
+  // Jobs are taken as soon as the workers below exist: their deadlines must not run while threads load.
+  await sandbox.ready();
   const llm = llmBody(context, store, schemas);
+  const cancellations = new Cancellations({
+    subscriber: redis.duplicate(),
+    channel: keys.canceled(),
+    logger,
+  });
+  // Listening before the first job is taken (BullMQ's workers take jobs as soon as they exist).
+  await cancellations.start();
   const composite = {
     store,
     waiting,

@@ -44,18 +44,22 @@ export type SkillEvent =
   | { type: 'progress'; value: number }
   | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
 
+/** Why a running skill's signal aborts: its deadline, or a cancel of its execution. */
+export type AbortCode = 'EXECUTION_TIMEOUT' | 'EXECUTION_CANCELED';
+
 /**
  * Worker → thread, over the thread's one port (each thread runs many tasks at once, told apart by
  * `id`).
  */
 export type ThreadCommand =
   | { type: 'run'; tasks: { id: number; task: SkillTask }[] }
-  | { type: 'abort'; id: number; reason: string };
+  | { type: 'abort'; id: number; code: AbortCode; reason: string };
 
 /**
  * Thread → worker, over the same port (posted in arrays, a turn of the thread's loop each), so that
  * a task's outcome arrives after every event it sent.
  */
 export type ThreadMessage =
+  | { type: 'ready' }
   | { type: 'event'; id: number; event: SkillEvent }
   | { type: 'outcome'; id: number; outcome: SkillOutcome };

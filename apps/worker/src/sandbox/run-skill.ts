@@ -21,6 +21,8 @@ export class SkillRunner {
   async run(task: SkillTask, send: (event: SkillEvent) => void, signal: AbortSignal): Promise<SkillOutcome> {
     try {
       const execute = await this.load(task.module);
+      // Aborted while its module loaded: the skill never starts (a listener added now would never fire).
+      signal.throwIfAborted();
       const calls = new CompositeCalls(task.composite);
       const ctx = createSkillContext(task, send, signal, () => this.memoryOf(task), calls.invoke);
       const ran = Promise.resolve(execute(task.input, ctx)).then(

@@ -1,12 +1,19 @@
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SkillError } from '@skillrun/core';
+import { type Logger, SkillError } from '@skillrun/core';
 import type { Isolation } from '../loaded-skill';
-import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
+import type { AbortCode, MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { SkillRunner } from './run-skill';
 import { ThreadPool } from './thread-pool';
 
-/** The source of what each thread runs; the worker bundles it to plain JavaScript at start-up. */
-export const SANDBOX_THREAD_ENTRY = fileURLToPath(new URL('./skill-thread.ts', import.meta.url));
+/**
+ * What each thread runs, in the form this module runs in: the source `skill-thread.ts` beside it,
+ * or, in the production build, `skill-thread.mjs` beside the worker's bundle (scripts/build.mts).
+ * The worker bundles it (with what it imports) to one plain JavaScript file at start-up either way.
+ */
+export const SANDBOX_THREAD_ENTRY = fileURLToPath(
+  new URL(`./skill-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 
 export interface SandboxOptions {
   /** The bundled SANDBOX_THREAD_ENTRY. */
@@ -15,8 +22,10 @@ export interface SandboxOptions {
   memoryLimitMb?: number;
   /** Where skills' ctx.memory lives. */
   memory: MemoryTarget;
-  /** After the deadline, how long the skill may clean up before its thread is terminated. */
+  /** After the deadline or a cancel, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
+  /** Where a thread ended for a skill that ignored its signal is reported. */
+  logger: Logger;
 }
 
 export interface SandboxRun extends Omit<SkillTask, 'meta'> {
@@ -24,16 +33,19 @@ export interface SandboxRun extends Omit<SkillTask, 'meta'> {
   isolation: Isolation;
   /** Counted from the moment the run starts (not while its job waited for a slot). */
   timeoutMs: number;
+  /** Aborts when the execution is canceled: the run stops as at its deadline. */
+  signal?: AbortSignal;
   onEvent(event: SkillEvent): void;
 }
 
-export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true };
+export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true } | { ok: false; canceled: true };
 
 /**
  * Runs code skills under their deadline: in the pool of sandbox threads, or in the worker's own
- * thread for `in-process` skills. At the deadline the skill's signal aborts and the attempt ends as
- * timed out at once; a threaded skill that does not stop within the grace period (a busy loop, say)
- * has its thread ended, and a fresh one takes its place.
+ * thread for `in-process` skills. At the deadline (or a cancel) the skill's signal aborts and the
+ * attempt ends as timed out (or canceled) at once; a threaded skill that does not stop within the
+ * grace period (a busy loop, say) has its thread ended, and a fresh one takes its place. An
+ * in-process skill that ignores its signal runs on: it is the price of its isolation.
  */
 export class SkillSandbox {
   private readonly pool: ThreadPool;
@@ -50,22 +62,34 @@ export class SkillSandbox {
   }
 
   run(request: SandboxRun): Promise<SandboxOutcome> {
-    const { isolation, timeoutMs, onEvent, ...rest } = request;
+    const { isolation, timeoutMs, signal, onEvent, ...rest } = request;
     const task: SkillTask = { ...rest, meta: { ...request.meta, deadline: Date.now() + timeoutMs } };
-    const reason = `Deadline of ${timeoutMs}ms reached`;
+    const limits = { timeoutMs, ...(signal ? { signal } : {}) };
     if (isolation === 'in-process') {
       const controller = new AbortController();
       const outcome = this.inProcess.run(task, onEvent, controller.signal);
-      return withDeadline(outcome, timeoutMs, () =>
-        controller.abort(new SkillError('EXECUTION_TIMEOUT', reason)),
-      );
+      return bounded(outcome, limits, (code, message) => controller.abort(new SkillError(code, message)));
     }
     const { id, outcome } = this.pool.run(task, onEvent);
-    return withDeadline(outcome, timeoutMs, () => {
-      this.pool.abort(id, reason);
-      const kill = setTimeout(() => this.pool.kill(id), this.options.abortGraceMs);
-      void outcome.finally(() => clearTimeout(kill));
+    return bounded(outcome, limits, (code, message) => {
+      this.pool.abort(id, code, message);
+      // A thread still loading cannot act on the abort yet: the grace starts once it can.
+      void this.pool.readyFor(id).then(() => {
+        const kill = setTimeout(() => {
+          if (!this.pool.kill(id)) return;
+          this.options.logger.warn(
+            { execution_id: request.meta.executionId, skill_id: request.meta.skillId, reason: code },
+            `sandbox thread ended: the skill ignored its signal for ${this.options.abortGraceMs} ms; the thread's other executions fail (retried as their skills allow)`,
+          );
+        }, this.options.abortGraceMs);
+        void outcome.finally(() => clearTimeout(kill));
+      });
     });
+  }
+
+  /** Settles when the sandbox threads have loaded: a job taken before would wait for them. */
+  ready(): Promise<void> {
+    return this.pool.ready();
   }
 
   async close(): Promise<void> {
@@ -74,20 +98,30 @@ export class SkillSandbox {
   }
 }
 
-/** The outcome, or a timeout at the deadline (when `expire` tells the run to stop). */
-function withDeadline(
+/**
+ * The outcome, or a timeout at the deadline, or canceled when the signal aborts first: `stop` tells
+ * the run to stop, with the error its skill's signal aborts with.
+ */
+function bounded(
   outcome: Promise<SkillOutcome>,
-  timeoutMs: number,
-  expire: () => void,
+  { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal },
+  stop: (code: AbortCode, message: string) => void,
 ): Promise<SandboxOutcome> {
   return new Promise<SandboxOutcome>((resolve) => {
-    const deadline = setTimeout(() => {
-      expire();
-      resolve({ ok: false, timedOut: true });
-    }, timeoutMs);
-    void outcome.then((settled) => {
+    const end = (ended: SandboxOutcome, why?: [AbortCode, string]) => {
       clearTimeout(deadline);
-      resolve(settled);
-    });
+      signal?.removeEventListener('abort', canceled);
+      if (why) stop(...why);
+      resolve(ended);
+    };
+    const canceled = () =>
+      end({ ok: false, canceled: true }, ['EXECUTION_CANCELED', 'The execution was canceled']);
+    const deadline = setTimeout(
+      () => end({ ok: false, timedOut: true }, ['EXECUTION_TIMEOUT', `Deadline of ${timeoutMs}ms reached`]),
+      timeoutMs,
+    );
+    if (signal?.aborted) canceled();
+    else signal?.addEventListener('abort', canceled, { once: true });
+    void outcome.then((settled) => end(settled));
   });
 }

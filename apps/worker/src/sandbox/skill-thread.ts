@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
 import type { MemoryTarget, SkillTask, ThreadCommand, ThreadMessage } from './messages';
+import { guardProcess } from './process-guard';
 import { SkillRunner } from './run-skill';
 
 /**
@@ -11,6 +12,7 @@ import { SkillRunner } from './run-skill';
 const port = parentPort;
 if (!port) throw new Error('skill-thread runs inside a worker thread');
 
+guardProcess();
 const runner = new SkillRunner(workerData as MemoryTarget);
 const running = new Map<number, AbortController>();
 
@@ -32,11 +34,13 @@ function flush(): void {
 
 port.on('message', (command: ThreadCommand) => {
   if (command.type === 'abort') {
-    running.get(command.id)?.abort(new SkillError('EXECUTION_TIMEOUT', command.reason));
+    running.get(command.id)?.abort(new SkillError(command.code, command.reason));
     return;
   }
   for (const { id, task } of command.tasks) start(id, task);
 });
+// Loading this module takes a while on a busy machine; until now the thread could act on nothing.
+post({ type: 'ready' });
 
 function start(id: number, task: SkillTask): void {
   const controller = new AbortController();

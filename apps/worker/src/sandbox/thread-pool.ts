@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ErrorBody } from '@skillrun/core';
 import type {
+  AbortCode,
   MemoryTarget,
   SkillEvent,
   SkillOutcome,
@@ -32,6 +33,8 @@ interface SkillThread {
   aborted: Set<number>;
   /** Tasks not sent yet: they go in one message at the end of this turn of the event loop. */
   unsent: { id: number; task: SkillTask }[];
+  /** Settles when the thread has loaded and listens (or has ended). */
+  ready: Promise<void>;
 }
 
 /**
@@ -79,19 +82,37 @@ export class ThreadPool {
   }
 
   /** Aborts the task's `ctx.signal` (it may still finish, or clean up and return). */
-  abort(id: number, reason: string): void {
+  abort(id: number, code: AbortCode, reason: string): void {
     const thread = this.owners.get(id);
     if (!thread) return;
     thread.aborted.add(id);
     // The task must have reached the thread before its abort does.
     this.send(thread);
-    thread.worker.postMessage({ type: 'abort', id, reason } satisfies ThreadCommand);
+    thread.worker.postMessage({ type: 'abort', id, code, reason } satisfies ThreadCommand);
   }
 
-  /** Ends the thread the task still runs on (a busy loop cannot be stopped any other way). */
-  kill(id: number): void {
+  /** Settles when every thread of the pool has loaded and can run tasks. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.threads].map((thread) => thread.ready));
+  }
+
+  /**
+   * Settles when the thread the task runs on has loaded (at once when the task has ended): only
+   * then can it act on an abort, so a grace given to the task counts from there.
+   */
+  async readyFor(id: number): Promise<void> {
+    await this.owners.get(id)?.ready;
+  }
+
+  /**
+   * Ends the thread the task still runs on (a busy loop cannot be stopped any other way); false
+   * when the task had ended by then.
+   */
+  kill(id: number): boolean {
     const thread = this.owners.get(id);
-    if (thread) this.retire(thread, `it was ended because an execution on it ignored its deadline`);
+    if (thread)
+      this.retire(thread, 'it was ended because an execution on it ignored its deadline or its cancel');
+    return thread !== undefined;
   }
 
   async close(): Promise<void> {
@@ -120,9 +141,17 @@ export class ThreadPool {
       workerData: memory,
       ...(memoryLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }),
     });
-    const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set(), unsent: [] };
+    let loaded = () => {};
+    const ready = new Promise<void>((resolve) => {
+      loaded = resolve;
+    });
+    const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set(), unsent: [], ready };
     worker.on('message', (messages: ThreadMessage[]) => {
       for (const message of messages) {
+        if (message.type === 'ready') {
+          loaded();
+          continue;
+        }
         const task = thread.tasks.get(message.id);
         if (!task) continue;
         if (message.type === 'event') {
@@ -135,6 +164,7 @@ export class ThreadPool {
     });
     worker.on('error', (error) => this.retire(thread, error.message));
     worker.on('exit', (code) => this.retire(thread, `it exited with code ${code}`));
+    worker.once('exit', loaded);
     this.threads.add(thread);
   }
 
