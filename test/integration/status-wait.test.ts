@@ -73,6 +73,24 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect(answer.seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
   });
 
+  it('announces the changes of executions someone waits for, and costs the others no PUBLISH', async () => {
+    const listener = new Redis(system.redis.url);
+    const announced: string[] = [];
+    listener.on('pmessage', (_pattern: string, channel: string) => announced.push(channel));
+    await listener.psubscribe(keys.executionChanged('*'));
+    try {
+      const unwatched = await sleepy(10);
+      await expect.poll(async () => (await client.status('sleepy', unwatched)).status).toBe('completed');
+      const watched = await running(300);
+      const answer = await client.request<Execution>(path('result', watched), waiting(MAX_WAIT_SECONDS));
+      expect(answer.body.status).toBe('completed');
+      await expect.poll(() => announced).toContain(keys.executionChanged(watched));
+      expect(announced).not.toContain(keys.executionChanged(unwatched));
+    } finally {
+      listener.disconnect();
+    }
+  });
+
   it('answers a waiting GET result with the outcome, even when it began before the execution started', async () => {
     const id = await sleepy(800);
     const answer = await timed(() =>

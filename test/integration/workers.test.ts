@@ -26,8 +26,9 @@ describe('horizontal workers', () => {
     const accepted = await Promise.all(Array.from({ length: 6 }, () => client.invoke('sleepy', { ms: 300 })));
     const ids = accepted.map((answer) => String(answer.body.execution_id));
     const finals = await Promise.all(ids.map(async (id) => (await client.waitForEnd('sleepy', id)).final));
-    expect(finals.every((execution) => execution.status === 'completed' && execution.attempts === 1)).toBe(
-      true,
+    // Said in full so that a failure shows which execution ended how.
+    expect(finals.map(({ status, attempts, error }) => ({ status, attempts, code: error?.code }))).toEqual(
+      Array(6).fill({ status: 'completed', attempts: 1, code: undefined }),
     );
 
     // A worker logs an execution's end once Redis confirmed it: possibly after the client saw it.
@@ -37,6 +38,24 @@ describe('horizontal workers', () => {
     expect(ids.filter((id) => byFirst.has(id)).length).toBeGreaterThan(0);
     expect(ids.filter((id) => bySecond.has(id)).length).toBeGreaterThan(0);
     expect(ids.every((id) => byFirst.has(id) !== bySecond.has(id))).toBe(true);
+  });
+
+  it('names the worker that runs an execution: in its status while it runs, after it ends, and on every log line', async () => {
+    const { client } = system;
+    const accepted = await client.invoke('sleepy', { ms: 1500 });
+    const id = String(accepted.body.execution_id);
+    await expect
+      .poll(async () => (await client.status('sleepy', id)).status, { timeout: 20_000 })
+      .toBe('running');
+    const running = await client.status('sleepy', id);
+    expect(['sleepy-a', 'sleepy-b']).toContain(running.worker_id);
+    const { final } = await client.waitForEnd('sleepy', id);
+    expect(final.worker_id).toBe(running.worker_id);
+    const worker = running.worker_id === 'sleepy-a' ? first : second;
+    await expect.poll(() => ranBy(worker).has(id)).toBe(true);
+    const lines = worker.logs.filter((line) => line.execution_id === id);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.worker_id === running.worker_id)).toBe(true);
   });
 
   it('runs an invocation only on a worker that hosts its skill', async () => {

@@ -1,9 +1,13 @@
 import {
+  type AttemptEnd,
+  coalesceWrites,
   type ErrorBody,
   type ExecutionStore,
+  isPastQueueTimeout,
   isRetryable,
   JobPayload,
   type Logger,
+  neverStartedError,
   SchemaValidator,
   SkillError,
   type SkillSchemas,
@@ -12,16 +16,26 @@ import {
   toErrorBody,
 } from '@skillrun/core';
 import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
+import type { Cancellations } from './cancellations';
 import type { LoadedSkill } from './loaded-skill';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ProgressReporter } from './progress-reporter';
 
 export interface AttemptRunnerDeps {
+  /** The connection the store and BullMQ's workers share. */
+  redis: Redis;
+  /** Where a running attempt learns that its execution was canceled. */
+  cancellations: Cancellations;
   store: ExecutionStore;
   schemas: SkillSchemas;
   logger: Logger;
   retryBackoffMs: number;
+  /** This process' WORKER_ID, recorded with each outcome. */
+  workerId: string;
+  /** The largest output, as JSON bytes, an execution may complete with (MAX_OUTPUT_BYTES). */
+  maxOutputBytes: number;
   /** How often a running skill's progress is written to its record, at most. */
   progressIntervalMs: number;
   /** The body that runs each kind of skill. */
@@ -33,10 +47,19 @@ export interface AttemptRunnerDeps {
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
 
+/** A completed attempt's output, as the JSON the record will hold. */
+interface Serialized {
+  ok: true;
+  json: string;
+}
+
 /** What an attempt's end needs to know of its start. */
 interface Started {
   payload: JobPayload;
+  /** The attempt, as retries count them (a takeover after a lost worker is not one). */
   number: number;
+  /** Every start so far, takeovers after a lost worker included: what the record's attempts shows. */
+  starts: number;
   startedAt: number;
   /** Whether this run started the attempt (a composite resumed after its steps did not). */
   fresh: boolean;
@@ -68,10 +91,17 @@ export class AttemptRunner {
         trace_id: payload.trace_id,
         attempt: number,
       }));
-    // A job run again after its worker stopped may have ended already: its outcome is written
-    // before BullMQ hears of it.
-    if (job.stalledCounter > 0 && (await store.isFinal(payload.execution_id))) {
-      logger().warn('execution already ended before its worker stopped; not running it again');
+    if (
+      job.attemptsMade === 0 &&
+      job.attemptsStarted <= 1 &&
+      isPastQueueTimeout(job.timestamp, payload.queue_timeout_ms, startedAt)
+    ) {
+      await this.neverStarted(job, payload, startedAt, logger());
+    }
+    // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
+    // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
+    if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.isFinal(payload.execution_id))) {
+      logger().info('execution already ended (canceled, or before its worker stopped); not running it again');
       return;
     }
     const fresh = await this.isNewAttempt(payload, skill, number);
@@ -80,9 +110,11 @@ export class AttemptRunner {
       (value) => store.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
-    const started: Started = { payload, number, startedAt, fresh, progress, logger };
+    const starts = Math.max(number, job.attemptsStarted ?? 0);
+    const started: Started = { payload, number, starts, startedAt, fresh, progress, logger };
     const limit = await this.deadline(payload, skill, number);
     logger().debug('attempt started');
+    const cancel = this.deps.cancellations.watch(payload.execution_id);
     const outcome = await this.attempt({
       job,
       token,
@@ -91,22 +123,42 @@ export class AttemptRunner {
       number,
       startedAt,
       deadline: limit.at,
+      signal: cancel.signal,
       progress,
       get logger() {
         return logger();
       },
-    });
+    }).finally(() => cancel.release());
+    if ('canceled' in outcome || cancel.signal.aborted) {
+      // The cancel request wrote the record; whatever the skill did after it is not recorded.
+      progress.finish();
+      logger().info('attempt stopped: the execution was canceled');
+      return;
+    }
     if ('waiting' in outcome) {
       progress.finish();
       logger().debug('waiting for a step');
       throw new WaitingChildrenError();
     }
     if (outcome.ok) {
-      this.ended(started, 'completed', (end) => store.complete(payload.execution_id, outcome.output, end));
+      this.ended(started, 'completed', (end) => store.complete(payload.execution_id, outcome.json, end));
       return;
     }
     const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, job.opts.attempts ?? 1);
     this.failed(job, started, error);
+  }
+
+  /**
+   * Ends, without running it, an execution taken past its queue timeout (a reader may have ended
+   * it already), and fails its job for good.
+   */
+  private async neverStarted(job: Job, payload: JobPayload, now: number, logger: Logger): Promise<never> {
+    const error = neverStartedError(job.timestamp, payload.queue_timeout_ms ?? 0, now);
+    if ((await this.deps.store.fail(payload.execution_id, 'timeout', error)) === 'applied') {
+      this.deps.metrics.executionEnded(payload.skill_id, 'timeout', undefined);
+    }
+    logger.warn({ error }, 'execution never started: past its queue timeout');
+    throw new UnrecoverableError(error.message);
   }
 
   /** Records a failed attempt: retried (thrown as an Error) or final (UnrecoverableError). */
@@ -135,17 +187,23 @@ export class AttemptRunner {
 
   /**
    * Writes the outcome without waiting for it: BullMQ's completion of the job follows it down the
-   * same connection, so Redis applies the outcome first. The end is counted once, by the worker
+   * same connection, in the same write, so Redis applies the outcome first. The end is counted once, by the worker
    * whose write made it final (a composite's deadline may be noticed here and by a sweeper at once).
    */
   private ended(
     started: Started,
-    status: TerminalStatus,
-    write: (end: { attempt: number; startedAt: number; progress?: number }) => Promise<TransitionResult>,
+    status: Exclude<TerminalStatus, 'canceled'>,
+    write: (end: AttemptEnd) => Promise<TransitionResult>,
   ): void {
-    const { payload, number, startedAt, fresh, progress } = started;
+    const { payload, number, starts, startedAt, fresh, progress } = started;
     const last = progress.finish();
-    const end = { attempt: number, startedAt, ...(last === undefined ? {} : { progress: last }) };
+    const end = {
+      attempt: starts,
+      startedAt,
+      workerId: this.deps.workerId,
+      ...(last === undefined ? {} : { progress: last }),
+    };
+    coalesceWrites(this.deps.redis);
     void write(end).then(
       async (result) => {
         if (result !== 'applied') return;
@@ -181,8 +239,13 @@ export class AttemptRunner {
     };
   }
 
-  /** Runs the skill's body once; an ok outcome's output has been validated (not yet recorded). */
-  private async attempt(attempt: Omit<Attempt, 'input'>): Promise<BodyOutcome> {
+  /**
+   * Runs the skill's body once; an ok outcome's output has been validated and serialized (not yet
+   * recorded), and is within MAX_OUTPUT_BYTES.
+   */
+  private async attempt(
+    attempt: Omit<Attempt, 'input'>,
+  ): Promise<Exclude<BodyOutcome, { ok: true }> | Serialized> {
     const { schemas } = this.deps;
     const { definition, publication, body } = attempt.skill;
     let input: Attempt['input'];
@@ -209,7 +272,19 @@ export class AttemptRunner {
       });
       return { ok: false, error: error.toBody() };
     }
-    return { ok: true, output: checked.value };
+    return this.serialized(checked.value);
+  }
+
+  private serialized(output: unknown): Serialized | { ok: false; error: ErrorBody } {
+    const json = JSON.stringify(output ?? null);
+    const bytes = Buffer.byteLength(json);
+    if (bytes <= this.deps.maxOutputBytes) return { ok: true, json };
+    const error = new SkillError(
+      'OUTPUT_TOO_LARGE',
+      `The skill's output is ${bytes} bytes as JSON, over the limit of ${this.deps.maxOutputBytes} (MAX_OUTPUT_BYTES)`,
+      { details: { bytes, limit: this.deps.maxOutputBytes } },
+    );
+    return { ok: false, error: error.toBody() };
   }
 
   private timeoutError(limit: { timeoutMs: number; byParent: boolean }, maxAttempts: number): ErrorBody {

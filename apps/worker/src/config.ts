@@ -40,6 +40,12 @@ export const WorkerConfigSchema = Type.Object({
     minimum: 0,
     description: 'After a deadline, how long a skill may clean up before its thread is killed.',
   }),
+  MAX_OUTPUT_BYTES: Type.Integer({
+    default: 1_048_576,
+    minimum: 1024,
+    description:
+      'The largest output an execution may have, as JSON: a larger one fails the execution with OUTPUT_TOO_LARGE instead of being stored in Redis and served.',
+  }),
   SHUTDOWN_GRACE_MS: Type.Integer({
     default: 30_000,
     minimum: 0,

@@ -15,10 +15,13 @@ export async function recordStalledFailure(
   const { execution_id, skill_id, trace_id } = job.data as Record<string, unknown>;
   if (typeof execution_id !== 'string') return;
   const error = new SkillError(
-    'INTERNAL_ERROR',
-    `The execution was interrupted ${job.stalledCounter} times (its worker stopped or lost its lock) and was given up`,
+    'WORKER_LOST',
+    `The execution was interrupted ${job.stalledCounter} times (its worker died, was killed or lost its lock) and was given up`,
+    { details: { interruptions: job.stalledCounter } },
   ).toBody();
-  if ((await store.fail(execution_id, 'failed', error)) === 'applied' && typeof skill_id === 'string') {
+  // BullMQ counts the fetch that gives the job up as a start: it ran one time fewer.
+  const end = { attempt: Math.max(1, job.attemptsStarted - 1), startedAt: job.processedOn ?? Date.now() };
+  if ((await store.fail(execution_id, 'failed', error, end)) === 'applied' && typeof skill_id === 'string') {
     const startedAt = (await store.get(execution_id))?.timestamps.started_at;
     metrics.executionEnded(skill_id, 'failed', startedAt === undefined ? undefined : Date.parse(startedAt));
   }

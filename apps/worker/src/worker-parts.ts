@@ -17,6 +17,7 @@ import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
 import { LlmBody } from './bodies/llm-body';
 import { PipelineBody } from './bodies/pipeline-body';
+import { Cancellations } from './cancellations';
 import { checkComposites } from './composite/check-composites';
 import { DeadlineSweeper } from './composite/deadline-sweeper';
 import { StepLauncher } from './composite/step-launcher';
@@ -43,6 +44,8 @@ export interface WorkerParts {
   queues: QueueRegistry;
   bundler: ModuleBundler;
   sandbox: SkillSandbox;
+  /** The cancel requests this worker hears, on a subscriber connection of its own. */
+  cancellations: Cancellations;
   /** A BullMQ worker per queue of each hosted skill (they start consuming as soon as they exist). */
   workers: Worker[];
   sweeper: DeadlineSweeper;
@@ -97,16 +100,20 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     waiting,
     steps: new StepLauncher({
       resolver: new SkillResolver(registry, () => true, config.SKILL_CACHE_MS),
-      launcher: new ExecutionLauncher({ store, queues, retryBackoffMs: config.RETRY_BACKOFF_MS }),
+      launcher: new ExecutionLauncher({ redis, store, queues, retryBackoffMs: config.RETRY_BACKOFF_MS }),
       schemas,
       store,
     }),
   };
   const runner = new AttemptRunner({
+    redis,
+    cancellations,
     store,
     schemas,
     logger,
     retryBackoffMs: config.RETRY_BACKOFF_MS,
+    maxOutputBytes: config.MAX_OUTPUT_BYTES,
+    workerId: config.WORKER_ID,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     bodies: {
       code: new CodeBody({ sandbox, composite }),
@@ -125,6 +132,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     queues,
     bundler,
     sandbox,
+    cancellations,
     workers: skills.flatMap((skill) => consume(consumer, skill)),
     sweeper: new DeadlineSweeper({
       waiting,
@@ -168,6 +176,8 @@ function consume({ context, runner, connection, store, slots }: Consumer, skill:
         prefix: config.KEY_PREFIX,
         lockDuration: config.JOB_LOCK_MS,
         stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
+        // BullMQ records it on the job (processedBy) when it takes it: status names the worker.
+        name: config.WORKER_ID,
       },
       slots,
       lane,

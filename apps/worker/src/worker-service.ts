@@ -22,7 +22,8 @@ export class WorkerService {
     logger?: Logger,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.logger = logger ?? createLogger('worker', config.LOG_LEVEL);
+    // Every line names the worker, so an execution's lines say which process ran it.
+    this.logger = (logger ?? createLogger('worker', config.LOG_LEVEL)).child({ worker_id: config.WORKER_ID });
   }
 
   get skills(): LoadedSkill[] {
@@ -45,7 +46,6 @@ export class WorkerService {
     const metricsPort = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
-        worker_id: config.WORKER_ID,
         metrics_port: metricsPort,
         skills: parts.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
       },
@@ -70,6 +70,7 @@ export class WorkerService {
     parts.probe.redis.disconnect();
     await parts.queues.close();
     await parts.sandbox.close();
+    parts.cancellations.close();
     await parts.bundler.close();
     parts.redis.disconnect();
   }

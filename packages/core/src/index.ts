@@ -42,6 +42,7 @@ export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launche
 export { newJobPayload } from './queue/new-job-payload';
 export { QueueRegistry } from './queue/queue-registry';
 export { skillJobOptions, skillQueueName, skillQueueNames } from './queue/skill-queue';
+export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export { type RedisScript, redisScript } from './redis/redis-script';
 export {
@@ -80,14 +81,17 @@ export {
   LONGEST_WAIT_SECONDS,
   ParentLink,
   StepSummary,
+  TERMINAL_STATUSES,
   type TerminalStatus,
   Timestamps,
   Usage,
 } from './schemas/execution';
+export { ExecutionListPage, ExecutionListQuery } from './schemas/execution-list';
 export { InputMigration, MigrationStep } from './schemas/input-migration';
 export { Caller, InvocationContext, InvocationRequest, Priority } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { JsonSchemaObject, StringEnum } from './schemas/json-schema';
+export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
 export { SemVer, VersionRange } from './schemas/semver';
 export {
   DeprecationRequest,
@@ -114,9 +118,16 @@ export type {
   SkillLogger,
   SkillLogLevel,
 } from './skill/skill-context';
+export {
+  ExecutionIndex,
+  type IndexEntry,
+  type IndexPosition,
+  type IndexScope,
+} from './store/execution-index';
 export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution-record';
 export { type AttemptEnd, ExecutionStore, type TransitionResult } from './store/execution-store';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
+export { isPastQueueTimeout, neverStartedError } from './store/never-started';
 export { RedisKeys } from './store/redis-keys';
 export {
   contentDigest,

@@ -17,7 +17,7 @@ export interface LlmBodyDeps {
 /**
  * prompt.md sent with the input to an OpenAI-compatible model, whose answer must match the output
  * schema. Tokens are added to the execution's record as each answer arrives; the attempt's
- * deadline aborts the HTTP call.
+ * deadline, or a cancel, aborts the HTTP call.
  */
 export class LlmBody implements SkillBody {
   private readonly settings = new Map<LoadedSkill, LlmSettingsResolution>();
@@ -35,7 +35,7 @@ export class LlmBody implements SkillBody {
     return resolution;
   }
 
-  async run({ payload, skill, input, deadline }: Attempt): Promise<BodyOutcome> {
+  async run({ payload, skill, input, deadline, signal }: Attempt): Promise<BodyOutcome> {
     if (skill.body.kind !== 'llm') throw new Error(`${skill.definition.name} has no prompt`);
     const resolution = this.settingsOf(skill);
     if (!resolution.ok) return { ok: false, error: notConfigured(skill, resolution.missing) };
@@ -52,7 +52,7 @@ export class LlmBody implements SkillBody {
         input,
         outputSchema: definition.output,
         validate: (value) => this.deps.schemas.validate(definition.output, value, '/output'),
-        signal: controller.signal,
+        signal: AbortSignal.any([controller.signal, signal]),
         onUsage: (usage) => {
           this.deps.onUsage(skill, usage);
           recording.push(this.deps.store.addUsage(payload.execution_id, [usage]).catch(() => {}));
@@ -60,6 +60,7 @@ export class LlmBody implements SkillBody {
       });
       return { ok: true, output };
     } catch (error) {
+      if (signal.aborted) return { ok: false, canceled: true };
       if (controller.signal.aborted) return { ok: false, timedOut: true };
       return { ok: false, error: toErrorBody(error, 'LLM_PROVIDER_ERROR') };
     } finally {

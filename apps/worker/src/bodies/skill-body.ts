@@ -18,6 +18,8 @@ export interface Attempt {
   startedAt: number;
   /** Epoch ms at which the attempt times out. */
   deadline: number;
+  /** Aborts when the execution is canceled (its record already says so): the body stops. */
+  signal: AbortSignal;
   /** Lines about this attempt (tagged with its execution, skill and trace ids). */
   logger: Logger;
   /** Where the skill's progress goes. */
@@ -28,6 +30,8 @@ export type BodyOutcome =
   | { ok: true; output: unknown }
   | { ok: false; error: ErrorBody }
   | { ok: false; timedOut: true }
+  /** Stopped because the execution was canceled: nothing is recorded. */
+  | { ok: false; canceled: true }
   /** A composite waits for its steps without holding a worker slot; BullMQ runs it again after. */
   | { waiting: true };
 

@@ -49,7 +49,8 @@ export class CompositeRun {
     const execution = await this.deps.store.get(entry.execution_id);
     if (!execution) return { state: 'missing' };
     if (execution.status === 'completed') return { state: 'completed', output: execution.output };
-    if (execution.status === 'failed' || execution.status === 'timeout')
+    // A step canceled on its own (not with its composite) fails the composite like a failed one.
+    if (execution.status === 'failed' || execution.status === 'timeout' || execution.status === 'canceled')
       return { state: 'failed', execution };
     return { state: 'running' };
   }

@@ -1,4 +1,10 @@
-import { type ExecutionStore, type Logger, type QueueRegistry, SkillError } from '@skillrun/core';
+import {
+  type Execution,
+  type ExecutionStore,
+  type Logger,
+  type QueueRegistry,
+  SkillError,
+} from '@skillrun/core';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { WaitingComposites } from './waiting-composites';
 
@@ -44,8 +50,27 @@ export class DeadlineSweeper {
     await Promise.all(expired.map((executionId) => this.timeOut(executionId)));
   }
 
+  /**
+   * The records of its unstarted steps first, then the composite's, then the steps' jobs: whoever
+   * sees the composite ended finds none of its steps still waiting to run, and removing a step's
+   * job (which moves the composite's job on to run again) comes once the composite has ended, so
+   * that run finds it ended and does nothing.
+   */
   private async timeOut(executionId: string): Promise<void> {
-    const { store, queues, logger, metrics } = this.deps;
+    const unstarted = await this.timeOutUnstartedSteps(executionId);
+    await this.timeOutComposite(executionId);
+    await Promise.all(
+      unstarted.map(({ skill_id, skill_version, priority, execution_id }) =>
+        this.deps.queues
+          .for(skill_id, skill_version, priority)
+          .remove(execution_id)
+          .catch(() => 0),
+      ),
+    );
+  }
+
+  private async timeOutComposite(executionId: string): Promise<void> {
+    const { store, logger, metrics } = this.deps;
     const error = new SkillError(
       'EXECUTION_TIMEOUT',
       'Composite execution reached its deadline while waiting for a step',
@@ -65,11 +90,20 @@ export class DeadlineSweeper {
         Date.parse(composite.timestamps.started_at ?? ''),
       );
     }
+  }
+
+  /**
+   * Ends the records of the steps that have not started (one that has has the composite's deadline
+   * and times out by itself); answers them.
+   */
+  private async timeOutUnstartedSteps(executionId: string): Promise<Execution[]> {
+    const { store, metrics } = this.deps;
     const stepError = new SkillError(
       'EXECUTION_TIMEOUT',
       'Skill execution reached the deadline of the composite execution that called it',
       { recoverable: false },
     ).toBody();
+    const unstarted: Execution[] = [];
     for (const entry of await store.stepEntries(executionId)) {
       if (!('execution_id' in entry)) continue;
       const step = await store.get(entry.execution_id);
@@ -77,10 +111,8 @@ export class DeadlineSweeper {
       if ((await store.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
         metrics.executionEnded(step.skill_id, 'timeout');
       }
-      await queues
-        .for(entry.skill_id, entry.skill_version, step.priority)
-        .remove(entry.execution_id)
-        .catch(() => {});
+      unstarted.push(step);
     }
+    return unstarted;
   }
 }

@@ -11,7 +11,8 @@ const MISNAMED_DEFAULTS = [
 
 /** From 5 ms (an echo) to 10 minutes (a long composite, or a deep queue). */
 const RUNTIME_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
-const FINAL_STATUSES: TerminalStatus[] = ['completed', 'failed', 'timeout'];
+/** What a worker ends an execution with; `canceled` is counted by the gateway that cancels it. */
+const FINAL_STATUSES: Exclude<TerminalStatus, 'canceled'>[] = ['completed', 'failed', 'timeout'];
 
 /**
  * What a worker tells Prometheus, on a registry of its own. Labels stay bounded: skill ids, versions
@@ -96,7 +97,7 @@ export class WorkerMetrics {
   }
 
   /** An execution reached its final status just now; `startedAtMs` (its first start) is missing or NaN if it never started. */
-  executionEnded(skill: string, status: TerminalStatus, startedAtMs?: number): void {
+  executionEnded(skill: string, status: Exclude<TerminalStatus, 'canceled'>, startedAtMs?: number): void {
     this.executions.inc({ skill, status });
     if (startedAtMs === undefined || Number.isNaN(startedAtMs)) return;
     this.executionDuration.observe({ skill, status }, Math.max(0, (Date.now() - startedAtMs) / 1000));

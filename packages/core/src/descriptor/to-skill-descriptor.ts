@@ -28,6 +28,7 @@ export function skillUrls(baseUrl: string, skillId: string) {
     invoke: `${root}/invoke`,
     status: `${root}/status/{execution_id}`,
     result: `${root}/result/{execution_id}`,
+    cancel: `${root}/cancel/{execution_id}`,
   };
 }
 
@@ -57,6 +58,7 @@ export function toSkillDescriptor(
       content_type: 'application/json',
       status_url: urls.status,
       result_url: urls.result,
+      'x-cancel_url': urls.cancel,
       timeout_ms: Math.ceil(skill.timeout),
       retry: { max_attempts: skill.retry + 1, backoff_ms: context.retryBackoffMs },
     },

@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+import { coalesceWrites } from '../redis/coalesce-writes';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
@@ -13,9 +15,15 @@ export interface LaunchRequest {
   parentJob?: { id: string; queue: string };
   /** Concurrency quotas the execution already holds a slot in (freed when it ends, or if this fails). */
   slots?: string[];
+  /** The execution this one replays. */
+  replayOf?: string;
+  /** How far past its fair share of the queue the caller is (skill-queue.ts). */
+  overShare?: number;
 }
 
 export interface LauncherDeps {
+  /** The connection store and queues share. */
+  redis: Redis;
   store: ExecutionStore;
   queues: QueueRegistry;
   retryBackoffMs: number;
@@ -25,8 +33,8 @@ type Within = <T>(operation: () => Promise<T>) => Promise<T>;
 
 /**
  * Starts an execution: its record, then its job on the skill version's queue, sent down the same
- * connection in one round trip (Redis stores the record first, so status is readable as soon as the
- * job can run). Used by the gateway for invocations and by workers for a composite's steps.
+ * connection in one write and one round trip (Redis stores the record first, so status is readable
+ * as soon as the job can run). Used by the gateway for invocations and by workers for a composite's steps.
  */
 export class ExecutionLauncher {
   constructor(private readonly deps: LauncherDeps) {}
@@ -39,11 +47,14 @@ export class ExecutionLauncher {
       priority: payload.priority,
       skill,
       retryBackoffMs: this.deps.retryBackoffMs,
+      ...(request.overShare ? { overShare: request.overShare } : {}),
     });
+    coalesceWrites(this.deps.redis);
     const record = this.deps.store.create(payload, {
       max_attempts: skill.retry + 1,
       ...(request.requestedVersion === undefined ? {} : { requested_version: request.requestedVersion }),
       ...(request.slots ? { slots: request.slots } : {}),
+      ...(request.replayOf === undefined ? {} : { replay_of: request.replayOf }),
     });
     const queue = this.deps.queues.for(skill.name, skill.version, payload.priority);
     const job = queue.add(

@@ -23,24 +23,36 @@ export interface SkillJobOptionsInput {
   priority: Priority;
   skill: Pick<SkillDefinition, 'retry'>;
   retryBackoffMs: number;
+  /**
+   * How far past its fair share of the queue the caller is (0 or absent: within it): a burst's
+   * excess waits behind everyone's fair share, interleaved with other bursts by this position.
+   */
+  overShare?: number;
 }
+
+/** BullMQ's lowest priority (its PRIORITY_LIMIT): `low` executions wait behind everything else. */
+const LOWEST = 2 ** 21 - 1;
 
 /**
  * How every invocation is enqueued: the execution id is the job id, attempts follow the skill's
  * `retry`, backoff is exponential (initial delay × 2^n), and BullMQ's own copy of the job is
  * removed once it finishes (the execution record keeps the outcome). Normal and high priority jobs
  * go to their queue's plain FIFO list; a low one carries a BullMQ priority, which BullMQ serves only
- * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it).
+ * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it). So
+ * does a burst past its caller's fair share (fair-share.ts): its n-th excess execution gets
+ * priority n, so that bursts interleave, behind every FIFO job and ahead of `low`.
  */
 export function skillJobOptions({
   executionId,
   priority,
   skill,
   retryBackoffMs,
+  overShare = 0,
 }: SkillJobOptionsInput): JobsOptions {
+  const rank = priority === 'low' ? LOWEST : overShare > 0 ? Math.min(overShare, LOWEST - 1) : 0;
   return {
     jobId: executionId,
-    ...(priority === 'low' ? { priority: 1 } : {}),
+    ...(rank > 0 ? { priority: rank } : {}),
     attempts: skill.retry + 1,
     backoff: { type: 'exponential', delay: retryBackoffMs },
     removeOnComplete: true,

@@ -3,15 +3,24 @@ import { ErrorBody } from './error-body';
 import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
 
-export const ExecutionStatus = StringEnum(['accepted', 'running', 'completed', 'failed', 'timeout']);
+/** Spec 001's statuses, and `canceled` (ours: ended by a cancel request, never by the skill). */
+export const ExecutionStatus = StringEnum([
+  'accepted',
+  'running',
+  'completed',
+  'failed',
+  'timeout',
+  'canceled',
+]);
 export type ExecutionStatus = Static<typeof ExecutionStatus>;
-export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout'>;
+export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout' | 'canceled'>;
 
-const TERMINAL_STATUSES: ReadonlySet<string> = new Set<TerminalStatus>(['completed', 'failed', 'timeout']);
+export const TERMINAL_STATUSES: readonly TerminalStatus[] = ['completed', 'failed', 'timeout', 'canceled'];
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_STATUSES);
 
 /** Whether an execution in this status has ended: nothing changes it any more. */
 export function isTerminalStatus(status: string): status is TerminalStatus {
-  return TERMINAL_STATUSES.has(status);
+  return TERMINAL.has(status);
 }
 
 export const Timestamps = Type.Object({
@@ -65,9 +74,20 @@ export const Execution = Type.Object({
   attempts: Type.Integer({ minimum: 0 }),
   max_attempts: Type.Integer({ minimum: 1 }),
   progress: Type.Optional(Type.Number()),
+  worker_id: Type.Optional(
+    Type.String({
+      description:
+        'The worker process running the latest attempt, or that ran the last one (its WORKER_ID): our extension.',
+    }),
+  ),
   usage: Type.Optional(Usage),
   parent: Type.Optional(ParentLink),
   steps: Type.Optional(Type.Array(StepSummary)),
+  replay_of: Type.Optional(
+    Type.String({
+      description: 'Ours: the execution this one replays (POST replay), with its inputs or edited ones.',
+    }),
+  ),
   trace_id: Type.String(),
   priority: Priority,
   caller: Type.Object({ id: Type.String(), type: Type.String() }),
@@ -101,6 +121,7 @@ export const InvocationAccepted = Type.Object({
   skill_id: Type.String(),
   skill_version: Type.String(),
   requested_version: Type.Optional(Type.String()),
+  replay_of: Type.Optional(Type.String({ description: 'Ours: the execution this one replays.' })),
   trace_id: Type.String(),
   timestamps: Timestamps,
 });

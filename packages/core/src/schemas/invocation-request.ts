@@ -24,6 +24,11 @@ export const InvocationContext = Type.Object({
   trace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
   priority: Type.Optional(Priority),
   timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000 })),
+  /**
+   * Ours: how long the caller is willing to wait for the execution to start; past it, it ends as
+   * `timeout` without running (the skill's `queue_timeout` when absent).
+   */
+  queue_timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
 });
 
 /** The body of POST {endpoint.url}, spec 001 section 6.3. */

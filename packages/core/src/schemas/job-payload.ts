@@ -18,6 +18,8 @@ export const JobPayload = Type.Object({
   timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Epoch ms that no attempt may run past: a composite parent's deadline, inherited by its steps. */
   deadline: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** How long, from its acceptance, the execution may wait to start; past it, it ends as a timeout unrun. */
+  queue_timeout_ms: Type.Optional(Type.Integer({ minimum: 1 })),
   parent: Type.Optional(ParentLink),
   /** The authenticated caller that owns the execution (only they read it); steps inherit it. */
   owner: Type.Optional(Type.String()),

@@ -32,6 +32,8 @@ export const SkillDefinition = Type.Object(
     author: Type.Optional(Type.String()),
     timeout: Type.Number({ default: 30000, exclusiveMinimum: 0 }),
     retry: Type.Integer({ default: 0, minimum: 0, maximum: 100 }),
+    /** Ours: ms an execution may wait to start before it ends as a timeout without running. */
+    queue_timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
     /** Ours: where a code skill runs (a sandbox thread by default, or the worker's own thread). */
     isolation: Type.Optional(StringEnum(['thread', 'in-process'])),
   },

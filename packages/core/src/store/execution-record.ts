@@ -89,6 +89,8 @@ export interface RecordExtras {
   requested_version?: string;
   /** The concurrency quotas (in-flight sets) it holds a slot in until it ends. */
   slots?: string[];
+  /** The execution this one replays. */
+  replay_of?: string;
 }
 
 /**
@@ -107,10 +109,14 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     caller_id: payload.caller.id,
     caller_type: payload.caller.type,
     created_at: String(now),
+    // Kept for a replay: the job that carries them is gone once the execution ends.
+    inputs: JSON.stringify(payload.inputs),
+    ...(extras.replay_of === undefined ? {} : { replay_of: extras.replay_of }),
     ...(payload.parent
       ? { parent_execution_id: payload.parent.execution_id, parent_step: payload.parent.step }
       : {}),
     ...(payload.owner === undefined ? {} : { owner_id: payload.owner }),
+    ...(payload.queue_timeout_ms === undefined ? {} : { queue_timeout_ms: String(payload.queue_timeout_ms) }),
     ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
   };
 }
@@ -124,6 +130,14 @@ export interface LiveJob {
   processedOn?: number;
   /** Attempts started so far. */
   attemptsStarted?: number;
+  /** The worker that took the latest attempt (BullMQ's processedBy). */
+  worker?: string;
+}
+
+/** The worker of the latest attempt: the live job's while it runs, then the one the end recorded. */
+function workerOf(fields: Record<string, string>, live: LiveJob): { worker_id?: string } {
+  const worker = live.worker ?? fields.worker_id;
+  return worker === undefined ? {} : { worker_id: worker };
 }
 
 const isoOf = (ms: string | number | undefined) =>
@@ -156,11 +170,13 @@ export function toExecution(
     attempts: Math.max(Number(fields.attempts ?? 0), live.attemptsStarted ?? 0),
     max_attempts: Number(fields.max_attempts ?? 1),
     ...(fields.progress === undefined ? {} : { progress: Number(fields.progress) }),
+    ...workerOf(fields, live),
     ...(usage ? { usage } : {}),
     ...(fields.parent_execution_id === undefined
       ? {}
       : { parent: { execution_id: fields.parent_execution_id, step: fields.parent_step ?? '' } }),
     ...(steps ? { steps } : {}),
+    ...(fields.replay_of === undefined ? {} : { replay_of: fields.replay_of }),
     trace_id: fields.trace_id ?? '',
     priority: (fields.priority ?? 'normal') as Execution['priority'],
     caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },

@@ -2,9 +2,15 @@ import type { Redis } from 'ioredis';
 import { skillQueueName } from '../queue/skill-queue';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ErrorBody } from '../schemas/error-body';
-import type { Execution, ExecutionStatus, TerminalStatus } from '../schemas/execution';
+import {
+  type Execution,
+  type ExecutionStatus,
+  TERMINAL_STATUSES,
+  type TerminalStatus,
+} from '../schemas/execution';
 import type { Priority } from '../schemas/invocation-request';
 import type { JobPayload } from '../schemas/job-payload';
+import { ExecutionIndex } from './execution-index';
 import {
   type LiveJob,
   type RecordExtras,
@@ -17,6 +23,7 @@ import {
   usageFields,
   usageIncrements,
 } from './execution-record';
+import { isPastQueueTimeout, neverStartedError } from './never-started';
 import type { RedisKeys } from './redis-keys';
 
 /**
@@ -26,12 +33,12 @@ import type { RedisKeys } from './redis-keys';
  * may be empty), an outcome too long for the record (may be empty), then field/value pairs. Returns
  * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
  * state starts the retention period and frees the execution's concurrency slots
- * (in-flight-slots.ts); every applied change is announced on the channel.
+ * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel.
  */
 const TRANSITION = `
-local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots')
+local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched')
 if not current[1] then return 0 end
-local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2 }
+local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
 if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
 if ARGV[4] ~= '' and not current[2] then
   redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 6))
@@ -45,8 +52,22 @@ if rank[ARGV[1]] == 2 then
     for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
   end
 end
-redis.call('PUBLISH', KEYS[2], ARGV[1])
+if current[4] then redis.call('PUBLISH', KEYS[2], ARGV[1]) end
 return 1
+`;
+
+/**
+ * A record's fields (a flat field/value list) and its outcome STRING (KEYS[2]), in one call. With
+ * ARGV[1] = 'watch' it also marks an existing record as watched first: from then on its changes are
+ * announced (TRANSITION), and only then, so that the executions nobody waits for (most of them)
+ * cost Redis no PUBLISH. A watcher subscribes before this read, so no change is missed: one before
+ * the mark is in what it reads, one after it is announced.
+ */
+const READ = `
+if ARGV[1] == 'watch' and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'watched', '1')
+end
+return { redis.call('HGETALL', KEYS[1]), redis.call('GET', KEYS[2]) }
 `;
 
 /** Adds to counters of a record that still exists (never recreates an expired one without a TTL). */
@@ -78,9 +99,11 @@ export interface AttemptEnd {
   startedAt: number;
   /** The last progress the skill reported, not yet written. */
   progress?: number;
+  /** The worker that ran it (WORKER_ID). */
+  workerId?: string;
 }
 
-const FINAL = new Set<string>(['completed', 'failed', 'timeout']);
+const FINAL = new Set<string>(TERMINAL_STATUSES);
 
 /** Redis' default hash-max-listpack-value: a longer value turns a hash into a table. */
 const COMPACT_VALUE_BYTES = 64;
@@ -94,6 +117,9 @@ export class ExecutionStore {
   private readonly transitionScript: RedisScript<number>;
   private readonly incrementScript: RedisScript<number>;
   private readonly attemptDeadlineScript: RedisScript<number>;
+  private readonly readScript: RedisScript<[string[], string | null]>;
+  /** The executions of each hour, for listings. */
+  readonly index: ExecutionIndex;
 
   constructor(
     private readonly redis: Redis,
@@ -104,13 +130,28 @@ export class ExecutionStore {
     this.transitionScript = redisScript(redis, 'skillrunTransition', TRANSITION);
     this.incrementScript = redisScript(redis, 'skillrunIncrement', INCREMENT);
     this.attemptDeadlineScript = redisScript(redis, 'skillrunAttemptDeadline', ATTEMPT_DEADLINE);
+    this.readScript = redisScript(redis, 'skillrunRead', READ);
+    this.index = new ExecutionIndex(redis, keys, ttlSeconds);
   }
 
-  /** Writes the record of a new execution (one HSET: it gets its retention period when it ends). */
+  /**
+   * Writes the record of a new execution (one HSET: it gets its retention period when it ends) and
+   * lists it in the hour it was created (GET /executions).
+   */
   async create(payload: JobPayload, extras: RecordExtras): Promise<Execution> {
-    const fields = recordFields(payload, extras, this.clock());
-    await this.redis.hset(this.keys.execution(payload.execution_id), fields);
+    const now = this.clock();
+    const fields = recordFields(payload, extras, now);
+    await Promise.all([
+      this.redis.hset(this.keys.execution(payload.execution_id), fields),
+      this.index.add(payload.execution_id, payload.owner, now),
+    ]);
     return toExecution(payload.execution_id, fields) as Execution;
+  }
+
+  /** The inputs an execution was started with (null when its record is gone). */
+  async inputsOf(executionId: string): Promise<Record<string, unknown> | null> {
+    const inputs = await this.redis.hget(this.keys.execution(executionId), 'inputs');
+    return inputs === null ? null : (JSON.parse(inputs) as Record<string, unknown>);
   }
 
   /** Removes a record whose job could not be enqueued, so no execution is left dangling. */
@@ -127,19 +168,29 @@ export class ExecutionStore {
    * The execution and who it belongs to (null for an anonymous one). Until it is final, BullMQ's job
    * says whether it has started; a job that is gone by then has ended, so the record is read again
    * (the worker writes the outcome before BullMQ removes the job): status never moves backwards.
+   * `watch`: the reader has subscribed to the execution's channel and wants its changes announced.
    */
-  async read(executionId: string): Promise<{ execution: Execution; owner: string | null } | null> {
-    let fields = await this.fields(executionId);
+  async read(
+    executionId: string,
+    options: { watch?: boolean } = {},
+  ): Promise<{ execution: Execution; owner: string | null } | null> {
+    let fields = await this.fields(executionId, options.watch);
     let live: LiveJob = {};
     if (fields.status && !FINAL.has(fields.status)) {
       const queue = skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields));
-      const [processedOn, started] = await this.redis.hmget(
+      const [processedOn, started, worker] = await this.redis.hmget(
         this.keys.job(queue, executionId),
         'processedOn',
         'ats',
+        'pb',
       );
-      if (processedOn === null && started === null) fields = await this.fields(executionId);
-      else live = { processedOn: Number(processedOn), attemptsStarted: Number(started ?? 0) };
+      if (processedOn === null && started === null) fields = await this.expireUnstarted(executionId);
+      else
+        live = {
+          processedOn: Number(processedOn),
+          attemptsStarted: Number(started ?? 0),
+          ...(worker === null ? {} : { worker }),
+        };
     }
     const steps = await this.stepsOf(fields);
     const execution = toExecution(executionId, fields, live, steps);
@@ -147,16 +198,31 @@ export class ExecutionStore {
   }
 
   /**
-   * The record's fields, with its outcome where it was kept apart, in one round trip (a pipeline:
-   * the outcome is written with the final status, so it only counts once the record says final).
+   * The record read again when its job has not started (or is gone). One that waited past its
+   * queue timeout is ended as a timeout here, by whoever reads it, so that its status is true even
+   * while no worker is free to notice; a worker that takes its job later finds it ended.
    */
-  private async fields(executionId: string): Promise<Record<string, string>> {
-    const [[recordError, fields], [outcomeError, outcome]] = (await this.redis
-      .pipeline()
-      .hgetall(this.keys.execution(executionId))
-      .get(this.keys.outcome(executionId))
-      .exec()) as [[Error | null, Record<string, string>], [Error | null, string | null]];
-    if (recordError ?? outcomeError) throw recordError ?? outcomeError;
+  private async expireUnstarted(executionId: string): Promise<Record<string, string>> {
+    const fields = await this.fields(executionId);
+    const queueTimeout = fields.queue_timeout_ms === undefined ? undefined : Number(fields.queue_timeout_ms);
+    const createdAt = Number(fields.created_at);
+    const now = this.clock();
+    if (fields.status !== 'accepted' || !isPastQueueTimeout(createdAt, queueTimeout, now)) return fields;
+    await this.fail(executionId, 'timeout', neverStartedError(createdAt, queueTimeout, now));
+    return this.fields(executionId);
+  }
+
+  /**
+   * The record's fields, with its outcome where it was kept apart, in one call (the outcome is
+   * written with the final status, so it only counts once the record says final).
+   */
+  private async fields(executionId: string, watch = false): Promise<Record<string, string>> {
+    const [flat, outcome] = await this.readScript(
+      [this.keys.execution(executionId), this.keys.outcome(executionId)],
+      [watch ? 'watch' : ''],
+    );
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
     if (outcome === null || !fields.status || !FINAL.has(fields.status)) return fields;
     return { ...fields, [fields.status === 'completed' ? 'output' : 'error']: outcome };
   }
@@ -211,14 +277,23 @@ export class ExecutionStore {
     return this.transition(executionId, 'running', undefined, { progress });
   }
 
-  complete(executionId: string, output: unknown, end: AttemptEnd): Promise<TransitionResult> {
-    return this.end(executionId, 'completed', 'output', JSON.stringify(output ?? null), end);
+  /** `outputJson`: the output as JSON (the worker serializes it once, to bound its size). */
+  complete(executionId: string, outputJson: string, end: AttemptEnd): Promise<TransitionResult> {
+    return this.end(executionId, 'completed', 'output', outputJson, end);
+  }
+
+  /**
+   * Ends an execution that has not ended as `canceled` (a cancel request; the worker running it, if
+   * any, is told apart). 'refused' when it has ended already: a terminal status never changes.
+   */
+  cancel(executionId: string, error: ErrorBody): Promise<TransitionResult> {
+    return this.end(executionId, 'canceled', 'error', JSON.stringify(error), undefined);
   }
 
   /** `end` is absent when the execution ends without an attempt of its own (a sweep, a stall). */
   fail(
     executionId: string,
-    status: Exclude<TerminalStatus, 'completed'>,
+    status: Exclude<TerminalStatus, 'completed' | 'canceled'>,
     error: ErrorBody,
     end?: AttemptEnd,
   ): Promise<TransitionResult> {
@@ -247,6 +322,7 @@ export class ExecutionStore {
         // updated_at of an ended execution is its completed_at: not stored twice.
         completed_at: this.clock(),
         ...(end ? { attempts: end.attempt } : {}),
+        ...(end?.workerId === undefined ? {} : { worker_id: end.workerId }),
         ...(end?.progress === undefined ? {} : { progress: end.progress }),
       },
       apart ? outcome : '',

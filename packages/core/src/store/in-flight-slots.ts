@@ -29,7 +29,7 @@ local function repair(key)
   local members = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
   for i = 1, #members, 2 do
     local status = redis.call('HGET', ARGV[3] .. members[i], 'status')
-    local final = status == 'completed' or status == 'failed' or status == 'timeout'
+    local final = status == 'completed' or status == 'failed' or status == 'timeout' or status == 'canceled'
     if final or (not status and tonumber(members[i + 1]) < stale) then
       redis.call('ZREM', key, members[i])
     end

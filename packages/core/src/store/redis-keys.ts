@@ -22,6 +22,32 @@ export class RedisKeys {
     return `${this.prefix}:exec-changed:${executionId}`;
   }
 
+  /**
+   * LIST of the ids of the executions created in one hour (epoch hours), everyone's or one
+   * authenticated caller's (execution-index.ts).
+   */
+  executionsInHour(hour: number, owner?: string): string {
+    return owner === undefined
+      ? `${this.prefix}:executions:${hour}`
+      : `${this.prefix}:executions:${hour}:by:${owner}`;
+  }
+
+  /**
+   * Pub/sub channel on which a gateway announces each canceled execution (the message is its id):
+   * every worker hears it, and the one running the execution aborts it.
+   */
+  canceled(): string {
+    return `${this.prefix}:canceled`;
+  }
+
+  /**
+   * STRING binding one caller's Idempotency-Key (named by a digest of both) to the invocation it
+   * first came with: a pending claim, then the execution it started.
+   */
+  idempotencyKey(digest: string): string {
+    return `${this.prefix}:idem:${digest}`;
+  }
+
   /** BullMQ's HASH of a job (BullMQ's own key layout: prefix, queue name, job id). */
   job(queueName: string, jobId: string): string {
     return `${this.prefix}:${queueName}:${jobId}`;

@@ -1,0 +1,91 @@
+import { type Logger, SkillError } from '@skillrun/core';
+import type { Redis } from 'ioredis';
+
+export interface CancellationsOptions {
+  /** A connection of its own: once it subscribes it can do nothing else. */
+  subscriber: Redis;
+  /** The channel gateways announce canceled executions on (RedisKeys.canceled). */
+  channel: string;
+  logger: Logger;
+  /** How long a cancel heard for an execution not running here is remembered. */
+  rememberMs?: number;
+  /** How many such cancels are remembered at most (the oldest are forgotten first). */
+  rememberAtMost?: number;
+}
+
+/** What a running attempt holds: its cancel signal, and the release it must call when it ends. */
+export interface CancelWatch {
+  signal: AbortSignal;
+  release(): void;
+}
+
+/**
+ * Cancel requests, as this worker hears them: every gateway PUBLISHes the id of each execution it
+ * cancels, and the worker running it aborts the attempt's signal (the skill's thread is ended after
+ * ABORT_GRACE_MS if it ignores it). A cancel heard just before the job reaches this worker's
+ * processor (its fetch and the announcement travel on different connections) is remembered for a
+ * while, so the attempt is aborted as it starts. The execution's record says `canceled` whatever
+ * happens here: this only stops the work sooner.
+ */
+export class Cancellations {
+  private readonly running = new Map<string, AbortController>();
+  /** Ids canceled while not running here, in the order heard, with when. */
+  private readonly heard = new Map<string, number>();
+  private readonly rememberMs: number;
+  private readonly rememberAtMost: number;
+
+  constructor(private readonly options: CancellationsOptions) {
+    this.rememberMs = options.rememberMs ?? 10 * 60_000;
+    this.rememberAtMost = options.rememberAtMost ?? 10_000;
+  }
+
+  /** Subscribes; resolves once cancels are heard. */
+  async start(): Promise<void> {
+    const { subscriber, channel } = this.options;
+    subscriber.on('message', (from: string, executionId: string) => {
+      if (from === channel) this.cancel(executionId);
+    });
+    await subscriber.subscribe(channel);
+  }
+
+  /** The cancel signal of an attempt of `executionId` starting now. */
+  watch(executionId: string): CancelWatch {
+    const controller = new AbortController();
+    if (this.heard.delete(executionId)) controller.abort(canceledError());
+    else this.running.set(executionId, controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        if (this.running.get(executionId) === controller) this.running.delete(executionId);
+      },
+    };
+  }
+
+  close(): void {
+    this.options.subscriber.disconnect();
+  }
+
+  private cancel(executionId: string): void {
+    const controller = this.running.get(executionId);
+    if (controller) {
+      this.running.delete(executionId);
+      this.options.logger.info({ execution_id: executionId }, 'execution canceled: aborting its attempt');
+      controller.abort(canceledError());
+      return;
+    }
+    this.remember(executionId);
+  }
+
+  private remember(executionId: string): void {
+    const now = Date.now();
+    this.heard.set(executionId, now);
+    for (const [id, at] of this.heard) {
+      if (this.heard.size <= this.rememberAtMost && at > now - this.rememberMs) break;
+      this.heard.delete(id);
+    }
+  }
+}
+
+function canceledError(): SkillError {
+  return new SkillError('EXECUTION_CANCELED', 'The execution was canceled', { recoverable: false });
+}

@@ -1,0 +1,46 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Execution } from './execution';
+
+/** GET /executions query: filters, a page size and the previous page's cursor. */
+export const ExecutionListQuery = Type.Object(
+  {
+    skill_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this skill.' })),
+    status: Type.Optional(
+      Type.String({
+        pattern:
+          '^(accepted|running|completed|failed|timeout|canceled)(,(accepted|running|completed|failed|timeout|canceled))*$',
+        description: 'Only these statuses, comma-separated (e.g. `failed,timeout`).',
+      }),
+    ),
+    caller_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "Only this caller's executions (the authenticated owner): an admin's filter; anyone else sees only their own.",
+      }),
+    ),
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Created at or after this instant.' }),
+    ),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'Created before this instant.' })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'next_cursor of the previous page (send the same filters with it).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExecutionListQuery = Static<typeof ExecutionListQuery>;
+
+/** One page of GET /executions, newest first; each execution as GET status shows it, without its output. */
+export const ExecutionListPage = Type.Object({
+  executions: Type.Array(Type.Omit(Execution, ['output'])),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'null once nothing older is left. A page may hold fewer than `limit` and still have one.',
+  }),
+});
+export type ExecutionListPage = Static<typeof ExecutionListPage>;
