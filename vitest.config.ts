@@ -14,6 +14,8 @@ export default defineConfig({
           globalSetup: ['test/support/build-apps.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // What a test polls for comes from other processes: on a loaded machine it can take seconds.
+          expect: { poll: { timeout: 15_000 } },
           // Each file starts its own Redis and service processes; two cores run two files at once.
           maxWorkers: 2,
         },
