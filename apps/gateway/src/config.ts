@@ -95,6 +95,23 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 0,
     description: 'Requests one gateway keeps waiting at once; past it they are answered at once.',
   }),
+  FAIR_SHARE_BURST: Type.Integer({
+    default: 100,
+    minimum: 0,
+    description:
+      "Invocations of one skill a caller makes per FAIR_SHARE_WINDOW_SECONDS (per gateway) in the skill's queue order; past it, the excess waits behind other callers' executions, interleaved with other bursts. 0 turns fair share off.",
+  }),
+  FAIR_SHARE_WINDOW_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    description: 'The window FAIR_SHARE_BURST counts in.',
+  }),
+  IDEMPOTENCY_TTL_SECONDS: Type.Integer({
+    default: 86_400,
+    minimum: 60,
+    description:
+      'How long an Idempotency-Key stays bound to the execution its first invocation started: a repeat within it gets that execution again.',
+  }),
   API_KEY_CACHE_MS: Type.Integer({
     default: 1000,
     minimum: 0,

@@ -23,6 +23,8 @@ import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
 import { ExecutionReader } from './execution-reader';
 import { ExecutionWatcher } from './execution-watcher';
+import { FairShare } from './fair-share';
+import { IdempotencyKeys } from './idempotency/idempotency-keys';
 import { InvocationService } from './invocation-service';
 import { CallerLimits } from './limits/caller-limits';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -86,6 +88,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       config.SKILL_CACHE_MS,
     ),
     launcher: new ExecutionLauncher({
+      redis,
       store,
       queues,
       retryBackoffMs: config.RETRY_BACKOFF_MS,
@@ -93,6 +96,11 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     schemas,
     access,
     limits: new CallerLimits(config.limits, redis, keys, new InFlightSlots(redis, keys)),
+    idempotency: new IdempotencyKeys(redis, keys, { ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS }),
+    fairShare: new FairShare({
+      burst: config.FAIR_SHARE_BURST,
+      windowMs: config.FAIR_SHARE_WINDOW_SECONDS * 1000,
+    }),
     authenticator,
     defaultAuth: descriptors.defaults.auth,
   });

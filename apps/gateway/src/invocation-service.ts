@@ -5,6 +5,7 @@ import {
   type Deprecation,
   type Execution,
   type ExecutionLauncher,
+  type HostedEntry,
   InvocationRequest,
   type LaunchRequest,
   migrateInputs,
@@ -12,6 +13,7 @@ import {
   newTraceId,
   parseVersionRange,
   type RegistryEntry,
+  type ResolvedSkill,
   SchemaValidator,
   SkillError,
   type SkillResolver,
@@ -22,6 +24,9 @@ import {
 import type { Authenticator } from './auth/authenticator';
 import { type Identity, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
+import type { FairShare } from './fair-share';
+import { idempotencyKeyOf } from './idempotency/idempotency-key-header';
+import type { Claim, IdempotencyKeys } from './idempotency/idempotency-keys';
 import type { CallerLimits } from './limits/caller-limits';
 import { joinRateLimitHeaders } from './limits/rate-limit-headers';
 import { orServiceUnavailable } from './or-service-unavailable';
@@ -35,6 +40,8 @@ export interface InvocationServiceDeps {
   limits: CallerLimits;
   authenticator: Authenticator;
   defaultAuth: AuthConfig;
+  idempotency: IdempotencyKeys;
+  fairShare: FairShare;
 }
 
 export interface Invocation {
@@ -49,11 +56,15 @@ export interface Invocation {
   versionQuery: string | undefined;
   /** The client's network address: what anonymous callers are counted by. */
   address: string;
+  /** The execution this invocation replays (POST replay). */
+  replayOf?: string;
 }
 
 export interface Accepted {
   execution: Execution;
   deprecation?: Deprecation;
+  /** The execution an earlier request with the same Idempotency-Key started: nothing new was. */
+  replayed?: boolean;
 }
 
 /**
@@ -66,6 +77,18 @@ export type InvocationOutcome = { headers: Record<string, string> } & (
 );
 
 const requestValidator = new SchemaValidator(InvocationRequest, 'invocation request');
+
+/** An invocation that passed every check of who invokes which version. */
+interface Checked {
+  request: InvocationRequest;
+  /** The version resolved, one this service's workers host. */
+  entry: HostedEntry;
+  migrations: ResolvedSkill['migrations'];
+  deprecation: ResolvedSkill['deprecation'];
+  /** The authenticated caller, if any. */
+  owner: string | undefined;
+  range: string | undefined;
+}
 
 /**
  * Accepts an invocation: the version is resolved and everything is validated before anything is
@@ -90,7 +113,35 @@ export class InvocationService {
     invocation: Invocation,
     answer: { headers: Record<string, string> },
   ): Promise<Accepted> {
-    const { skillId, body, headers, versionQuery } = invocation;
+    const idempotencyKey = idempotencyKeyOf(invocation.headers);
+    const checked = await this.check(invocation);
+    const { deprecation } = checked;
+    let claim: Claim | undefined;
+    if (idempotencyKey !== undefined) {
+      const claimed = await orServiceUnavailable(() =>
+        this.deps.idempotency.claim(
+          // Keys belong to the authenticated caller, or to the caller an anonymous request names.
+          checked.owner ?? `anonymous:${checked.request.caller.id}`,
+          idempotencyKey,
+          { skill_id: invocation.skillId, version: checked.range ?? null, body: invocation.body },
+        ),
+      );
+      if ('replay' in claimed) return { execution: claimed.replay, replayed: true };
+      claim = claimed.claim;
+    }
+    try {
+      const execution = await this.start(invocation, checked, answer);
+      // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
+      await claim?.accept(execution).catch(() => {});
+      return { execution, ...(deprecation ? { deprecation } : {}) };
+    } catch (error) {
+      await claim?.release().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Who invokes which version, and whether they may: everything but limits and inputs. */
+  private async check({ skillId, body, headers, versionQuery }: Invocation): Promise<Checked> {
     const { authenticator } = this.deps;
     const request = requestValidator.parse(body);
     const bodyKey = request.caller.credentials?.api_key;
@@ -129,7 +180,16 @@ export class InvocationService {
         `${entry.id}@${entry.version} is registered for discovery; invoke it at ${entry.descriptor.endpoint.url}`,
       );
     }
-    const subject = { callerId: owner, address: invocation.address, skillId: entry.id };
+    return { request, entry, migrations, deprecation, owner, range };
+  }
+
+  /** Limits, inputs, then the launch. */
+  private async start(
+    { headers, address, replayOf }: Invocation,
+    { request, entry, migrations, owner, range }: Checked,
+    answer: { headers: Record<string, string> },
+  ): Promise<Execution> {
+    const subject = { callerId: owner, address, skillId: entry.id };
     const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
@@ -147,15 +207,24 @@ export class InvocationService {
         request.context?.trace_id ?? traceIdFromTraceparent(headerOf(headers, 'traceparent')) ?? newTraceId(),
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
+      ...queueTimeoutOf(request.context?.queue_timeout_ms ?? skill.queue_timeout),
       ...(owner === undefined ? {} : { owner }),
     });
     const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
     answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
     if (taken.refusal) throw taken.refusal;
-    const { slots } = taken;
-    const launch = { payload, skill, ...(range === undefined ? {} : { requestedVersion: range }) };
-    const execution = await this.launch(launch, slots);
-    return { execution, ...(deprecation ? { deprecation } : {}) };
+    const overShare = this.deps.fairShare.overShare(
+      owner ?? `anonymous:${request.caller.id}`,
+      `${skill.name}@${skill.version}`,
+    );
+    const launch = {
+      payload,
+      skill,
+      ...(overShare > 0 ? { overShare } : {}),
+      ...(range === undefined ? {} : { requestedVersion: range }),
+      ...(replayOf === undefined ? {} : { replayOf }),
+    };
+    return this.launch(launch, taken.slots);
   }
 
   /**
@@ -196,6 +265,11 @@ export class InvocationService {
       throw error;
     }
   }
+}
+
+/** How long the execution may wait to start, if the caller or the skill set a queue timeout. */
+function queueTimeoutOf(queueTimeoutMs: number | undefined): { queue_timeout_ms?: number } {
+  return queueTimeoutMs === undefined ? {} : { queue_timeout_ms: queueTimeoutMs };
 }
 
 /** The range from the body's `version` or the URL's `?version=`; they must agree when both are given. */

@@ -1,0 +1,88 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { skillQueueName } from '@skillrun/core';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../support/client';
+import { ADMIN_HEADERS } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+const BURST = 10_000;
+
+describe('fair share between callers', () => {
+  let system: TestSystem;
+  let client: Client;
+  const keys: Record<string, string> = {};
+  const gate = join(tmpdir(), `skillrun-fairness-gate-${process.pid}`);
+
+  async function invokeAs(caller: string, skill: string, inputs: unknown): Promise<string> {
+    const answer = await client.invoke(
+      skill,
+      inputs,
+      { caller: { id: caller, type: 'user' } },
+      {
+        'x-api-key': keys[caller] ?? '',
+      },
+    );
+    expect(answer.status).toBe(202);
+    return String(answer.body.execution_id);
+  }
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+    // One execution at a time: the order the queue gives is the order they run in.
+    await system.addWorker({ WORKER_SKILLS: 'gated,sleepy', WORKER_CONCURRENCY: '1' });
+    client = system.client;
+    for (const caller of ['burst', 'single']) {
+      const created = await client.request<{ key: string }>('/admin/keys', {
+        json: { caller_id: caller, scopes: ['skill:invoke'] },
+        headers: ADMIN_HEADERS,
+      });
+      keys[caller] = created.body.key;
+    }
+  });
+  afterAll(async () => {
+    await rm(gate, { force: true });
+    await system?.stop();
+  });
+
+  it(`runs another caller's single invocation ahead of one caller's burst of ${BURST.toLocaleString('en')}`, async () => {
+    // The only slot is held until every invocation below is queued.
+    await invokeAs('single', 'gated', { gate });
+    let sent = 0;
+    const lane = async () => {
+      while (sent < BURST) {
+        sent++;
+        await invokeAs('burst', 'sleepy', { ms: 1 });
+      }
+    };
+    await Promise.all(Array.from({ length: 25 }, lane));
+    const single = await invokeAs('single', 'sleepy', { ms: 1 });
+    await writeFile(gate, '');
+    await expect
+      .poll(
+        async () =>
+          (
+            await client.request<{ status: string }>(`/skills/sleepy/status/${single}`, {
+              headers: { 'x-api-key': keys.single ?? '' },
+            })
+          ).body.status,
+        { timeout: 60_000, interval: 20 },
+      )
+      .toBe('completed');
+    const queue = new Queue(skillQueueName('sleepy', '1.0.0'), {
+      connection: { url: system.redis.url },
+      prefix: '{skillrun}',
+    });
+    const counts = await queue.getJobCounts('wait', 'prioritized', 'active');
+    await queue.close();
+    const left = (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+    const ranBefore = BURST - left;
+    console.log(
+      `fairness: the single invocation completed after ${ranBefore} of the ${BURST} queued before it (FAIR_SHARE_BURST 100); ${left} still waiting`,
+    );
+    // A FIFO would have run all of the burst first; the burst's fair share is its first 100.
+    expect(left).toBeGreaterThan(BURST * 0.9);
+  });
+});
