@@ -1,4 +1,4 @@
-import type { Execution } from '@skillrun/core';
+import { type Execution, isTerminalStatus } from '@skillrun/core';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -43,6 +43,13 @@ export class Client {
     return answer.body;
   }
 
+  cancel(skillId: string, executionId: string, headers: Record<string, string> = {}) {
+    return this.request<Execution & { error?: { code: string; details?: { status?: string } } }>(
+      `/skills/${skillId}/cancel/${executionId}`,
+      { method: 'POST', headers },
+    );
+  }
+
   /** Polls status until the execution is final (or the deadline passes); returns every status seen. */
   async waitForEnd(
     skillId: string,
@@ -54,7 +61,7 @@ export class Client {
     for (;;) {
       const execution = await this.status(skillId, executionId);
       if (seen.at(-1) !== execution.status) seen.push(execution.status);
-      if (['completed', 'failed', 'timeout'].includes(execution.status)) return { final: execution, seen };
+      if (isTerminalStatus(execution.status)) return { final: execution, seen };
       if (Date.now() > deadline) throw new Error(`execution ${executionId} still ${execution.status}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

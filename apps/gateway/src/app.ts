@@ -1,7 +1,10 @@
 import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
 import type { Authenticator } from './auth/authenticator';
+import type { ExecutionCanceler } from './execution-canceler';
+import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReader } from './execution-reader';
+import type { ExecutionReplayer } from './execution-replayer';
 import type { InvocationService } from './invocation-service';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetrics } from './metrics/http-metrics';
@@ -12,6 +15,7 @@ import { jsonBody } from './middleware/json-body';
 import { openApiDocument } from './openapi/openapi-document';
 import { adminRoutes } from './routes/admin-routes';
 import { apiDocsRoutes, openApiRoutes } from './routes/api-docs-routes';
+import { executionRoutes } from './routes/execution-routes';
 import { livenessRoutes, readinessRoutes } from './routes/health-routes';
 import {
   QUEUE_DASHBOARD_PATH,
@@ -29,6 +33,9 @@ export interface AppDeps {
   publisher: SkillPublisher;
   invocations: InvocationService;
   executions: ExecutionReader;
+  canceler: ExecutionCanceler;
+  history: ExecutionHistory;
+  replayer: ExecutionReplayer;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
   baseUrl: string;
@@ -60,12 +67,15 @@ export function createApp(deps: AppDeps): Express {
     skillsRoutes({
       invocations: deps.invocations,
       executions: deps.executions,
+      canceler: deps.canceler,
+      replayer: deps.replayer,
       discovery: deps.discovery,
       publisher: deps.publisher,
       authenticator: deps.authenticator,
       baseUrl: deps.baseUrl,
     }),
   );
+  app.use('/executions', executionRoutes(deps.history, deps.replayer));
   if (deps.queueDashboard) {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }

@@ -3,13 +3,13 @@ import {
   type ExecutionStore,
   isTerminalStatus,
   type Principal,
-  SkillError,
   withTimeout,
 } from '@skillrun/core';
 import type { Authenticator } from './auth/authenticator';
-import { isAdmin, principalOf } from './auth/identity';
+import { principalOf } from './auth/identity';
 import type { ExecutionWatcher } from './execution-watcher';
 import { orServiceUnavailable } from './or-service-unavailable';
+import { readable } from './readable-execution';
 import type { RequestHeaders } from './request-headers';
 
 export interface ExecutionReaderDeps {
@@ -50,9 +50,9 @@ export interface ExecutionAnswer {
 
 /**
  * GET status and GET result: the execution, if it exists, belongs to this skill and may be read,
- * at once or once it changes. A waiting request subscribes before it reads the record again, so a
- * change between the two reads is never missed, and then sleeps until Redis announces a change, the
- * wait runs out, or the client goes away: no gateway polls.
+ * at once or once it changes. A waiting request subscribes, then reads the record again marking it
+ * watched (only watched records' changes are announced), so no change is missed in between; then it
+ * sleeps until Redis announces a change, the wait runs out, or the client goes away: no gateway polls.
  */
 export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
@@ -73,6 +73,7 @@ export class ExecutionReader {
     if (!watch) return { execution: first };
     try {
       const again = () => this.readAgain(skillId, executionId, principal);
+      const watching = () => this.readAgain(skillId, executionId, principal, { watch: true });
       // A subscription still not in place when the wait would end (the subscriber connection may
       // be connecting on a loaded machine) leaves the request answered without its wait.
       // One bound for the whole wait: the subscription's time counts against it.
@@ -82,7 +83,7 @@ export class ExecutionReader {
         () => false,
       );
       if (!subscribed) return { execution: await again() };
-      let current = await again();
+      let current = await watching();
       if (!answers(wait.until, first, current)) {
         const wanted = wait.until === 'end' ? isTerminalStatus : () => true;
         await watch.until(wanted, Math.max(0, until - Date.now()), wait.signal);
@@ -95,31 +96,15 @@ export class ExecutionReader {
     }
   }
 
-  private async readAgain(skillId: string, executionId: string, principal: Principal | undefined) {
-    const record = await orServiceUnavailable(() => this.deps.store.read(executionId));
+  private async readAgain(
+    skillId: string,
+    executionId: string,
+    principal: Principal | undefined,
+    options: { watch?: boolean } = {},
+  ) {
+    const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
     return readable(record, skillId, executionId, principal);
   }
-}
-
-/**
- * The execution, if it belongs to this skill and this reader may see it: an authenticated caller's
- * executions only that caller (or an admin). Anyone else gets the same 404 as for an id that does
- * not exist, so that a guess learns nothing.
- */
-function readable(
-  record: Awaited<ReturnType<ExecutionStore['read']>>,
-  skillId: string,
-  executionId: string,
-  principal: Principal | undefined,
-): Execution {
-  if (
-    record === null ||
-    record.execution.skill_id !== skillId ||
-    (record.owner !== null && !isAdmin(principal) && record.owner !== principal?.callerId)
-  ) {
-    throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
-  }
-  return record.execution;
 }
 
 /** Whether what is read now answers a wait that began with `first`. */

@@ -21,7 +21,10 @@ import { CustomAuthorizer } from './auth/custom-authorizer';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
+import { ExecutionCanceler } from './execution-canceler';
+import { ExecutionHistory } from './execution-history';
 import { ExecutionReader } from './execution-reader';
+import { ExecutionReplayer } from './execution-replayer';
 import { ExecutionWatcher } from './execution-watcher';
 import { FairShare } from './fair-share';
 import { IdempotencyKeys } from './idempotency/idempotency-keys';
@@ -109,13 +112,19 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     keys,
     maxWatches: config.MAX_WAITERS,
   });
+  const metrics = new GatewayMetrics();
+  const history = new ExecutionHistory({
+    store,
+    authenticator,
+    retentionSeconds: config.EXECUTION_TTL_SECONDS,
+  });
   const app = createApp({
     readiness: new ReadinessCheck({
       redis,
       keyPrefix: config.KEY_PREFIX,
       timeoutMs: config.REDIS_TIMEOUT_MS,
     }),
-    metrics: new GatewayMetrics(),
+    metrics,
     discovery: new SkillDiscovery(registry, descriptors, access),
     publisher: new SkillPublisher(registry, schemas),
     invocations,
@@ -125,6 +134,9 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       authenticator,
       maxWaitSeconds: config.MAX_WAIT_SECONDS,
     }),
+    canceler: new ExecutionCanceler({ redis, keys, store, queues, authenticator, metrics }),
+    history,
+    replayer: new ExecutionReplayer({ store, authenticator, invocations, history }),
     authenticator,
     apiKeys,
     baseUrl: config.PUBLIC_BASE_URL,

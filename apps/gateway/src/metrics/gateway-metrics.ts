@@ -49,6 +49,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  private readonly canceled = new Counter({
+    name: 'skillrun_executions_canceled_total',
+    help: 'Executions ended as canceled by a cancel request (steps canceled with their composite included), by skill.',
+    labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
@@ -61,6 +68,10 @@ export class GatewayMetrics {
 
   invocationAccepted(skill: string): void {
     this.accepted.inc({ skill });
+  }
+
+  executionCanceled(skill: string): void {
+    this.canceled.inc({ skill });
   }
 
   invocationRejected(reason: string): void {

@@ -1,15 +1,19 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  BulkReplayResult,
   CreatedApiKey,
   DeprecationRequest,
   ErrorEnvelope,
   Execution,
+  ExecutionListPage,
+  ExecutionListQuery,
   ExecutionReadQuery,
   InvocationAccepted,
   InvocationRequest,
   LONGEST_WAIT_SECONDS,
   NewApiKey,
+  ReplayRequest,
   SkillDescriptor,
   SkillSearchPage,
   SkillSearchQuery,
@@ -30,6 +34,9 @@ const schemas: Record<string, TSchema> = {
   InvocationRequest,
   InvocationAccepted,
   Execution,
+  ExecutionListPage,
+  ReplayRequest,
+  BulkReplayResult,
   ErrorEnvelope,
   NewApiKey,
   CreatedApiKey,
@@ -51,9 +58,11 @@ const ERRORS: Record<string, string> = {
     'AUTH_REQUIRED: missing or invalid credentials; `details` has required_auth_type (and authorization_url for oauth2).',
   '403': 'ACCESS_DENIED: valid credentials without the scope, grant or ownership this needs.',
   '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND or NOT_FOUND.',
-  '409': 'SKILL_VERSION_CONFLICT: published versions are immutable.',
+  '409':
+    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled (`details.status` says how).',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
+  '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',
   '429':
     'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which.',
   '501': 'SKILL_NOT_HOSTED: registered for discovery; invoke it at its endpoint.url.',
@@ -137,6 +146,40 @@ function executionRead(step: 'status' | 'result') {
     },
   };
 }
+
+const executionCancel = {
+  post: {
+    operationId: 'cancelExecution',
+    summary: 'Cancel an execution (our extension of spec 001: endpoint.x-cancel_url)',
+    description:
+      "Ends an execution that has not ended as `canceled` (with its error EXECUTION_CANCELED), with the steps of a composite: a waiting one never starts, a running one has its signal aborted (and a code skill that ignores it its thread ended after ABORT_GRACE_MS). Works from any gateway, whichever worker runs it. Canceling a canceled execution answers it again; one that ended otherwise is 409 and changes nothing: a terminal status never changes. Needs the skill:invoke scope and, for an authenticated caller's execution, that caller (or an admin).",
+    tags: ['invocation'],
+    parameters: [skillId, executionId],
+    responses: {
+      '200': ok('The execution, canceled.', 'Execution'),
+      ...errors('401', '403', '404', '409', '503'),
+    },
+  },
+};
+
+const executionReplay = {
+  post: {
+    operationId: 'replayExecution',
+    summary: 'Run an execution again as a new one (ours)',
+    description:
+      "A new execution of the same skill, linked to the original by `replay_of`, with the original's inputs or edited ones (validated like any invocation), at the original's requested version range (or the latest) unless `version` says otherwise. It is the replaying caller's, authorized, limited and recorded like any invocation. The body is optional.",
+    tags: ['invocation'],
+    parameters: [skillId, executionId],
+    requestBody: { required: false, content: json('ReplayRequest') },
+    responses: {
+      '202': ok('Accepted: the new execution (Location: its status URL).', 'InvocationAccepted', {
+        Location: { description: "The new execution's status URL.", schema: { type: 'string' } },
+        ...RATE_LIMIT_HEADERS,
+      }),
+      ...errors('400', '401', '403', '404', '415', '429', '501', '503'),
+    },
+  },
+};
 
 /** The OpenAPI 3.1 description of this gateway's HTTP API, built from the protocol's schemas. */
 export function openApiDocument(baseUrl: string): Json {
@@ -232,15 +275,56 @@ export function openApiDocument(baseUrl: string): Json {
               description: 'W3C trace context; its trace id is used when context.trace_id is absent.',
               schema: { type: 'string' },
             },
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'draft-ietf-httpapi-idempotency-key-header: 1 to 255 visible ASCII characters (a Structured Field string, or bare). A repeat of the same request by the same caller within IDEMPOTENCY_TTL_SECONDS gets the execution the first one started (202, Idempotent-Replayed: true) and starts nothing; the key with a different request is 422.',
+              schema: { type: 'string' },
+            },
           ],
           requestBody: { required: true, content: json('InvocationRequest') },
           responses: {
             '202': ok('Accepted; Location is the status URL.', 'InvocationAccepted', {
               Location: { description: 'The status URL.', schema: { type: 'string' } },
+              'Idempotent-Replayed': {
+                description:
+                  '`true` when an earlier request with the same Idempotency-Key started this execution.',
+                schema: { type: 'string', enum: ['true'] },
+              },
               ...DEPRECATION_HEADER,
               ...RATE_LIMIT_HEADERS,
             }),
-            ...errors('400', '401', '403', '404', '413', '415', '429', '501', '503'),
+            ...errors('400', '401', '403', '404', '409', '413', '415', '422', '429', '501', '503'),
+          },
+        },
+      },
+      '/executions': {
+        get: {
+          operationId: 'listExecutions',
+          summary: 'List executions, newest first, a page at a time (ours)',
+          description:
+            "A caller sees its own executions, an admin everyone's (or one caller's with `caller_id`). Each page looks at up to 1,000 executions: a rare filter may give a page shorter than `limit` with a `next_cursor` to go on. Failed, timed-out and canceled executions stay listable for EXECUTION_TTL_SECONDS after they end, like their status.",
+          tags: ['invocation'],
+          parameters: queryParameters(ExecutionListQuery),
+          responses: {
+            '200': ok('One page; follow next_cursor for older executions.', 'ExecutionListPage'),
+            ...errors('400', '401', '403', '503'),
+          },
+        },
+      },
+      '/executions/replay': {
+        post: {
+          operationId: 'replayExecutions',
+          summary: 'Replay, in bulk, the executions a history filter finds (ours)',
+          description:
+            'The body is the query of GET /executions as JSON (limit up to 100): each execution of that page is replayed as by POST replay, with its own inputs. Answers each new execution or why one could not start, and the cursor to replay the next page.',
+          tags: ['invocation'],
+          requestBody: { required: true, content: { 'application/json': { schema: ExecutionListQuery } } },
+          responses: {
+            '200': ok('What was replayed.', 'BulkReplayResult'),
+            ...errors('400', '401', '403', '415', '503'),
           },
         },
       },
@@ -284,6 +368,8 @@ export function openApiDocument(baseUrl: string): Json {
       },
       '/skills/{skill_id}/status/{execution_id}': executionRead('status'),
       '/skills/{skill_id}/result/{execution_id}': executionRead('result'),
+      '/skills/{skill_id}/cancel/{execution_id}': executionCancel,
+      '/skills/{skill_id}/replay/{execution_id}': executionReplay,
       '/healthz': health('healthz', 'The process answers.'),
       '/readyz': health(
         'readyz',

@@ -1,7 +1,9 @@
 import { type InvocationAccepted, isTerminalStatus, skillUrls } from '@skillrun/core';
 import type { Request, Response, Router } from 'express';
+import type { ExecutionCanceler } from '../execution-canceler';
 import type { ExecutionReader } from '../execution-reader';
-import type { InvocationService } from '../invocation-service';
+import type { ExecutionReplayer } from '../execution-replayer';
+import type { InvocationOutcome, InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
@@ -11,13 +13,20 @@ interface ExecutionParams extends SkillParams {
   executionId: string;
 }
 
-/** The three-step invocation protocol of spec 001 (invoke, status, result), on the /skills router. */
-export function invocationRoutes(
-  router: Router,
-  invocations: InvocationService,
-  executions: ExecutionReader,
-  baseUrl: string,
-): void {
+export interface InvocationRoutesDeps {
+  invocations: InvocationService;
+  executions: ExecutionReader;
+  canceler: ExecutionCanceler;
+  replayer: ExecutionReplayer;
+  baseUrl: string;
+}
+
+/**
+ * The three-step invocation protocol of spec 001 (invoke, status, result), and cancel and replay
+ * (ours), on the /skills router.
+ */
+export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): void {
+  const { invocations, executions, canceler, replayer, baseUrl } = deps;
   router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const outcome = await invocations.invoke({
@@ -27,26 +36,29 @@ export function invocationRoutes(
       versionQuery: version,
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     });
-    res.set(outcome.headers);
-    if ('refused' in outcome) throw outcome.refused;
-    const { execution, deprecation } = outcome.accepted;
-    const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
-      '{execution_id}',
-      execution.execution_id,
-    );
-    const accepted: InvocationAccepted = {
-      execution_id: execution.execution_id,
-      status: 'accepted',
-      skill_id: execution.skill_id,
-      skill_version: execution.skill_version,
-      ...(execution.requested_version === undefined
-        ? {}
-        : { requested_version: execution.requested_version }),
-      trace_id: execution.trace_id,
-      timestamps: execution.timestamps,
-    };
-    setDeprecationHeader(res, deprecation);
-    res.status(202).location(statusUrl).json(accepted);
+    sendAccepted(res, outcome, baseUrl);
+  });
+
+  router.post(
+    '/:skillId/replay/:executionId',
+    requireJson({ optional: true }),
+    async (req: Request<ExecutionParams>, res) => {
+      const outcome = await replayer.replay({
+        skillId: req.params.skillId,
+        executionId: req.params.executionId,
+        body: req.body,
+        headers: req.headers,
+        address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      });
+      sendAccepted(res, outcome, baseUrl);
+    },
+  );
+
+  router.post('/:skillId/cancel/:executionId', async (req: Request<ExecutionParams>, res) => {
+    const { skillId, executionId } = req.params;
+    const execution = await canceler.cancel({ skillId, executionId, headers: req.headers });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(execution);
   });
 
   for (const step of ['status', 'result'] as const) {
@@ -70,6 +82,31 @@ export function invocationRoutes(
       res.json(execution);
     });
   }
+}
+
+/** 202 with the execution accepted (and where to read it), or the refusal thrown to the error handler. */
+function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string): void {
+  res.set(outcome.headers);
+  if ('refused' in outcome) throw outcome.refused;
+  const { execution, deprecation, replayed } = outcome.accepted;
+  const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
+    '{execution_id}',
+    execution.execution_id,
+  );
+  const accepted: InvocationAccepted = {
+    execution_id: execution.execution_id,
+    status: 'accepted',
+    skill_id: execution.skill_id,
+    skill_version: execution.skill_version,
+    ...(execution.requested_version === undefined ? {} : { requested_version: execution.requested_version }),
+    ...(execution.replay_of === undefined ? {} : { replay_of: execution.replay_of }),
+    trace_id: execution.trace_id,
+    timestamps: execution.timestamps,
+  };
+  setDeprecationHeader(res, deprecation);
+  // The name Stripe and others use: the execution an earlier request with this key started.
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(202).location(statusUrl).json(accepted);
 }
 
 /**

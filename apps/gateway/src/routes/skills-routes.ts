@@ -1,21 +1,16 @@
 import type { Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import type { ExecutionReader } from '../execution-reader';
-import type { InvocationService } from '../invocation-service';
 import { measuredRouter } from '../metrics/measured-router';
 import type { SkillDiscovery } from '../skill-discovery';
 import type { SkillPublisher } from '../skill-publisher';
 import { discoveryRoutes } from './discovery-routes';
-import { invocationRoutes } from './invocation-routes';
+import { type InvocationRoutesDeps, invocationRoutes } from './invocation-routes';
 import { publishingRoutes } from './publishing-routes';
 
-export interface SkillsRoutesDeps {
-  invocations: InvocationService;
-  executions: ExecutionReader;
+export interface SkillsRoutesDeps extends InvocationRoutesDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
   authenticator: Authenticator;
-  baseUrl: string;
 }
 
 /**
@@ -24,7 +19,7 @@ export interface SkillsRoutesDeps {
  */
 export function skillsRoutes(deps: SkillsRoutesDeps): Router {
   const router = measuredRouter();
-  invocationRoutes(router, deps.invocations, deps.executions, deps.baseUrl);
+  invocationRoutes(router, deps);
   discoveryRoutes(router, deps.discovery, deps.authenticator);
   publishingRoutes(router, deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl);
   return router;

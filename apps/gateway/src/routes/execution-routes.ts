@@ -1,0 +1,28 @@
+import { ExecutionListQuery, SchemaValidator } from '@skillrun/core';
+import type { Router } from 'express';
+import type { ExecutionHistory } from '../execution-history';
+import type { ExecutionReplayer } from '../execution-replayer';
+import { measuredRouter } from '../metrics/measured-router';
+import { requireJson } from '../middleware/require-json';
+
+const listQuery = new SchemaValidator(ExecutionListQuery, 'query', { coerceTypes: true });
+
+const replayFilter = new SchemaValidator(ExecutionListQuery, 'replay filter');
+
+/**
+ * Everything under /executions, mounted there: the history of executions across skills, and
+ * replaying what a filter finds in it.
+ */
+export function executionRoutes(history: ExecutionHistory, replayer: ExecutionReplayer): Router {
+  const router = measuredRouter();
+  router.get('', async (req, res) => {
+    const query = listQuery.parse({ ...req.query });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await history.list(query, req.headers));
+  });
+  router.post('/replay', requireJson(), async (req, res) => {
+    const filter = replayFilter.parse(req.body);
+    res.json(await replayer.replayAll(filter, req.headers, req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+  });
+  return router;
+}
