@@ -1,6 +1,6 @@
 import { Client } from './client';
 import { type ServiceProcess, type StartedGateway, startGateway, startWorker } from './service-process';
-import { startTestRedis, type TestRedis } from './test-redis';
+import { startTestRedis, type TestRedis, type TestRedisOptions } from './test-redis';
 
 /** A gateway and workers on a Redis of their own: what each integration test file runs against. */
 export class TestSystem {
@@ -18,8 +18,11 @@ export class TestSystem {
     return new Client(this.gateway.url);
   }
 
-  static async start(env: Record<string, string> = {}): Promise<TestSystem> {
-    const redis = await startTestRedis();
+  static async start(
+    env: Record<string, string> = {},
+    redisOptions: TestRedisOptions = {},
+  ): Promise<TestSystem> {
+    const redis = await startTestRedis(redisOptions);
     const shared = { REDIS_URL: redis.url, RETRY_BACKOFF_MS: '100', HEARTBEAT_INTERVAL_MS: '500', ...env };
     const gateway = await startGateway({ ...shared, SKILL_CACHE_MS: '0' });
     return new TestSystem(redis, gateway, shared);

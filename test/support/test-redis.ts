@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, RedisServerProcess } from '@skillrun/redis-server';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 
@@ -25,18 +28,31 @@ function dockerAvailable(): Promise<boolean> {
   return dockerAnswers;
 }
 
+export interface TestRedisOptions {
+  /**
+   * Keeps an append-only file (fsync every second, as production runs it), so that what Redis
+   * acknowledged survives a kill and restart. Always a redis-server child: a container's file
+   * would go with the container.
+   */
+  persistent?: boolean;
+}
+
 /** testcontainers where a Docker engine answers, otherwise a redis-server child on a free port. */
-export async function startTestRedis(): Promise<TestRedis> {
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+  if (options.persistent) return processRedis(await mkdtemp(join(tmpdir(), 'skillrun-redis-')));
   return (await dockerAvailable()) ? containerRedis() : processRedis();
 }
 
-async function processRedis(): Promise<TestRedis> {
-  const server = await RedisServerProcess.start();
+async function processRedis(dir?: string): Promise<TestRedis> {
+  const server = await RedisServerProcess.start(dir === undefined ? {} : { dir });
   return {
     url: server.url,
     kill: () => server.stop('SIGKILL'),
     restart: () => server.start(),
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { coalesceWrites } from '../redis/coalesce-writes';
 import type { Execution } from '../schemas/execution';
@@ -30,6 +31,12 @@ export interface LauncherDeps {
 }
 
 type Within = <T>(operation: () => Promise<T>) => Promise<T>;
+
+/** What a launch that failed left: nothing, or an execution after all. */
+type Fate = 'withdrawn' | 'launched' | 'unknown';
+
+/** Pauses between attempts to learn a failed launch's fate, while Redis does not answer. */
+const SETTLE_PAUSES_MS = [100, 300, 600];
 
 /**
  * Starts an execution: its record, then its job on the skill version's queue, sent down the same
@@ -66,11 +73,50 @@ export class ExecutionLauncher {
       const [execution] = await within(() => Promise.all([record, job]));
       return execution;
     } catch (error) {
-      await Promise.allSettled([
-        this.deps.store.discard(payload.execution_id),
-        queue.remove(payload.execution_id),
-      ]);
-      throw error;
+      // A refusal must mean the execution does not exist; but the writes may have applied all the
+      // same (their reply later than the deadline on a busy event loop, or the connection lost after
+      // sending). Answer as what Redis holds.
+      if ((await this.settle(payload.execution_id, queue, error)) !== 'launched') throw error;
+      const execution = await this.deps.store.get(payload.execution_id);
+      if (!execution) throw error;
+      return execution;
     }
+  }
+
+  /**
+   * Takes back what a failed launch may have written, or finds that the execution exists after all.
+   * Asked down the launch's own connection, so Redis answers after applying whatever of the launch
+   * reached it. A job still waiting is removed with its record (the execution never was); a job a
+   * worker holds or has held (its record past `accepted`: it retried, reported progress or ended)
+   * means it runs. 'unknown' when Redis does not answer meanwhile: the launch may then still exist,
+   * if it reached Redis before Redis went away.
+   */
+  private async settle(executionId: string, queue: Queue, error: unknown): Promise<Fate> {
+    // Refused before anything was written: the connection was down.
+    if (error instanceof Error && /^Stream isn't writeable/.test(error.message)) return 'withdrawn';
+    for (const pauseMs of [0, ...SETTLE_PAUSES_MS]) {
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      try {
+        return await this.withdraw(executionId, queue);
+      } catch {
+        // Redis still away or slow: ask again after a pause.
+      }
+    }
+    return 'unknown';
+  }
+
+  private async withdraw(executionId: string, queue: Queue): Promise<Fate> {
+    const { store } = this.deps;
+    const state = await queue.getJobState(executionId);
+    if (state === 'waiting' || state === 'prioritized') {
+      // 0: a worker took it meanwhile. 1 removes a job that ended meanwhile too: its record says so.
+      if ((await queue.remove(executionId)) === 0) return 'launched';
+    } else if (state !== 'unknown') {
+      return 'launched';
+    }
+    // Gone or removed: it ran if its record moved on (a worker writes that before BullMQ ends the job).
+    if (await store.hasStarted(executionId)) return 'launched';
+    await store.discard(executionId);
+    return 'withdrawn';
   }
 }

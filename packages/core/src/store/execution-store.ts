@@ -228,6 +228,15 @@ export class ExecutionStore {
   }
 
   /** Whether the execution has ended (or its record is gone). */
+  /**
+   * Whether the record has moved past `accepted` (a retry, progress, an end); false when there is no
+   * record. A first attempt that is running and has reported nothing does not show here.
+   */
+  async hasStarted(executionId: string): Promise<boolean> {
+    const status = await this.redis.hget(this.keys.execution(executionId), 'status');
+    return status !== null && status !== 'accepted';
+  }
+
   async isFinal(executionId: string): Promise<boolean> {
     const status = await this.redis.hget(this.keys.execution(executionId), 'status');
     return status === null || FINAL.has(status);
