@@ -70,6 +70,13 @@ export class ServiceProcess {
     return this.exited;
   }
 
+  /** A worker's /metrics, on the port its ready line names. */
+  metricsUrl(): string {
+    const ready = this.logs.find((line) => line.msg === 'worker ready');
+    if (!ready) throw new Error(`${this.name} has not said it is ready`);
+    return `http://127.0.0.1:${ready.metrics_port}/metrics`;
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited;
