@@ -65,6 +65,16 @@ describe('skill.json isolation: where a code skill runs', () => {
     expect((await system.client.run('thread_probe', {})).final.status).toBe('completed');
   });
 
+  it('holds a skill to the memory it declares (memory_mb), buffers outside the heap included', async () => {
+    const { final } = await system.client.run('buffer_hog', {});
+    expect(final.status).toBe('failed');
+    expect(final.error?.code).toBe('TOOL_EXECUTION_FAILED');
+    // Its own 64 MB, not the worker's default of 128.
+    expect(final.error?.message).toMatch(/over its memory limit \(\d+ MB of buffers, 64 MB allowed\)/);
+    expect(peakRssMb(worker.child.pid)).toBeLessThan(2 * THREAD_MEMORY_MB + 400);
+    expect((await system.client.run('thread_probe', {})).final.status).toBe('completed');
+  });
+
   it('holds an in-process skill to its deadline: its signal aborts and the execution times out', async () => {
     const { final } = await system.client.run(
       'in_process_probe',

@@ -27,6 +27,8 @@ export type LoadedBody =
       /** That module compiled to one ES module, which threads load. */
       module: string;
       isolation: Isolation;
+      /** The memory limit of the threads it runs on (skill.json memory_mb); the worker's default when absent. */
+      memoryMb?: number;
     }
   | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
   | { kind: 'pipeline'; pipeline: CompiledPipeline };

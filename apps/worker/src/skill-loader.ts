@@ -105,7 +105,13 @@ async function loadCode(
   }
   try {
     const module = await bundler.bundle(`${definition.name}@${definition.version}`, entry);
-    return { kind: 'code', entry, module, isolation: definition.isolation ?? 'thread' };
+    return {
+      kind: 'code',
+      entry,
+      module,
+      isolation: definition.isolation ?? 'thread',
+      ...(definition.memory_mb === undefined ? {} : { memoryMb: definition.memory_mb }),
+    };
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0]?.text ?? (error as Error).message;
     throw new SkillLoadError(`${where}: ${relative(process.cwd(), entry)} does not compile: ${first}`);

@@ -81,6 +81,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
     threads: config.SANDBOX_THREADS,
     memoryLimitMb: config.SANDBOX_THREAD_MEMORY_MB,
+    skillMemoryLimitsMb: declaredMemoryLimits(skills),
     abortGraceMs: config.ABORT_GRACE_MS,
     logger,
     memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
@@ -249,6 +250,13 @@ async function addStepUsage(store: ExecutionStore, executionId: string, attempt:
     launched.map((entry) => ('execution_id' in entry ? store.usageIncrements(entry.execution_id) : [])),
   );
   await store.addUsage(executionId, usage.flat());
+}
+
+/** The thread memory limits the hosted skills that run in threads declare (skill.json memory_mb). */
+function declaredMemoryLimits(skills: LoadedSkill[]): number[] {
+  return skills.flatMap(({ body }) =>
+    body.kind === 'code' && body.isolation === 'thread' && body.memoryMb !== undefined ? [body.memoryMb] : [],
+  );
 }
 
 function selectSkills(skills: LoadedSkill[], only: string | undefined): LoadedSkill[] {

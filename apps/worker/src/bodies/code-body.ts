@@ -46,6 +46,7 @@ export class CodeBody implements SkillBody {
     return this.deps.sandbox.run({
       module: skill.body.module,
       isolation: skill.body.isolation,
+      ...(skill.body.memoryMb === undefined ? {} : { memoryMb: skill.body.memoryMb }),
       input,
       meta: {
         executionId: payload.execution_id,

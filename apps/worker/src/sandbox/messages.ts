@@ -6,6 +6,13 @@ export interface MemoryTarget {
   prefix: string;
 }
 
+/** What a sandbox thread is given when it starts. */
+export interface ThreadData {
+  memory: MemoryTarget;
+  /** Buffers outside the heap the thread may hold (the heap's own limit is Node's resourceLimits). */
+  offHeapLimitBytes?: number;
+}
+
 /** What a skill run is given: its module, input and facts, wherever it runs (thread or in-process). */
 export interface SkillTask {
   /** A compiled ES module exporting execute(input, ctx). */
@@ -61,5 +68,6 @@ export type ThreadCommand =
  */
 export type ThreadMessage =
   | { type: 'ready' }
+  | { type: 'over-memory'; bytes: number }
   | { type: 'event'; id: number; event: SkillEvent }
   | { type: 'outcome'; id: number; outcome: SkillOutcome };

@@ -18,8 +18,12 @@ export const SANDBOX_THREAD_ENTRY = fileURLToPath(
 export interface SandboxOptions {
   /** The bundled SANDBOX_THREAD_ENTRY. */
   threadModule: string;
+  /** Threads of each pool. */
   threads: number;
-  memoryLimitMb?: number;
+  /** Memory limit of a thread, in MB, for skills that declare none (SANDBOX_THREAD_MEMORY_MB). */
+  memoryLimitMb: number;
+  /** The other limits hosted skills declare (skill.json memory_mb): a pool of threads for each. */
+  skillMemoryLimitsMb?: number[];
   /** Where skills' ctx.memory lives. */
   memory: MemoryTarget;
   /** After the deadline or a cancel, how long the skill may clean up before its thread is terminated. */
@@ -31,6 +35,8 @@ export interface SandboxOptions {
 export interface SandboxRun extends Omit<SkillTask, 'meta'> {
   meta: Omit<SkillTask['meta'], 'deadline'>;
   isolation: Isolation;
+  /** The memory limit of the threads it runs on; the sandbox's default when absent. */
+  memoryMb?: number;
   /** Counted from the moment the run starts (not while its job waited for a slot). */
   timeoutMs: number;
   /** Aborts when the execution is canceled: the run stops as at its deadline. */
@@ -46,23 +52,33 @@ export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true } | { ok
  * attempt ends as timed out (or canceled) at once; a threaded skill that does not stop within the
  * grace period (a busy loop, say) has its thread ended, and a fresh one takes its place. An
  * in-process skill that ignores its signal runs on: it is the price of its isolation.
+ *
+ * Threads run under a memory limit, so there is a pool for each limit in use: the default's, and
+ * one for each other limit a hosted skill declares.
  */
 export class SkillSandbox {
-  private readonly pool: ThreadPool;
+  /** By memory limit (MB). */
+  private readonly pools = new Map<number, ThreadPool>();
   private readonly inProcess: SkillRunner;
 
   constructor(private readonly options: SandboxOptions) {
     this.inProcess = new SkillRunner(options.memory);
-    this.pool = new ThreadPool({
-      threadModule: options.threadModule,
-      threads: options.threads,
-      memory: options.memory,
-      ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),
-    });
+    for (const limit of [options.memoryLimitMb, ...(options.skillMemoryLimitsMb ?? [])]) {
+      if (this.pools.has(limit)) continue;
+      this.pools.set(
+        limit,
+        new ThreadPool({
+          threadModule: options.threadModule,
+          threads: options.threads,
+          memory: options.memory,
+          memoryLimitMb: limit,
+        }),
+      );
+    }
   }
 
   run(request: SandboxRun): Promise<SandboxOutcome> {
-    const { isolation, timeoutMs, signal, onEvent, ...rest } = request;
+    const { isolation, memoryMb, timeoutMs, signal, onEvent, ...rest } = request;
     const task: SkillTask = { ...rest, meta: { ...request.meta, deadline: Date.now() + timeoutMs } };
     const limits = { timeoutMs, ...(signal ? { signal } : {}) };
     if (isolation === 'in-process') {
@@ -70,13 +86,14 @@ export class SkillSandbox {
       const outcome = this.inProcess.run(task, onEvent, controller.signal);
       return bounded(outcome, limits, (code, message) => controller.abort(new SkillError(code, message)));
     }
-    const { id, outcome } = this.pool.run(task, onEvent);
+    const pool = this.poolFor(memoryMb);
+    const { id, outcome } = pool.run(task, onEvent);
     return bounded(outcome, limits, (code, message) => {
-      this.pool.abort(id, code, message);
+      pool.abort(id, code, message);
       // A thread still loading cannot act on the abort yet: the grace starts once it can.
-      void this.pool.readyFor(id).then(() => {
+      void pool.readyFor(id).then(() => {
         const kill = setTimeout(() => {
-          if (!this.pool.kill(id)) return;
+          if (!pool.kill(id)) return;
           this.options.logger.warn(
             { execution_id: request.meta.executionId, skill_id: request.meta.skillId, reason: code },
             `sandbox thread ended: the skill ignored its signal for ${this.options.abortGraceMs} ms; the thread's other executions fail (retried as their skills allow)`,
@@ -88,13 +105,20 @@ export class SkillSandbox {
   }
 
   /** Settles when the sandbox threads have loaded: a job taken before would wait for them. */
-  ready(): Promise<void> {
-    return this.pool.ready();
+  async ready(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.ready()));
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
     this.inProcess.close();
+  }
+
+  private poolFor(memoryMb = this.options.memoryLimitMb): ThreadPool {
+    const pool = this.pools.get(memoryMb);
+    // Every hosted skill's limit has its pool from the start.
+    if (!pool) throw new Error(`no sandbox threads with a memory limit of ${memoryMb} MB`);
+    return pool;
   }
 }
 

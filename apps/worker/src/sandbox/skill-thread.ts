@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
-import type { MemoryTarget, SkillTask, ThreadCommand, ThreadMessage } from './messages';
+import type { SkillTask, ThreadCommand, ThreadData, ThreadMessage } from './messages';
 import { guardProcess } from './process-guard';
 import { SkillRunner } from './run-skill';
 
@@ -13,7 +13,8 @@ const port = parentPort;
 if (!port) throw new Error('skill-thread runs inside a worker thread');
 
 guardProcess();
-const runner = new SkillRunner(workerData as MemoryTarget);
+const data = workerData as ThreadData;
+const runner = new SkillRunner(data.memory);
 const running = new Map<number, AbortController>();
 
 /**
@@ -39,6 +40,23 @@ port.on('message', (command: ThreadCommand) => {
   }
   for (const { id, task } of command.tasks) start(id, task);
 });
+/**
+ * Node bounds a thread's heap, not the buffers it holds outside it (a skill piling up Buffers
+ * could take the whole worker): the thread checks those itself, whenever its loop turns, and past
+ * its limit tells the pool and ends. A skill that allocates without ever yielding is caught at
+ * its deadline instead.
+ */
+const OFF_HEAP_CHECK_MS = 100;
+const offHeapLimit = data.offHeapLimitBytes;
+if (offHeapLimit !== undefined) {
+  setInterval(() => {
+    const { arrayBuffers } = process.memoryUsage();
+    if (arrayBuffers <= offHeapLimit) return;
+    port.postMessage([{ type: 'over-memory', bytes: arrayBuffers }] satisfies ThreadMessage[]);
+    process.exit(1);
+  }, OFF_HEAP_CHECK_MS).unref();
+}
+
 // Loading this module takes a while on a busy machine; until now the thread could act on nothing.
 post({ type: 'ready' });
 

@@ -7,6 +7,7 @@ import type {
   SkillOutcome,
   SkillTask,
   ThreadCommand,
+  ThreadData,
   ThreadMessage,
 } from './messages';
 
@@ -16,8 +17,11 @@ export interface ThreadPoolOptions {
   threads: number;
   /** Given to every thread when it starts. */
   memory: MemoryTarget;
-  /** Heap limit of each thread, in MB (a skill over it ends its thread); none when undefined. */
-  memoryLimitMb?: number;
+  /**
+   * Memory limit of each thread, in MB: its heap (a skill over it ends its thread), and as much
+   * again in buffers outside the heap (which the thread watches itself).
+   */
+  memoryLimitMb: number;
 }
 
 interface PendingTask {
@@ -136,10 +140,11 @@ export class ThreadPool {
 
   private spawn(): void {
     const { threadModule, memoryLimitMb, memory } = this.options;
+    const data: ThreadData = { memory, offHeapLimitBytes: memoryLimitMb * 1024 * 1024 };
     const worker = new Worker(threadModule, {
       execArgv: [],
-      workerData: memory,
-      ...(memoryLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }),
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb },
     });
     let loaded = () => {};
     const ready = new Promise<void>((resolve) => {
@@ -151,6 +156,14 @@ export class ThreadPool {
         if (message.type === 'ready') {
           loaded();
           continue;
+        }
+        if (message.type === 'over-memory') {
+          const mb = Math.round(message.bytes / 1024 / 1024);
+          this.retire(
+            thread,
+            `it went over its memory limit (${mb} MB of buffers, ${memoryLimitMb} MB allowed)`,
+          );
+          return;
         }
         const task = thread.tasks.get(message.id);
         if (!task) continue;

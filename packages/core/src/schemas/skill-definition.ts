@@ -36,6 +36,11 @@ export const SkillDefinition = Type.Object(
     queue_timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
     /** Ours: where a code skill runs (a sandbox thread by default, or the worker's own thread). */
     isolation: Type.Optional(StringEnum(['thread', 'in-process'])),
+    /**
+     * Ours: the memory a code skill's sandbox thread may use, in MB (its heap, and as much again in
+     * buffers outside it); the worker's SANDBOX_THREAD_MEMORY_MB when absent.
+     */
+    memory_mb: Type.Optional(Type.Integer({ minimum: 16, maximum: 65_536 })),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );
