@@ -12,8 +12,8 @@ export interface BenchContext {
   redis: Redis;
   service: Service;
   minimal: Minimal;
-  /** The echo fixture's id and version. */
-  echo: SkillRef;
+  /** The bench skill's id and version (bench/skills/noop: the no-op the baselines also run). */
+  skill: SkillRef;
   figures: Figure[];
   /** Details printed after the table (top commands, GETs per execution, …). */
   details: string[];

@@ -21,7 +21,7 @@ import { machineLines } from './machine.mjs';
 import { type Child, killAllChildren, stopAllChildren } from './support/child.mjs';
 import { Minimal } from './support/minimal.mjs';
 import { redisVersion } from './support/redis-info.mjs';
-import { FIXTURE_SKILLS, Service, skillIn } from './support/service.mjs';
+import { BENCH_SKILLS, Service, skillIn } from './support/service.mjs';
 import { markdownTable, verdict } from './table.mjs';
 
 const config = loadConfig();
@@ -75,7 +75,7 @@ async function run(): Promise<void> {
     redis,
     service,
     minimal,
-    echo: skillIn(join(FIXTURE_SKILLS, 'echo')),
+    skill: skillIn(join(BENCH_SKILLS, 'noop')),
     figures: [],
     details: [],
     oddities: [],

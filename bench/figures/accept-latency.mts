@@ -29,11 +29,11 @@ async function latencies(
 
 export async function acceptLatency(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
-  const echoQueue = serviceQueue(ctx.echo);
+  const skillQueue = serviceQueue(ctx.skill);
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
   const { warmupSeconds: warm, loadSeconds } = config;
   await latencies(ctx, minimal.target(), BASELINE_QUEUE, 'row 3 minimal warm-up', minimal, warm);
-  await latencies(ctx, service.target(), echoQueue, 'row 3 service warm-up', service, warm);
+  await latencies(ctx, service.target(), skillQueue, 'row 3 service warm-up', service, warm);
   const ours = { p50: [] as number[], p99: [] as number[] };
   const baseline = { p50: [] as number[], p99: [] as number[] };
   for (let rep = 1; rep <= config.repetitions; rep++) {
@@ -48,7 +48,7 @@ export async function acceptLatency(ctx: BenchContext): Promise<void> {
     const o = await latencies(
       ctx,
       service.target(),
-      echoQueue,
+      skillQueue,
       `row 3 service rep ${rep}`,
       service,
       loadSeconds,

@@ -61,10 +61,10 @@ async function rawThroughput(ctx: BenchContext): Promise<number> {
 
 export async function endToEnd(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
-  const echoQueue = serviceQueue(ctx.echo);
+  const skillQueue = serviceQueue(ctx.skill);
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
   await warmUp(ctx, minimal.target(), BASELINE_QUEUE, minimal);
-  await warmUp(ctx, service.target(), echoQueue, service);
+  await warmUp(ctx, service.target(), skillQueue, service);
   const ours: number[] = [];
   const baseline: number[] = [];
   const raw: number[] = [];
@@ -73,7 +73,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     baseline.push(
       await httpThroughput(ctx, minimal.target(), BASELINE_QUEUE, `row 1 minimal rep ${rep}`, minimal),
     );
-    ours.push(await httpThroughput(ctx, service.target(), echoQueue, `row 1 service rep ${rep}`, service));
+    ours.push(await httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service));
     ctx.progress(
       `row 1 rep ${rep}: raw BullMQ ${raw.at(-1)?.toFixed(0)}/s, minimal ${baseline.at(-1)?.toFixed(0)}/s, service ${ours.at(-1)?.toFixed(0)}/s`,
     );
@@ -101,14 +101,16 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
 /** The service with 2 worker processes against 1 (for the scaling note in the docs). */
 export async function scaling(ctx: BenchContext): Promise<void> {
   const { service, config } = ctx;
-  const echoQueue = serviceQueue(ctx.echo);
+  const skillQueue = serviceQueue(ctx.skill);
   const first = await service.ensureDefaultWorker();
   const one: number[] = [];
   const two: number[] = [];
   for (let rep = 1; rep <= config.repetitions; rep++) {
-    one.push(await httpThroughput(ctx, service.target(), echoQueue, `scaling 1 worker rep ${rep}`, service));
-    const second = await service.startWorker({ skills: 'echo' });
-    two.push(await httpThroughput(ctx, service.target(), echoQueue, `scaling 2 workers rep ${rep}`, service));
+    one.push(await httpThroughput(ctx, service.target(), skillQueue, `scaling 1 worker rep ${rep}`, service));
+    const second = await service.startWorker({ skills: 'noop' });
+    two.push(
+      await httpThroughput(ctx, service.target(), skillQueue, `scaling 2 workers rep ${rep}`, service),
+    );
     await service.stopWorker(second);
     ctx.progress(
       `scaling rep ${rep}: 1 worker ${one.at(-1)?.toFixed(0)}/s, 2 workers ${two.at(-1)?.toFixed(0)}/s`,

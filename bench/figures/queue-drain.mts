@@ -26,7 +26,7 @@ export async function queueDrain(ctx: BenchContext): Promise<DrainRuns> {
     });
     const o = await serviceDrain(ctx, {
       concurrency: DRAIN_CONCURRENCY,
-      skills: [ctx.echo],
+      skills: [ctx.skill],
       jobs: config.drainJobs,
       label: `row 2 rep ${rep}`,
     });

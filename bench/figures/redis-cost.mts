@@ -65,7 +65,7 @@ function topCommands(cost: Cost, top = 12): string {
 
 export async function redisCost(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
-  const echoQueue = serviceQueue(ctx.echo);
+  const skillQueue = serviceQueue(ctx.skill);
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
   const amount = config.redisExecutions;
   const rawQueue = openQueue(ctx.redis, BASELINE_QUEUE);
@@ -78,7 +78,7 @@ export async function redisCost(ctx: BenchContext): Promise<void> {
       ),
     );
     ours.push(
-      await measure(ctx, echoQueue, async () => {
+      await measure(ctx, skillQueue, async () => {
         const result = await load(service.target(), { connections: config.connections, amount });
         service.invocations += answered(result);
         noteAnswers(ctx, `rows 8-9 service rep ${rep}`, result);
@@ -127,10 +127,14 @@ export async function redisCost(ctx: BenchContext): Promise<void> {
 async function recordSize(ctx: BenchContext): Promise<number | string> {
   const client = new JsonClient(ctx.service.url, { 'x-api-key': ctx.service.apiKey });
   try {
-    const accepted = await client.send('POST', `/skills/${ctx.echo.id}/invoke`, invocationBody(ctx.echo.id));
+    const accepted = await client.send(
+      'POST',
+      `/skills/${ctx.skill.id}/invoke`,
+      invocationBody(ctx.skill.id),
+    );
     ctx.service.invocations++;
     const id = String(accepted.body.execution_id);
-    await new QueueDepth(ctx.redis, [serviceQueue(ctx.echo)]).drained();
+    await new QueueDepth(ctx.redis, [serviceQueue(ctx.skill)]).drained();
     const size = await ctx.redis.call('MEMORY', 'USAGE', `${SERVICE_PREFIX}:exec:${id}`);
     return size === null ? 'no such key' : Number(size);
   } finally {

@@ -27,7 +27,7 @@ async function serviceTrips(
   times: number,
   trips: Trips,
 ): Promise<void> {
-  const { id } = ctx.echo;
+  const { id } = ctx.skill;
   const body = invocationBody(id);
   for (let i = 0; i < times; i++) {
     const started = performance.now();

@@ -1,13 +1,13 @@
 /**
  * Rows 5 and 6: the worker's peak RSS (VmHWM, which also catches peaks between samples) while
- * draining at WORKER_CONCURRENCY 16, 50 and 100, hosting the echo fixture alone and hosting 50
+ * draining at WORKER_CONCURRENCY 16, 50 and 100, hosting the bench skill alone and hosting 50
  * copies of it (distinct names) with the load spread over all 50; and, at 50 and 100, how many of
  * those no-op executions did not end `completed` (the worker's skillrun_executions_total). The
  * baseline is the minimal BullMQ worker process with as many queues at the same concurrency.
  */
 import type { BenchContext } from '../context.mjs';
 import { type DrainOutcome, minimalDrain, serviceDrain } from '../support/drain.mjs';
-import { FIXTURE_SKILLS } from '../support/service.mjs';
+import { BENCH_SKILLS } from '../support/service.mjs';
 import { SkillCopies } from '../support/skill-copies.mjs';
 import type { DrainRuns } from './queue-drain.mjs';
 import { DRAIN_CONCURRENCY } from './queue-drain.mjs';
@@ -17,7 +17,7 @@ const MANY_SKILLS = 50;
 
 export async function workerMemory(ctx: BenchContext, fromRow2: DrainRuns | undefined): Promise<void> {
   const { config } = ctx;
-  const copies = SkillCopies.create(`${FIXTURE_SKILLS}/${ctx.echo.id}`, MANY_SKILLS);
+  const copies = SkillCopies.create(`${BENCH_SKILLS}/${ctx.skill.id}`, MANY_SKILLS);
   // RSS hardly varies between runs and each drain costs a worker start and a fill through the
   // gateway: one run per setting keeps the whole bench within its time budget.
   const repetitions = 1;
@@ -41,7 +41,7 @@ export async function workerMemory(ctx: BenchContext, fromRow2: DrainRuns | unde
             ours.push(
               await serviceDrain(ctx, {
                 concurrency,
-                skills: skills === 1 ? [ctx.echo] : copies.skills,
+                skills: skills === 1 ? [ctx.skill] : copies.skills,
                 ...(skills === 1 ? {} : { skillsDir: copies.dir }),
                 jobs: config.memoryJobs,
                 label: `rows 5-6 ${label}`,

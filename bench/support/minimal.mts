@@ -42,7 +42,7 @@ export class Minimal {
   target(): HttpTarget {
     const body = JSON.stringify({
       caller: { id: 'bench', type: 'service' },
-      skill_id: 'echo',
+      skill_id: 'noop',
       inputs: { text: 'hello' },
     });
     return { url: this.url, headers: {}, requests: [{ path: '/invoke', body }] };

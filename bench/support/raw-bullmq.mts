@@ -6,7 +6,7 @@ import type { QueueRef } from './queue-depth.mjs';
 /** The job a baseline adds: the invocation's body, as the minimal gateway would queue it. */
 export const JOB_DATA = {
   caller: { id: 'bench', type: 'service' },
-  skill_id: 'echo',
+  skill_id: 'noop',
   inputs: { text: 'hello' },
 };
 

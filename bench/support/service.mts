@@ -8,7 +8,8 @@ import type { QueueRef } from './queue-depth.mjs';
 
 /** KEY_PREFIX's default: the service runs with its default settings. */
 export const SERVICE_PREFIX = '{skillrun}';
-export const FIXTURE_SKILLS = join(repoRoot, 'test/fixtures/skills');
+/** Where the bench's skill lives: a no-op, so that the figures measure the service, not a skill. */
+export const BENCH_SKILLS = join(repoRoot, 'bench/skills');
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 /** A worker bundles its skills with esbuild at start: fifty of them take a while on two cores. */
 const START_TIMEOUT_MS = 120_000;
@@ -97,7 +98,7 @@ export class Service {
   }
 
   /** POST /skills/<id>/invoke for each skill, in turn on every connection. */
-  target(skillIds: string[] = ['echo']): HttpTarget {
+  target(skillIds: string[] = ['noop']): HttpTarget {
     return {
       url: this.url,
       headers: { 'x-api-key': this.apiKey },
@@ -111,7 +112,7 @@ export class Service {
       LOG_LEVEL: 'info',
       // Several workers may run at once: each on a free port, read from its ready line.
       METRICS_PORT: '0',
-      SKILLS_DIR: options.skillsDir ?? FIXTURE_SKILLS,
+      SKILLS_DIR: options.skillsDir ?? BENCH_SKILLS,
       ...(options.skills === undefined ? {} : { WORKER_SKILLS: options.skills }),
       ...(options.concurrency === undefined ? {} : { WORKER_CONCURRENCY: String(options.concurrency) }),
     });
@@ -121,9 +122,9 @@ export class Service {
     return worker;
   }
 
-  /** The worker of most figures: the echo fixture at the default concurrency. */
+  /** The worker of most figures: the bench skill at the default concurrency. */
   async ensureDefaultWorker(): Promise<ServiceWorker> {
-    if (!this.defaultWorker?.child.alive) this.defaultWorker = await this.startWorker({ skills: 'echo' });
+    if (!this.defaultWorker?.child.alive) this.defaultWorker = await this.startWorker({ skills: 'noop' });
     return this.defaultWorker;
   }
 

@@ -1,0 +1,3 @@
+export function execute(input: { text: string }) {
+  return { text: input.text };
+}
