@@ -99,7 +99,7 @@ export const GatewayConfigSchema = Type.Object({
     default: 100,
     minimum: 0,
     description:
-      "Invocations of one skill a caller makes per FAIR_SHARE_WINDOW_SECONDS (per gateway) in the skill's queue order; past it, the excess waits behind other callers' executions, interleaved with other bursts. 0 turns fair share off.",
+      "Invocations of one skill a caller makes per FAIR_SHARE_WINDOW_SECONDS (per gateway) before it is bursting: while it bursts, other callers' invocations go ahead of its queued ones and its excess waits behind them, interleaved with other bursts. 0 turns fair share off.",
   }),
   FAIR_SHARE_WINDOW_SECONDS: Type.Integer({
     default: 60,

@@ -213,14 +213,14 @@ export class InvocationService {
     const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
     answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
     if (taken.refusal) throw taken.refusal;
-    const overShare = this.deps.fairShare.overShare(
+    const place = this.deps.fairShare.place(
       owner ?? `anonymous:${request.caller.id}`,
       `${skill.name}@${skill.version}`,
     );
     const launch = {
       payload,
       skill,
-      ...(overShare > 0 ? { overShare } : {}),
+      ...(place ? { place } : {}),
       ...(range === undefined ? {} : { requestedVersion: range }),
       ...(replayOf === undefined ? {} : { replayOf }),
     };

@@ -41,7 +41,7 @@ export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
 export { newJobPayload } from './queue/new-job-payload';
 export { QueueRegistry } from './queue/queue-registry';
-export { skillJobOptions, skillQueueName, skillQueueNames } from './queue/skill-queue';
+export { type QueuePlace, skillJobOptions, skillQueueName, skillQueueNames } from './queue/skill-queue';
 export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export { type RedisScript, redisScript } from './redis/redis-script';

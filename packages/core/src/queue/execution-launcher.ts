@@ -6,7 +6,7 @@ import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
 import type { ExecutionStore } from '../store/execution-store';
 import type { QueueRegistry } from './queue-registry';
-import { skillJobOptions } from './skill-queue';
+import { type QueuePlace, skillJobOptions } from './skill-queue';
 
 export interface LaunchRequest {
   payload: JobPayload;
@@ -18,8 +18,8 @@ export interface LaunchRequest {
   slots?: string[];
   /** The execution this one replays. */
   replayOf?: string;
-  /** How far past its fair share of the queue the caller is (skill-queue.ts). */
-  overShare?: number;
+  /** Where fair share puts it in its queue (skill-queue.ts); in order when absent. */
+  place?: QueuePlace;
 }
 
 export interface LauncherDeps {
@@ -54,7 +54,7 @@ export class ExecutionLauncher {
       priority: payload.priority,
       skill,
       retryBackoffMs: this.deps.retryBackoffMs,
-      ...(request.overShare ? { overShare: request.overShare } : {}),
+      ...(request.place ? { place: request.place } : {}),
     });
     coalesceWrites(this.deps.redis);
     const record = this.deps.store.create(payload, {

@@ -23,12 +23,16 @@ export interface SkillJobOptionsInput {
   priority: Priority;
   skill: Pick<SkillDefinition, 'retry'>;
   retryBackoffMs: number;
-  /**
-   * How far past its fair share of the queue the caller is (0 or absent: within it): a burst's
-   * excess waits behind everyone's fair share, interleaved with other bursts by this position.
-   */
-  overShare?: number;
+  /** Where fair share puts the execution in its queue (fair-share.ts); in order when absent. */
+  place?: QueuePlace;
 }
+
+/**
+ * Out of the queue's order, for fair share while some caller bursts: `ahead` of every waiting job
+ * (another caller's invocation within its share), or `behind` every waiting job at rank n (the n-th
+ * excess of a burst, so that several bursts interleave).
+ */
+export type QueuePlace = { ahead: true } | { behind: number };
 
 /** BullMQ's lowest priority (its PRIORITY_LIMIT): `low` executions wait behind everything else. */
 const LOWEST = 2 ** 21 - 1;
@@ -38,21 +42,26 @@ const LOWEST = 2 ** 21 - 1;
  * `retry`, backoff is exponential (initial delay × 2^n), and BullMQ's own copy of the job is
  * removed once it finishes (the execution record keeps the outcome). Normal and high priority jobs
  * go to their queue's plain FIFO list; a low one carries a BullMQ priority, which BullMQ serves only
- * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it). So
- * does a burst past its caller's fair share (fair-share.ts): its n-th excess execution gets
- * priority n, so that bursts interleave, behind every FIFO job and ahead of `low`.
+ * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it). Fair
+ * share places a few out of order: `ahead` at the front of the list (BullMQ's LIFO), `behind` with
+ * priority n, behind every FIFO job and ahead of `low`.
  */
 export function skillJobOptions({
   executionId,
   priority,
   skill,
   retryBackoffMs,
-  overShare = 0,
+  place,
 }: SkillJobOptionsInput): JobsOptions {
-  const rank = priority === 'low' ? LOWEST : overShare > 0 ? Math.min(overShare, LOWEST - 1) : 0;
+  const rank =
+    priority === 'low'
+      ? LOWEST
+      : place && 'behind' in place
+        ? Math.min(Math.max(place.behind, 1), LOWEST - 1)
+        : 0;
   return {
     jobId: executionId,
-    ...(rank > 0 ? { priority: rank } : {}),
+    ...(rank > 0 ? { priority: rank } : place && 'ahead' in place ? { lifo: true } : {}),
     attempts: skill.retry + 1,
     backoff: { type: 'exponential', delay: retryBackoffMs },
     removeOnComplete: true,
