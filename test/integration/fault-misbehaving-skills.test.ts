@@ -61,4 +61,16 @@ describe('fault suite: misbehaving skills', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await system.client.run('steady', { ms: 10 })).final.status).toBe('completed');
   });
+
+  it('completes a skill that logs fields JSON cannot say, and logs what became of them', async () => {
+    const { final } = await system.client.run('misbehave', { how: 'log_unsayable' });
+    expect(final.status).toBe('completed');
+    expect(final.attempts).toBe(1);
+    await expect
+      .poll(() =>
+        system.workers[0]?.logs.some((line) => line.msg === 'unsayable fields' && line.fields_dropped),
+      )
+      .toBe(true);
+    expect((await system.client.run('steady', { ms: 10 })).final.status).toBe('completed');
+  });
 });

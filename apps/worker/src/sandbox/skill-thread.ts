@@ -1,6 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
-import type { SkillTask, ThreadCommand, ThreadData, ThreadMessage } from './messages';
+import {
+  decodeMessages,
+  encodeMessages,
+  type SkillTask,
+  type ThreadCommand,
+  type ThreadData,
+  type ThreadMessage,
+} from './messages';
 import { guardProcess } from './process-guard';
 import { SkillRunner } from './run-skill';
 
@@ -30,10 +37,33 @@ function post(message: ThreadMessage): void {
 function flush(): void {
   const messages = outbox;
   outbox = [];
-  port?.postMessage(messages);
+  port?.postMessage(encoded(messages));
 }
 
-port.on('message', (command: ThreadCommand) => {
+/** The messages as JSON; a log line whose fields JSON cannot say (a BigInt, a cycle) says so instead. */
+function encoded(messages: ThreadMessage[]): string {
+  try {
+    return encodeMessages(messages);
+  } catch {
+    return encodeMessages(messages.map(jsonSafe));
+  }
+}
+
+function jsonSafe(message: ThreadMessage): ThreadMessage {
+  try {
+    encodeMessages(message);
+    return message;
+  } catch (error) {
+    if (message.type === 'event' && message.event.type === 'log') {
+      const { fields: _unsayable, ...event } = message.event;
+      return { ...message, event: { ...event, fields: { fields_dropped: (error as Error).message } } };
+    }
+    throw error;
+  }
+}
+
+port.on('message', (text: string) => {
+  const command = decodeMessages<ThreadCommand>(text);
   if (command.type === 'abort') {
     running.get(command.id)?.abort(new SkillError(command.code, command.reason));
     return;
@@ -52,7 +82,9 @@ if (offHeapLimit !== undefined) {
   setInterval(() => {
     const { arrayBuffers } = process.memoryUsage();
     if (arrayBuffers <= offHeapLimit) return;
-    port.postMessage([{ type: 'over-memory', bytes: arrayBuffers }] satisfies ThreadMessage[]);
+    port.postMessage(
+      encodeMessages([{ type: 'over-memory', bytes: arrayBuffers }] satisfies ThreadMessage[]),
+    );
     process.exit(1);
   }, OFF_HEAP_CHECK_MS).unref();
 }

@@ -1,14 +1,16 @@
 import { Worker } from 'node:worker_threads';
 import type { ErrorBody } from '@skillrun/core';
-import type {
-  AbortCode,
-  MemoryTarget,
-  SkillEvent,
-  SkillOutcome,
-  SkillTask,
-  ThreadCommand,
-  ThreadData,
-  ThreadMessage,
+import {
+  type AbortCode,
+  decodeMessages,
+  encodeMessages,
+  type MemoryTarget,
+  type SkillEvent,
+  type SkillOutcome,
+  type SkillTask,
+  type ThreadCommand,
+  type ThreadData,
+  type ThreadMessage,
 } from './messages';
 
 export interface ThreadPoolOptions {
@@ -82,7 +84,7 @@ export class ThreadPool {
     if (thread.unsent.length === 0 || !this.threads.has(thread)) return;
     const tasks = thread.unsent;
     thread.unsent = [];
-    thread.worker.postMessage({ type: 'run', tasks } satisfies ThreadCommand);
+    thread.worker.postMessage(encodeMessages({ type: 'run', tasks } satisfies ThreadCommand));
   }
 
   /** Aborts the task's `ctx.signal` (it may still finish, or clean up and return). */
@@ -92,7 +94,7 @@ export class ThreadPool {
     thread.aborted.add(id);
     // The task must have reached the thread before its abort does.
     this.send(thread);
-    thread.worker.postMessage({ type: 'abort', id, code, reason } satisfies ThreadCommand);
+    thread.worker.postMessage(encodeMessages({ type: 'abort', id, code, reason } satisfies ThreadCommand));
   }
 
   /** Settles when every thread of the pool has loaded and can run tasks. */
@@ -151,8 +153,8 @@ export class ThreadPool {
       loaded = resolve;
     });
     const thread: SkillThread = { worker, tasks: new Map(), aborted: new Set(), unsent: [], ready };
-    worker.on('message', (messages: ThreadMessage[]) => {
-      for (const message of messages) {
+    worker.on('message', (text: string) => {
+      for (const message of decodeMessages<ThreadMessage[]>(text)) {
         if (message.type === 'ready') {
           loaded();
           continue;
