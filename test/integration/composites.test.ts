@@ -55,6 +55,8 @@ describe('composite skills: pipelines and code that invoke other skills', () => 
       ['dashes', 'echo', 'completed'],
       ['shout', 'echo', 'skipped'],
     ]);
+    // Run again as each step ended, it is still its first and only attempt.
+    expect([final.attempts, final.max_attempts]).toEqual([1, 1]);
   });
 
   it('runs a step whose condition is true', async () => {
@@ -163,6 +165,7 @@ describe('composite skills: pipelines and code that invoke other skills', () => 
       ['last', 'echo', 'completed'],
       ['boom', 'thrower', 'failed'],
     ]);
+    expect(final.attempts).toBe(1);
   });
 
   it('fails a code composite that does not catch a failed step, naming the step', async () => {

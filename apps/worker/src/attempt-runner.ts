@@ -110,7 +110,10 @@ export class AttemptRunner {
       (value) => store.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
-    const starts = Math.max(number, job.attemptsStarted ?? 0);
+    // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
+    // run of a composite after its steps end, which is the same attempt going on.
+    const starts =
+      skill.definition.mode === 'composite' ? number : Math.max(number, job.attemptsStarted ?? 0);
     const started: Started = { payload, number, starts, startedAt, fresh, progress, logger };
     const limit = await this.deadline(payload, skill, number);
     logger().debug('attempt started');
