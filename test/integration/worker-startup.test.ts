@@ -20,9 +20,14 @@ describe('a worker refuses to start on a skill it cannot host', () => {
   async function workerWith(
     skill: unknown,
     index = 'export const execute = () => ({});',
+    files: Record<string, string> = {},
   ): Promise<ServiceProcess> {
     dir = await mkdtemp(join(tmpdir(), 'skillrun-bad-skill-'));
     await mkdir(join(dir, 'broken'));
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(join(dir, 'broken', path, '..'), { recursive: true });
+      await writeFile(join(dir, 'broken', path), text);
+    }
     await writeFile(
       join(dir, 'broken', 'skill.json'),
       typeof skill === 'string' ? skill : JSON.stringify(skill),
@@ -37,7 +42,7 @@ describe('a worker refuses to start on a skill it cannot host', () => {
     [
       'an unknown mode',
       { ...validSkill, mode: 'python' },
-      /\[mode\] must be one of \["code","llm","composite"\]/,
+      /\[mode\] must be one of \["code","llm","composite","knowledge"\]/,
     ],
     ['a missing description', { ...validSkill, description: undefined }, /\[description\] is required/],
     ['an undeclared field', { ...validSkill, colour: 'red' }, /\[colour\] is not a declared property/],
@@ -59,5 +64,25 @@ describe('a worker refuses to start on a skill it cannot host', () => {
     const worker = await workerWith(validSkill, 'export const execute = ( => {');
     expect(await worker.exitCode()).toBe(1);
     expect(worker.stderr).toMatch(/broken\/index\.ts does not compile/);
+  });
+
+  it('names the document and line a knowledge skill cannot read, and a schema that does not fit', async () => {
+    const knowledge = { ...validSkill, mode: 'knowledge' };
+    const notes = { 'documents/notes.jsonl': '{"text": "fine"}\n{"text": \n' };
+    const cases: [unknown, Record<string, string>, RegExp][] = [
+      [knowledge, notes, /broken\/skill\.json: notes\.jsonl line 2: not JSON/],
+      [knowledge, {}, /broken\/skill\.json: the documents folder .* cannot be read/],
+      [
+        { ...knowledge, input: { type: 'object', required: ['topic'] } },
+        { 'documents/notes.jsonl': '{"text": "fine"}' },
+        /field "input" must accept a knowledge query/,
+      ],
+    ];
+    for (const [skill, files, message] of cases) {
+      const worker = await workerWith(skill, undefined, files);
+      expect(await worker.exitCode()).toBe(1);
+      expect(worker.stderr).toMatch(message);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

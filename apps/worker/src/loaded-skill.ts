@@ -1,4 +1,5 @@
 import type { CompiledValue, SkillDefinition, SkillPublication } from '@skillrun/core';
+import type { KnowledgeIndex } from './knowledge/knowledge-index';
 import type { LlmSkillSettings } from './llm/llm-settings';
 
 /** Where a code skill runs: see the README's "Isolation" for what each protects against. */
@@ -31,7 +32,9 @@ export type LoadedBody =
       memoryMb?: number;
     }
   | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
-  | { kind: 'pipeline'; pipeline: CompiledPipeline };
+  | { kind: 'pipeline'; pipeline: CompiledPipeline }
+  /** A knowledge skill's documents, indexed once when the worker loads it. */
+  | { kind: 'knowledge'; index: KnowledgeIndex };
 
 export interface LoadedSkill {
   definition: SkillDefinition;

@@ -12,6 +12,7 @@ import {
   type SkillSchemas,
 } from '@skillrun/core';
 import semver from 'semver';
+import { loadKnowledge } from './knowledge/load-knowledge';
 import { LlmSkillSettings } from './llm/llm-settings';
 import type { LoadedBody, LoadedSkill } from './loaded-skill';
 import type { ModuleBundler } from './module-bundler';
@@ -74,7 +75,7 @@ export async function loadSkill(
     guard(where, () => schemas.compile(definition[field]), `field "${field}"`);
   }
   const publication = await loadPublication(join(file, '..', 'descriptor.json'), definition.version);
-  const body = await loadBody(definition, join(file, '..'), where, bundler);
+  const body = await loadBody(definition, join(file, '..'), where, { schemas, bundler });
   return { definition, publication, file, body };
 }
 
@@ -82,12 +83,20 @@ function loadBody(
   definition: SkillDefinition,
   folder: string,
   where: string,
-  bundler: ModuleBundler,
+  { schemas, bundler }: { schemas: SkillSchemas; bundler: ModuleBundler },
 ): Promise<LoadedBody> {
   if (definition.pipeline && definition.mode !== 'composite') {
     throw new SkillLoadError(`${where}: field "pipeline" is only for mode "composite"`);
   }
   if (definition.mode === 'llm') return loadPrompt(folder, where);
+  if (definition.mode === 'knowledge') {
+    return loadKnowledge(definition, folder, schemas).then(
+      (index): LoadedBody => ({ kind: 'knowledge', index }),
+      (error: unknown) => {
+        throw new SkillLoadError(`${where}: ${(error as Error).message}`);
+      },
+    );
+  }
   if (definition.pipeline) return Promise.resolve(compilePipeline(definition, where));
   return loadCode(definition, folder, where, bundler);
 }

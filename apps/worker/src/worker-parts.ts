@@ -15,6 +15,7 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
+import { KnowledgeBody } from './bodies/knowledge-body';
 import { LlmBody } from './bodies/llm-body';
 import { PipelineBody } from './bodies/pipeline-body';
 import { Cancellations } from './cancellations';
@@ -120,6 +121,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       code: new CodeBody({ sandbox, composite }),
       llm,
       pipeline: new PipelineBody(composite),
+      knowledge: new KnowledgeBody(),
     },
     onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
     metrics,

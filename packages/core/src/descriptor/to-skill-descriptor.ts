@@ -49,7 +49,8 @@ export function toSkillDescriptor(
     id: skill.name,
     name: skill.name,
     version: skill.version,
-    capability_type: publication.capability_type ?? defaults.capabilityType,
+    capability_type:
+      publication.capability_type ?? (skill.mode === 'knowledge' ? 'knowledge' : defaults.capabilityType),
     description: skill.description,
     provider: publication.provider ?? { url: context.baseUrl, ...context.provider },
     endpoint: {

@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { JsonSchemaObject, StringEnum } from './json-schema';
 import { SemVer, VersionRange } from './semver';
 
-export const SkillMode = StringEnum(['code', 'llm', 'composite']);
+/** Spec 003's modes, and ours: `knowledge`, a body of documents answering queries. */
+export const SkillMode = StringEnum(['code', 'llm', 'composite', 'knowledge']);
 export type SkillMode = Static<typeof SkillMode>;
 
 export const PipelineStep = Type.Object({
