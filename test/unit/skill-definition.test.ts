@@ -144,7 +144,7 @@ describe('the SkillDefinition meta-schema', () => {
   it("rejects mode 'python', naming mode", () => {
     const error = rejection({ ...codeReview(), mode: 'python' });
     expect(error.message).toContain('mode');
-    expect(error.message).toContain('must be one of ["code","llm","composite","knowledge"]');
+    expect(error.message).toContain('must be one of ["code","llm","composite","knowledge","task"]');
   });
 
   it.each([

@@ -81,6 +81,7 @@ export {
   LONGEST_WAIT_SECONDS,
   ParentLink,
   StepSummary,
+  TaskState,
   TERMINAL_STATUSES,
   type TerminalStatus,
   Timestamps,
@@ -101,7 +102,7 @@ export {
   SkillVersionSummary,
   VersionQuery,
 } from './schemas/skill-catalog-api';
-export { PipelineStep, SkillDefinition, SkillMode } from './schemas/skill-definition';
+export { PipelineStep, SkillDefinition, SkillMode, TaskSettings } from './schemas/skill-definition';
 export {
   AccessPolicy,
   AuthConfig,
@@ -111,6 +112,7 @@ export {
   SkillDescriptor,
   SkillPublication,
 } from './schemas/skill-descriptor';
+export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export type {
   InvokeOptions,
   SkillContext,
@@ -144,6 +146,7 @@ export {
   SkillRegistry,
   type WorkerLease,
 } from './store/skill-registry';
+export { type ClaimResult, TaskStore } from './store/task-store';
 export { newTraceId, traceIdFromTraceparent } from './trace/trace-id';
 export { coerceInputs } from './validation/coerce-inputs';
 export { createAjv } from './validation/create-ajv';

@@ -50,7 +50,8 @@ export function toSkillDescriptor(
     name: skill.name,
     version: skill.version,
     capability_type:
-      publication.capability_type ?? (skill.mode === 'knowledge' ? 'knowledge' : defaults.capabilityType),
+      publication.capability_type ??
+      (skill.mode === 'knowledge' || skill.mode === 'task' ? skill.mode : defaults.capabilityType),
     description: skill.description,
     provider: publication.provider ?? { url: context.baseUrl, ...context.provider },
     endpoint: {

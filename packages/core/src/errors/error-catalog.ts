@@ -40,7 +40,7 @@ export const ErrorCatalog = {
   EXECUTION_ENDED: {
     http: 409,
     recoverable: false,
-    summary: 'The execution has already ended; canceling it changes nothing.',
+    summary: 'The execution has already ended; canceling it or handing its task in changes nothing.',
   },
   SKILL_VERSION_CONFLICT: {
     http: 409,
@@ -69,6 +69,16 @@ export const ErrorCatalog = {
     http: 500,
     recoverable: true,
     summary: 'The workers running the execution kept dying (or losing its lock); it was given up.',
+  },
+  TASK_CLAIMED: {
+    http: 409,
+    recoverable: false,
+    summary: 'Another caller has claimed this task: only they can complete or decline it.',
+  },
+  TASK_DECLINED: {
+    http: 409,
+    recoverable: false,
+    summary: 'The person or agent the task went to declined it (the reason is the message).',
   },
   TOOL_EXECUTION_FAILED: { http: 500, recoverable: true, summary: 'The skill threw an error while running.' },
   INVALID_OUTPUT: {

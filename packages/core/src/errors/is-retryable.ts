@@ -34,6 +34,8 @@ function retryableCode(code: ErrorCode): boolean {
     case 'IDEMPOTENCY_KEY_IN_USE':
     case 'REQUEST_TIMEOUT':
     case 'HEADERS_TOO_LARGE':
+    case 'TASK_CLAIMED':
+    case 'TASK_DECLINED':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':

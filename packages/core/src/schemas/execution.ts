@@ -49,6 +49,16 @@ export const StepSummary = Type.Object({
 });
 export type StepSummary = Static<typeof StepSummary>;
 
+/** Ours: a `task` execution's state while it waits for someone to do it. */
+export const TaskState = Type.Object({
+  state: StringEnum(['open', 'claimed']),
+  claimed_by: Type.Optional(Type.String()),
+  claimed_at: Type.Optional(Type.String({ format: 'date-time' })),
+  /** When it times out unless someone completes it. */
+  deadline: Type.String({ format: 'date-time' }),
+});
+export type TaskState = Static<typeof TaskState>;
+
 /** LLM tokens spent by an execution (a composite's include its steps'). */
 export const Usage = Type.Object({
   prompt_tokens: Type.Integer({ minimum: 0 }),
@@ -83,6 +93,8 @@ export const Execution = Type.Object({
   usage: Type.Optional(Usage),
   parent: Type.Optional(ParentLink),
   steps: Type.Optional(Type.Array(StepSummary)),
+  /** Ours: while a task waits for someone (mode "task"). */
+  task: Type.Optional(TaskState),
   replay_of: Type.Optional(
     Type.String({
       description: 'Ours: the execution this one replays (POST replay), with its inputs or edited ones.',

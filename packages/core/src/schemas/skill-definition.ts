@@ -2,8 +2,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import { JsonSchemaObject, StringEnum } from './json-schema';
 import { SemVer, VersionRange } from './semver';
 
-/** Spec 003's modes, and ours: `knowledge`, a body of documents answering queries. */
-export const SkillMode = StringEnum(['code', 'llm', 'composite', 'knowledge']);
+/**
+ * Spec 003's modes, and ours: `knowledge`, a body of documents answering queries, and `task`, work
+ * a person or an agent does and hands in through the task endpoints.
+ */
+export const SkillMode = StringEnum(['code', 'llm', 'composite', 'knowledge', 'task']);
 export type SkillMode = Static<typeof SkillMode>;
 
 export const PipelineStep = Type.Object({
@@ -15,6 +18,18 @@ export const PipelineStep = Type.Object({
   version: Type.Optional(VersionRange),
 });
 export type PipelineStep = Static<typeof PipelineStep>;
+
+/** Ours: who may do a `task` skill's executions, and what they are told. */
+export const TaskSettings = Type.Object(
+  {
+    /** Caller ids that may see, claim and complete its tasks; any authenticated caller when absent. */
+    assignees: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, uniqueItems: true })),
+    /** What to do, shown with each task (Markdown). */
+    instructions: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000 })),
+  },
+  { additionalProperties: false },
+);
+export type TaskSettings = Static<typeof TaskSettings>;
 
 /** skill.json, spec 003 section 8: "a skill is a function; skill.json is its signature". */
 export const SkillDefinition = Type.Object(
@@ -42,6 +57,8 @@ export const SkillDefinition = Type.Object(
      * buffers outside it); the worker's SANDBOX_THREAD_MEMORY_MB when absent.
      */
     memory_mb: Type.Optional(Type.Integer({ minimum: 16, maximum: 65_536 })),
+    /** Ours: for mode "task", who may do its executions and what they are told. */
+    task: Type.Optional(TaskSettings),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );

@@ -1,5 +1,13 @@
 import type { ErrorBody } from '../schemas/error-body';
-import type { Execution, ExecutionStatus, StepSummary, Usage } from '../schemas/execution';
+import {
+  type Execution,
+  type ExecutionStatus,
+  type StepSummary,
+  type TaskState,
+  TERMINAL_STATUSES,
+  type TerminalStatus,
+  type Usage,
+} from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 
 /**
@@ -176,6 +184,7 @@ export function toExecution(
       ? {}
       : { parent: { execution_id: fields.parent_execution_id, step: fields.parent_step ?? '' } }),
     ...(steps ? { steps } : {}),
+    ...taskOf(fields, status),
     ...(fields.replay_of === undefined ? {} : { replay_of: fields.replay_of }),
     trace_id: fields.trace_id ?? '',
     priority: (fields.priority ?? 'normal') as Execution['priority'],
@@ -185,6 +194,20 @@ export function toExecution(
       updated_at: updatedAt,
       ...(startedAt === undefined ? {} : { started_at: startedAt }),
       ...(completedAt === undefined ? {} : { completed_at: completedAt }),
+    },
+  };
+}
+
+/** A task's state, while it waits (the record keeps the fields after, without meaning). */
+function taskOf(fields: Record<string, string>, status: ExecutionStatus): { task?: TaskState } {
+  if (fields.task_deadline === undefined || TERMINAL_STATUSES.includes(status as TerminalStatus)) return {};
+  const claimedAt = isoOf(fields.task_claimed_at);
+  return {
+    task: {
+      state: fields.task_claimed_by === undefined ? 'open' : 'claimed',
+      ...(fields.task_claimed_by === undefined ? {} : { claimed_by: fields.task_claimed_by }),
+      ...(claimedAt === undefined ? {} : { claimed_at: claimedAt }),
+      deadline: isoOf(fields.task_deadline) ?? '',
     },
   };
 }

@@ -269,6 +269,12 @@ export class ExecutionStore {
     return usageIncrements(await this.redis.hgetall(this.keys.execution(executionId)));
   }
 
+  /** The attempt whose deadline the record keeps (attemptDeadline), if any. */
+  async deadlineAttempt(executionId: string): Promise<number | undefined> {
+    const attempt = await this.redis.hget(this.keys.execution(executionId), 'deadline_attempt');
+    return attempt === null ? undefined : Number(attempt);
+  }
+
   /** The deadline of this attempt of a composite: `proposedMs` the first time, the same one after. */
   attemptDeadline(executionId: string, attempt: number, proposedMs: number): Promise<number> {
     return this.attemptDeadlineScript([this.keys.execution(executionId)], [attempt, proposedMs]);

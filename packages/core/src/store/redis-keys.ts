@@ -33,6 +33,24 @@ export class RedisKeys {
   }
 
   /**
+   * SORTED SET of the tasks waiting for someone (scored by when they opened): every skill's, or one
+   * skill's. A task leaves them when its execution ends.
+   */
+  openTasks(skillId?: string): string {
+    return skillId === undefined ? `${this.prefix}:tasks:open` : `${this.prefix}:tasks:open:${skillId}`;
+  }
+
+  /** STRING set when a one-time task link has been used (its token id), until the link expires. */
+  usedTaskLink(tokenId: string): string {
+    return `${this.prefix}:task-link-used:${tokenId}`;
+  }
+
+  /** STRING: the secret task links are signed with when TASK_LINK_SECRET is not set. */
+  taskLinkSecret(): string {
+    return `${this.prefix}:task-link-secret`;
+  }
+
+  /**
    * Pub/sub channel on which a gateway announces each canceled execution (the message is its id):
    * every worker hears it, and the one running the execution aborts it.
    */
