@@ -42,7 +42,7 @@ describe('a worker refuses to start on a skill it cannot host', () => {
     [
       'an unknown mode',
       { ...validSkill, mode: 'python' },
-      /\[mode\] must be one of \["code","llm","composite","knowledge"\]/,
+      /\[mode\] must be one of \["code","llm","composite","knowledge","task"\]/,
     ],
     ['a missing description', { ...validSkill, description: undefined }, /\[description\] is required/],
     ['an undeclared field', { ...validSkill, colour: 'red' }, /\[colour\] is not a declared property/],

@@ -15,7 +15,7 @@ import {
   type TransitionResult,
   toErrorBody,
 } from '@skillrun/core';
-import { type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
@@ -101,6 +101,7 @@ export class AttemptRunner {
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
     if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.isFinal(payload.execution_id))) {
+      if (skill.definition.mode === 'task') return this.handedIn(payload, logger());
       logger().info('execution already ended (canceled, or before its worker stopped); not running it again');
       return;
     }
@@ -140,8 +141,15 @@ export class AttemptRunner {
     }
     if ('waiting' in outcome) {
       progress.finish();
-      logger().debug('waiting for a step');
-      throw new WaitingChildrenError();
+      if (outcome.until === undefined) {
+        logger().debug('waiting for a step');
+        throw new WaitingChildrenError();
+      }
+      // Parked without a slot until its deadline, or until its task is handed in (which promotes it).
+      await job.moveToDelayed(outcome.until, token);
+      // Handed in before it was parked, the gateway could not promote it: brought back here instead.
+      if (await store.isFinal(payload.execution_id)) await job.promote().catch(() => {});
+      throw new DelayedError();
     }
     if (outcome.ok) {
       this.ended(started, 'completed', (end) => store.complete(payload.execution_id, outcome.json, end));
@@ -149,6 +157,23 @@ export class AttemptRunner {
     }
     const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, job.opts.attempts ?? 1);
     this.failed(job, started, error);
+  }
+
+  /**
+   * A task completed or declined through the gateway, its job promoted so that BullMQ ends it (and a
+   * composite waiting for it goes on): counted here, once, as the job ends.
+   */
+  private async handedIn(payload: JobPayload, logger: Logger): Promise<void> {
+    const execution = await this.deps.store.get(payload.execution_id);
+    // A canceled one was counted by the gateway that canceled it.
+    if (!execution || execution.status === 'canceled') return;
+    const startedAt = Date.parse(execution.timestamps.started_at ?? execution.timestamps.created_at);
+    this.deps.metrics.executionEnded(
+      payload.skill_id,
+      execution.status as Exclude<TerminalStatus, 'canceled'>,
+      startedAt,
+    );
+    logger.info({ status: execution.status, by: execution.worker_id }, `task ${execution.status}`);
   }
 
   /**
@@ -181,8 +206,13 @@ export class AttemptRunner {
     throw new UnrecoverableError(error.message);
   }
 
-  /** A composite runs again each time its steps end: only its first run of an attempt starts it. */
+  /**
+   * A composite runs again each time its steps end, a task at its deadline: only the first run of
+   * an attempt starts it.
+   */
   private async isNewAttempt(payload: JobPayload, { definition }: LoadedSkill, number: number) {
+    if (definition.mode === 'task')
+      return (await this.deps.store.deadlineAttempt(payload.execution_id)) !== number;
     if (definition.mode !== 'composite') return true;
     const entries = await this.deps.store.stepEntries(payload.execution_id);
     return !entries.some((entry) => entry.attempt === number);
@@ -232,7 +262,7 @@ export class AttemptRunner {
     const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
     const start = Date.now();
     let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
-    if (definition.mode === 'composite') {
+    if (resumes({ definition })) {
       at = await this.deps.store.attemptDeadline(payload.execution_id, attempt, at);
     }
     return {
@@ -323,4 +353,9 @@ export class AttemptRunner {
       throw new UnrecoverableError('unreadable job payload');
     }
   }
+}
+
+/** A composite runs again as its steps end, a task at its deadline: the same attempt, resumed. */
+function resumes({ definition }: Pick<LoadedSkill, 'definition'>): boolean {
+  return definition.mode === 'composite' || definition.mode === 'task';
 }

@@ -34,7 +34,9 @@ export type LoadedBody =
   | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
   | { kind: 'pipeline'; pipeline: CompiledPipeline }
   /** A knowledge skill's documents, indexed once when the worker loads it. */
-  | { kind: 'knowledge'; index: KnowledgeIndex };
+  | { kind: 'knowledge'; index: KnowledgeIndex }
+  /** Done by a person or an agent through the gateway's task endpoints. */
+  | { kind: 'task' };
 
 export interface LoadedSkill {
   definition: SkillDefinition;

@@ -89,6 +89,10 @@ function loadBody(
     throw new SkillLoadError(`${where}: field "pipeline" is only for mode "composite"`);
   }
   if (definition.mode === 'llm') return loadPrompt(folder, where);
+  if (definition.task && definition.mode !== 'task') {
+    throw new SkillLoadError(`${where}: field "task" is only for mode "task"`);
+  }
+  if (definition.mode === 'task') return Promise.resolve({ kind: 'task' });
   if (definition.mode === 'knowledge') {
     return loadKnowledge(definition, folder, schemas).then(
       (index): LoadedBody => ({ kind: 'knowledge', index }),

@@ -10,6 +10,7 @@ import {
   SkillResolver,
   SkillSchemas,
   skillQueueName,
+  TaskStore,
 } from '@skillrun/core';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -18,6 +19,7 @@ import { CodeBody } from './bodies/code-body';
 import { KnowledgeBody } from './bodies/knowledge-body';
 import { LlmBody } from './bodies/llm-body';
 import { PipelineBody } from './bodies/pipeline-body';
+import { TaskBody } from './bodies/task-body';
 import { Cancellations } from './cancellations';
 import { checkComposites } from './composite/check-composites';
 import { DeadlineSweeper } from './composite/deadline-sweeper';
@@ -122,6 +124,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       llm,
       pipeline: new PipelineBody(composite),
       knowledge: new KnowledgeBody(),
+      task: new TaskBody(new TaskStore(redis, keys)),
     },
     onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
     metrics,

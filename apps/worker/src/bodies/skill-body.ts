@@ -32,8 +32,11 @@ export type BodyOutcome =
   | { ok: false; timedOut: true }
   /** Stopped because the execution was canceled: nothing is recorded. */
   | { ok: false; canceled: true }
-  /** A composite waits for its steps without holding a worker slot; BullMQ runs it again after. */
-  | { waiting: true };
+  /**
+   * Waits without holding a worker slot: a composite for its steps (BullMQ runs it again after), a
+   * task `until` its deadline (or until someone hands it in).
+   */
+  | { waiting: true; until?: number };
 
 /** How a skill's body runs: code in a thread, a prompt on an LLM, or a composite of other skills. */
 export interface SkillBody {
