@@ -13,6 +13,7 @@ const PARAMETER_NAMES: Record<string, string> = {
   executionId: 'execution_id',
   version: 'version',
   keyId: 'key_id',
+  token: 'token',
 };
 
 /** What Express 5's router keeps per `use` or route: the parts this test reads. */

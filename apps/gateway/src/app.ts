@@ -23,8 +23,10 @@ import {
   queueDashboardRoutes,
 } from './routes/queue-dashboard-routes';
 import { skillsRoutes } from './routes/skills-routes';
+import { taskRoutes } from './routes/task-routes';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
+import type { TaskDesk } from './tasks/task-desk';
 
 export interface AppDeps {
   readiness: ReadinessCheck;
@@ -36,6 +38,7 @@ export interface AppDeps {
   canceler: ExecutionCanceler;
   history: ExecutionHistory;
   replayer: ExecutionReplayer;
+  tasks: TaskDesk;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
   baseUrl: string;
@@ -76,6 +79,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use('/executions', executionRoutes(deps.history, deps.replayer));
+  app.use('/tasks', taskRoutes(deps.tasks));
   if (deps.queueDashboard) {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }

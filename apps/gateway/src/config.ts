@@ -112,6 +112,18 @@ export const GatewayConfigSchema = Type.Object({
     description:
       'How long an Idempotency-Key stays bound to the execution its first invocation started: a repeat within it gets that execution again.',
   }),
+  TASK_LINK_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'The secret one-time task links are signed with (HS256), the same on every gateway; unset, the gateways share one they make and keep in Redis.',
+    }),
+  ),
+  TASK_LINK_TTL_SECONDS: Type.Integer({
+    default: 259_200,
+    minimum: 60,
+    description: 'How long a one-time task link works (until it is used).',
+  }),
   API_KEY_CACHE_MS: Type.Integer({
     default: 1000,
     minimum: 0,

@@ -12,6 +12,7 @@ import {
   SkillRegistry,
   SkillResolver,
   SkillSchemas,
+  TaskStore,
 } from '@skillrun/core';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -33,6 +34,8 @@ import { CallerLimits } from './limits/caller-limits';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { SkillDiscovery } from './skill-discovery';
 import { SkillPublisher } from './skill-publisher';
+import { TaskDesk } from './tasks/task-desk';
+import { TaskLinks } from './tasks/task-links';
 
 /** What a gateway process is made of, wired and not listening yet. */
 export interface GatewayParts {
@@ -137,6 +140,21 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     canceler: new ExecutionCanceler({ redis, keys, store, queues, authenticator, metrics }),
     history,
     replayer: new ExecutionReplayer({ store, authenticator, invocations, history }),
+    tasks: new TaskDesk({
+      store,
+      tasks: new TaskStore(redis, keys),
+      registry,
+      queues,
+      schemas,
+      authenticator,
+      links: new TaskLinks({
+        redis,
+        keys,
+        ttlSeconds: config.TASK_LINK_TTL_SECONDS,
+        ...(config.TASK_LINK_SECRET === undefined ? {} : { secret: config.TASK_LINK_SECRET }),
+      }),
+      baseUrl: config.PUBLIC_BASE_URL,
+    }),
     authenticator,
     apiKeys,
     baseUrl: config.PUBLIC_BASE_URL,

@@ -1,0 +1,109 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import {
+  ApiKeyRecord,
+  BulkReplayResult,
+  CreatedApiKey,
+  DeprecationRequest,
+  ErrorEnvelope,
+  Execution,
+  ExecutionListPage,
+  InvocationAccepted,
+  InvocationRequest,
+  NewApiKey,
+  ReplayRequest,
+  SkillDescriptor,
+  SkillSearchPage,
+  SkillVersionList,
+  SkillVersionSummary,
+  TaskCompletion,
+  TaskDecline,
+  TaskLink,
+  TaskListPage,
+  TaskView,
+} from '@skillrun/core';
+
+export type Json = Record<string, unknown>;
+
+/** The protocol's schemas, published as they are validated: JSON Schema 2020-12 is OpenAPI 3.1's dialect. */
+export const schemas: Record<string, TSchema> = {
+  TaskView,
+  TaskListPage,
+  TaskLink,
+  TaskCompletion,
+  TaskDecline,
+  SkillDescriptor,
+  SkillSearchPage,
+  SkillVersionList,
+  SkillVersionSummary,
+  DeprecationRequest,
+  InvocationRequest,
+  InvocationAccepted,
+  Execution,
+  ExecutionListPage,
+  ReplayRequest,
+  BulkReplayResult,
+  ErrorEnvelope,
+  NewApiKey,
+  CreatedApiKey,
+  ApiKeyRecord,
+};
+
+export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
+export const json = (name: keyof typeof schemas) => ({ 'application/json': { schema: ref(name) } });
+export const ok = (description: string, name: keyof typeof schemas, headers?: Json) => ({
+  description,
+  content: json(name),
+  ...(headers ? { headers } : {}),
+});
+
+/** Every error is the same envelope; the description lists the codes a status carries. */
+export const ERRORS: Record<string, string> = {
+  '400': 'INVALID_INPUT, MISSING_REQUIRED_PARAM or PARAM_OUT_OF_RANGE; `details` names each path.',
+  '401':
+    'AUTH_REQUIRED: missing or invalid credentials; `details` has required_auth_type (and authorization_url for oauth2).',
+  '403': 'ACCESS_DENIED: valid credentials without the scope, grant or ownership this needs.',
+  '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND or NOT_FOUND.',
+  '409':
+    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task.',
+  '413': 'PAYLOAD_TOO_LARGE.',
+  '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
+  '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',
+  '429':
+    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which.',
+  '501': 'SKILL_NOT_HOSTED: registered for discovery; invoke it at its endpoint.url.',
+  '503': 'SERVICE_UNAVAILABLE: Redis cannot be reached; retry (Retry-After).',
+};
+/** draft-ietf-httpapi-ratelimit-headers: sent when the caller has limits configured (LIMITS). */
+export const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The quotas that apply, e.g. `"skill-invocations";q=10;w=60, "in-flight";q=5;qu="concurrent-requests"`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of each, e.g. `"skill-invocations";r=3;t=42`.',
+    schema: { type: 'string' },
+  },
+};
+export const errors = (...statuses: (keyof typeof ERRORS)[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/E${status}` }]));
+
+export const DEPRECATION_HEADER = {
+  Deprecation: {
+    description: 'RFC 9745: present when the version is deprecated, `@<unix seconds>`.',
+    schema: { type: 'string' },
+  },
+};
+
+export const skillId = { name: 'skill_id', in: 'path', required: true, schema: { type: 'string' } };
+export const executionId = { name: 'execution_id', in: 'path', required: true, schema: { type: 'string' } };
+
+export function queryParameters(query: TObject): Json[] {
+  return Object.entries(query.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+  }));
+}

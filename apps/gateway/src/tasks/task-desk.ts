@@ -1,0 +1,263 @@
+import {
+  type ErrorBody,
+  type Execution,
+  type ExecutionStore,
+  isTerminalStatus,
+  type Principal,
+  type QueueRegistry,
+  type SkillDefinition,
+  SkillError,
+  type SkillRegistry,
+  type SkillSchemas,
+  type TaskLink,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskStore,
+  type TaskView,
+  type TransitionResult,
+} from '@skillrun/core';
+import type { Authenticator } from '../auth/authenticator';
+import { isAdmin, principalOf } from '../auth/identity';
+import { orServiceUnavailable } from '../or-service-unavailable';
+import type { RequestHeaders } from '../request-headers';
+import type { TaskLinks } from './task-links';
+import { taskView } from './task-view';
+
+export interface TaskDeskDeps {
+  store: ExecutionStore;
+  tasks: TaskStore;
+  registry: SkillRegistry;
+  queues: QueueRegistry;
+  schemas: SkillSchemas;
+  authenticator: Authenticator;
+  links: TaskLinks;
+  baseUrl: string;
+}
+
+/** Who hands a task in: a caller with credentials, or the holder of a one-time link. */
+type Hand = { principal: Principal } | { link: string };
+
+/** An open task and what it needs: its execution and its skill's definition. */
+interface OpenTask {
+  execution: Execution;
+  definition: SkillDefinition;
+}
+
+/** How many open tasks one listing looks at, at most, before it answers what it found. */
+const SCAN_BUDGET = 1000;
+const READ_CHUNK = 100;
+
+/**
+ * The work of `task` skills, for the people and agents who do it: the open tasks each caller may
+ * take, claiming one, handing it in (its output validated against the skill's output schema) or
+ * declining it, by credentials or by a one-time link. Handing in ends the execution like any other
+ * end (atomically: of two at once, one wins and the other gets 409), then promotes its parked job so
+ * that BullMQ ends it too and a composite waiting for it goes on.
+ */
+export class TaskDesk {
+  constructor(private readonly deps: TaskDeskDeps) {}
+
+  async list(query: TaskListQuery, headers: RequestHeaders): Promise<TaskListPage> {
+    const principal = await this.principal(headers);
+    const found: TaskView[] = [];
+    let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let exhausted = false;
+    for (let looked = 0; looked < SCAN_BUDGET && found.length < query.limit; looked += READ_CHUNK) {
+      const entries = await orServiceUnavailable(() =>
+        this.deps.tasks.list(query.skill_id, after, READ_CHUNK),
+      );
+      for (const entry of entries) {
+        after = entry;
+        // Ended or gone since it was listed: it is leaving the list.
+        const task = await this.openTask(entry.id).catch(() => undefined);
+        if (task && mayTake(task.definition, principal)) found.push(await this.view(task));
+        if (found.length === query.limit) break;
+      }
+      if (entries.length < READ_CHUNK && after === entries.at(-1)) {
+        exhausted = true;
+        break;
+      }
+    }
+    return { tasks: found, next_cursor: exhausted || after === undefined ? null : encodeCursor(after) };
+  }
+
+  async get(executionId: string, headers: RequestHeaders): Promise<TaskView> {
+    const task = await this.assignedTask(executionId, await this.principal(headers));
+    return this.view(task);
+  }
+
+  async claim(executionId: string, headers: RequestHeaders): Promise<TaskView> {
+    const principal = await this.principal(headers);
+    const task = await this.assignedTask(executionId, principal);
+    const claimed = await orServiceUnavailable(() => this.deps.tasks.claim(executionId, principal.callerId));
+    if (claimed === 'claimed-by-another') throw claimedByAnother(task.execution);
+    if (claimed === 'not-open') throw ended(executionId, 'claimed');
+    return this.view(await this.openTask(executionId));
+  }
+
+  async complete(executionId: string, output: unknown, headers: RequestHeaders): Promise<Execution> {
+    const principal = await this.principal(headers);
+    const task = await this.assignedTask(executionId, principal);
+    return this.handIn(task, { principal }, { output });
+  }
+
+  async decline(executionId: string, reason: string, headers: RequestHeaders): Promise<Execution> {
+    const principal = await this.principal(headers);
+    const task = await this.assignedTask(executionId, principal);
+    return this.handIn(task, { principal }, { reason });
+  }
+
+  /** A one-time link that completes the task without credentials, for whoever the caller sends it to. */
+  async link(executionId: string, headers: RequestHeaders): Promise<TaskLink> {
+    const task = await this.assignedTask(executionId, await this.principal(headers));
+    const { token, expiresAt } = await orServiceUnavailable(() =>
+      this.deps.links.issue(executionId, task.execution.attempts),
+    );
+    return { url: `${this.deps.baseUrl}/tasks/link/${token}`, expires_at: new Date(expiresAt).toISOString() };
+  }
+
+  async getByLink(token: string): Promise<TaskView> {
+    const { executionId } = await this.deps.links.verify(token);
+    return this.view(await this.openTask(executionId));
+  }
+
+  async completeByLink(token: string, output: unknown): Promise<Execution> {
+    const { executionId, tokenId, attempt } = await this.deps.links.verify(token);
+    const task = await this.openTask(executionId);
+    if (task.execution.attempts !== attempt) throw ended(executionId, 'completed');
+    return this.handIn(task, { link: tokenId }, { output });
+  }
+
+  private async handIn(
+    { execution, definition }: OpenTask,
+    hand: Hand,
+    outcome: { output: unknown } | { reason: string },
+  ): Promise<Execution> {
+    const { store } = this.deps;
+    const by = 'principal' in hand ? hand.principal.callerId : `link:${hand.link}`;
+    const claimedBy = execution.task?.claimed_by;
+    if ('principal' in hand && claimedBy !== undefined && claimedBy !== by) {
+      throw claimedByAnother(execution);
+    }
+    const outputJson = 'output' in outcome ? this.checkedOutput(definition, outcome.output) : undefined;
+    if ('link' in hand && !(await orServiceUnavailable(() => this.deps.links.use(hand.link)))) {
+      throw new SkillError('ACCESS_DENIED', 'This link has been used already');
+    }
+    const end = {
+      attempt: Math.max(execution.attempts, 1),
+      startedAt: Date.parse(execution.timestamps.started_at ?? execution.timestamps.created_at),
+      workerId: by,
+    };
+    const id = execution.execution_id;
+    const written: TransitionResult = await orServiceUnavailable(() =>
+      outputJson !== undefined
+        ? store.complete(id, outputJson, end)
+        : store.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end),
+    );
+    if (written === 'missing') throw notFound(id);
+    if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
+    await this.promote(execution);
+    const after = await orServiceUnavailable(() => store.get(id));
+    if (!after) throw notFound(id);
+    return after;
+  }
+
+  /** The output as JSON once it matches the skill's output schema; 400 naming each violation if not. */
+  private checkedOutput(definition: SkillDefinition, output: unknown): string {
+    const checked = this.deps.schemas.validate(definition.output, output, '/output');
+    if (!checked.ok) {
+      throw new SkillError('INVALID_INPUT', "The output does not match the task's output schema", {
+        details: checked.violations,
+      });
+    }
+    // Bounded like any request body (BODY_LIMIT_BYTES).
+    return JSON.stringify(checked.value ?? null);
+  }
+
+  /**
+   * The task's job waits parked until its deadline: brought forward, a worker ends it at once (and
+   * BullMQ moves on a composite waiting for it). A job not parked yet is seen to by its worker,
+   * which looks at the record again once it has parked it.
+   */
+  private async promote(execution: Execution): Promise<void> {
+    const queue = this.deps.queues.for(execution.skill_id, execution.skill_version, execution.priority);
+    const job = await queue.getJob(execution.execution_id).catch(() => undefined);
+    await job?.promote().catch(() => {});
+  }
+
+  private async principal(headers: RequestHeaders): Promise<Principal> {
+    const principal = principalOf(
+      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
+    );
+    if (!principal) throw new SkillError('AUTH_REQUIRED', 'Tasks are for authenticated callers');
+    return principal;
+  }
+
+  /** An open task the caller may take: 404 for any other (one they may not take is not theirs to see). */
+  private async assignedTask(executionId: string, principal: Principal): Promise<OpenTask> {
+    const task = await this.openTask(executionId);
+    if (!mayTake(task.definition, principal)) throw notFound(executionId);
+    return task;
+  }
+
+  private async openTask(executionId: string): Promise<OpenTask> {
+    const execution = await orServiceUnavailable(() => this.deps.store.get(executionId));
+    if (!execution) throw notFound(executionId);
+    const versions = await orServiceUnavailable(() => this.deps.registry.versions(execution.skill_id));
+    const entry = versions.find((version) => version.version === execution.skill_version);
+    if (entry?.source !== 'hosted' || entry.definition.mode !== 'task') throw notFound(executionId);
+    if (isTerminalStatus(execution.status)) throw ended(executionId, 'handed in');
+    if (!execution.task) throw new SkillError('EXECUTION_NOT_FOUND', `Task "${executionId}" is not open yet`);
+    return { execution, definition: entry.definition };
+  }
+
+  private async view({ execution, definition }: OpenTask): Promise<TaskView> {
+    const inputs = await orServiceUnavailable(() => this.deps.store.inputsOf(execution.execution_id));
+    return taskView(execution, definition, inputs ?? {}, this.deps.baseUrl);
+  }
+}
+
+function mayTake(definition: SkillDefinition, principal: Principal): boolean {
+  const assignees = definition.task?.assignees;
+  return isAdmin(principal) || assignees === undefined || assignees.includes(principal.callerId);
+}
+
+function declined(by: string, reason: string): ErrorBody {
+  const message = `Declined by ${by}${reason ? `: ${reason}` : ''}`.slice(0, 1000);
+  return new SkillError('TASK_DECLINED', message, { recoverable: false }).toBody();
+}
+
+function notFound(executionId: string): SkillError {
+  return new SkillError('EXECUTION_NOT_FOUND', `No task "${executionId}" for this caller`);
+}
+
+function ended(executionId: string, what: string): SkillError {
+  return new SkillError(
+    'EXECUTION_ENDED',
+    `Task "${executionId}" has ended already (it cannot be ${what}); nothing was changed`,
+  );
+}
+
+function claimedByAnother(execution: Execution): SkillError {
+  return new SkillError('TASK_CLAIMED', `Task "${execution.execution_id}" is claimed by another caller`, {
+    details: { claimed_by: execution.task?.claimed_by },
+  });
+}
+
+function encodeCursor(after: { score: number; id: string }): string {
+  return Buffer.from(JSON.stringify(after)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { score: number; id: string } {
+  try {
+    const after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      score?: unknown;
+      id?: unknown;
+    };
+    if (typeof after.score === 'number' && typeof after.id === 'string')
+      return { score: after.score, id: after.id };
+  } catch {}
+  throw new SkillError('INVALID_INPUT', 'The cursor is not one this service gave out', {
+    details: [{ path: '/cursor', message: 'must be the next_cursor of a previous page' }],
+  });
+}
