@@ -9,6 +9,7 @@ import {
 import type { Authenticator } from './auth/authenticator';
 import { isAdmin, principalOf } from './auth/identity';
 import { orServiceUnavailable } from './or-service-unavailable';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import type { RequestHeaders } from './request-headers';
 
 export interface ExecutionHistoryDeps {
@@ -50,7 +51,7 @@ export class ExecutionHistory {
     const range = this.rangeOf(query);
     const keep = matcher(query, range);
     const found: Omit<Execution, 'output'>[] = [];
-    let from = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
     for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
       const { entries, next } = await orServiceUnavailable(() =>
         this.deps.store.index.read(owner === undefined ? {} : { owner }, range, from, READ_CHUNK),
@@ -63,12 +64,12 @@ export class ExecutionHistory {
         const { output: _output, ...shown } = execution;
         found.push(shown);
         if (found.length === query.limit)
-          return { executions: found, next_cursor: encodeCursor(entries[i]?.after ?? null) };
+          return { executions: found, next_cursor: cursorOf(entries[i]?.after ?? null) };
       }
       if (next === null) return { executions: found, next_cursor: null };
       from = next;
     }
-    return { executions: found, next_cursor: encodeCursor(from ?? null) };
+    return { executions: found, next_cursor: cursorOf(from ?? null) };
   }
 
   /** [since, until) in epoch ms; by default all that is retained, up to now. */
@@ -100,21 +101,16 @@ function matcher(query: ExecutionListQuery, { sinceMs, untilMs }: { sinceMs: num
   };
 }
 
-function encodeCursor(position: IndexPosition | null): string | null {
-  return position === null ? null : Buffer.from(JSON.stringify(position)).toString('base64url');
+function cursorOf(position: IndexPosition | null): string | null {
+  return position === null ? null : encodeCursor(position);
 }
 
-function decodeCursor(cursor: string): IndexPosition {
-  try {
-    const { hour, before } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as IndexPosition;
-    if (
-      Number.isSafeInteger(hour) &&
-      (before === undefined || (Number.isSafeInteger(before) && before >= 0))
-    ) {
-      return before === undefined ? { hour } : { hour, before };
-    }
-  } catch {}
-  throw new SkillError('INVALID_INPUT', 'The cursor is not one this service gave out', {
-    details: [{ path: '/cursor', message: 'must be the next_cursor of a previous page' }],
+function positionOf(cursor: string): IndexPosition {
+  return decodeCursor(cursor, ({ hour, before }) => {
+    if (!Number.isSafeInteger(hour)) return undefined;
+    if (before === undefined) return { hour: hour as number };
+    return Number.isSafeInteger(before) && (before as number) >= 0
+      ? { hour: hour as number, before: before as number }
+      : undefined;
   });
 }

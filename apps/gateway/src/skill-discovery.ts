@@ -16,6 +16,7 @@ import {
 } from '@skillrun/core';
 import semver from 'semver';
 import type { SkillAccess } from './auth/skill-access';
+import { decodeCursor, encodeCursor } from './page-cursor';
 
 /**
  * What consumers discover: search with cursor pagination, one skill's descriptor at a version
@@ -32,7 +33,7 @@ export class SkillDiscovery {
   /** `viewer` sees private skills it owns or is granted, besides the public and restricted ones. */
   async search(query: SkillSearchQuery, viewer?: Principal): Promise<SkillSearchPage> {
     const skills: SkillDescriptor[] = [];
-    let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let after = query.cursor === undefined ? undefined : afterIdOf(query.cursor);
     const batch = Math.max(query.limit * 2, 100);
     while (skills.length <= query.limit) {
       const ids = await this.registry.ids(after, batch);
@@ -46,7 +47,7 @@ export class SkillDiscovery {
     }
     const page = skills.slice(0, query.limit);
     const last = page.at(-1);
-    return { skills: page, next_cursor: skills.length > query.limit && last ? encodeCursor(last.id) : null };
+    return { skills: page, next_cursor: skills.length > query.limit && last ? cursorAfter(last.id) : null };
   }
 
   /** The descriptor of the best available version in `range` (the latest when undefined). */
@@ -120,16 +121,10 @@ function matches(descriptor: SkillDescriptor, query: SkillSearchQuery): boolean 
     .every((word) => text.includes(word));
 }
 
-function encodeCursor(afterId: string): string {
-  return Buffer.from(JSON.stringify({ after: afterId })).toString('base64url');
+function cursorAfter(afterId: string): string {
+  return encodeCursor({ after: afterId });
 }
 
-function decodeCursor(cursor: string): string {
-  try {
-    const { after } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
-    if (typeof after === 'string') return after;
-  } catch {}
-  throw new SkillError('INVALID_INPUT', 'The cursor is not one this service gave out', {
-    details: [{ path: '/cursor', message: 'must be the next_cursor of a previous page' }],
-  });
+function afterIdOf(cursor: string): string {
+  return decodeCursor(cursor, ({ after }) => (typeof after === 'string' ? after : undefined));
 }

@@ -19,6 +19,7 @@ import {
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
 import { orServiceUnavailable } from '../or-service-unavailable';
+import { decodeCursor, encodeCursor } from '../page-cursor';
 import type { RequestHeaders } from '../request-headers';
 import type { TaskLinks } from './task-links';
 import { taskView } from './task-view';
@@ -60,7 +61,7 @@ export class TaskDesk {
   async list(query: TaskListQuery, headers: RequestHeaders): Promise<TaskListPage> {
     const principal = await this.principal(headers);
     const found: TaskView[] = [];
-    let after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    let after = query.cursor === undefined ? undefined : afterOf(query.cursor);
     let exhausted = false;
     for (let looked = 0; looked < SCAN_BUDGET && found.length < query.limit; looked += READ_CHUNK) {
       const entries = await orServiceUnavailable(() =>
@@ -244,20 +245,8 @@ function claimedByAnother(execution: Execution): SkillError {
   });
 }
 
-function encodeCursor(after: { score: number; id: string }): string {
-  return Buffer.from(JSON.stringify(after)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { score: number; id: string } {
-  try {
-    const after = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
-      score?: unknown;
-      id?: unknown;
-    };
-    if (typeof after.score === 'number' && typeof after.id === 'string')
-      return { score: after.score, id: after.id };
-  } catch {}
-  throw new SkillError('INVALID_INPUT', 'The cursor is not one this service gave out', {
-    details: [{ path: '/cursor', message: 'must be the next_cursor of a previous page' }],
-  });
+function afterOf(cursor: string): { score: number; id: string } {
+  return decodeCursor(cursor, ({ score, id }) =>
+    typeof score === 'number' && typeof id === 'string' ? { score, id } : undefined,
+  );
 }
