@@ -26,6 +26,14 @@ export {
 export { TimeoutError, withTimeout } from './health/with-timeout';
 export { createLogger, type Logger, redactSecrets } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
+export { AddressPolicy } from './outbound/address-policy';
+export {
+  OutboundHttp,
+  type OutboundHttpOptions,
+  OutboundRefusal,
+  type OutboundRequest,
+  type OutboundResponse,
+} from './outbound/outbound-http';
 export {
   type CompiledValue,
   checkPipeline,
