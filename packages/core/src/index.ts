@@ -49,7 +49,13 @@ export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
 export { newJobPayload } from './queue/new-job-payload';
 export { QueueRegistry } from './queue/queue-registry';
-export { type QueuePlace, skillJobOptions, skillQueueName, skillQueueNames } from './queue/skill-queue';
+export {
+  type QueuePlace,
+  remoteQueueName,
+  skillJobOptions,
+  skillQueueName,
+  skillQueueNames,
+} from './queue/skill-queue';
 export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export { type RedisScript, redisScript } from './redis/redis-script';
@@ -135,9 +141,15 @@ export {
   type IndexScope,
 } from './store/execution-index';
 export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution-record';
-export { type AttemptEnd, ExecutionStore, type TransitionResult } from './store/execution-store';
+export {
+  type AttemptEnd,
+  ExecutionStore,
+  type RemoteState,
+  type TransitionResult,
+} from './store/execution-store';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
 export { isPastQueueTimeout, neverStartedError } from './store/never-started';
+export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';
 export { RedisKeys } from './store/redis-keys';
 export {
   contentDigest,

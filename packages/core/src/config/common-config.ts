@@ -50,5 +50,12 @@ export const CommonConfig = {
     minimum: 0,
     description: 'Initial delay before retrying a failed attempt; attempt n waits this × 2^(n-1).',
   }),
+  PROVIDER_SECRETS_KEY: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'The key (at least 32 characters, the same on gateways and workers) that encrypts the credentials this service presents to the providers of skills registered from elsewhere; without it none can be set.',
+    }),
+  ),
   LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
 };

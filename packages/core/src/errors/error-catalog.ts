@@ -94,10 +94,15 @@ export const ErrorCatalog = {
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
   FETCH_FAILED: { http: 502, recoverable: true, summary: 'A fetch the skill made failed.' },
+  NOT_CONFIGURED: {
+    http: 501,
+    recoverable: false,
+    summary: 'This service is not set up for the request (the message names the setting).',
+  },
   SKILL_NOT_HOSTED: {
     http: 501,
     recoverable: false,
-    summary: 'The skill is registered for discovery only; invoke it at its endpoint.url.',
+    summary: "A composite's step names a skill registered from elsewhere, which steps cannot call yet.",
   },
   LLM_PROVIDER_ERROR: {
     http: 502,

@@ -20,6 +20,10 @@ export interface LaunchRequest {
   replayOf?: string;
   /** Where fair share puts it in its queue (skill-queue.ts); in order when absent. */
   place?: QueuePlace;
+  /** A skill registered from elsewhere: a worker calls its provider (the remote queue). */
+  remote?: boolean;
+  /** The first retry's delay, when not RETRY_BACKOFF_MS (a registered skill's endpoint.retry says). */
+  retryBackoffMs?: number;
 }
 
 export interface LauncherDeps {
@@ -53,7 +57,7 @@ export class ExecutionLauncher {
       executionId: payload.execution_id,
       priority: payload.priority,
       skill,
-      retryBackoffMs: this.deps.retryBackoffMs,
+      retryBackoffMs: request.retryBackoffMs ?? this.deps.retryBackoffMs,
       ...(request.place ? { place: request.place } : {}),
     });
     coalesceWrites(this.deps.redis);
@@ -62,8 +66,11 @@ export class ExecutionLauncher {
       ...(request.requestedVersion === undefined ? {} : { requested_version: request.requestedVersion }),
       ...(request.slots ? { slots: request.slots } : {}),
       ...(request.replayOf === undefined ? {} : { replay_of: request.replayOf }),
+      ...(request.remote ? { remote: true } : {}),
     });
-    const queue = this.deps.queues.for(skill.name, skill.version, payload.priority);
+    const queue = request.remote
+      ? this.deps.queues.remote(payload.priority)
+      : this.deps.queues.for(skill.name, skill.version, payload.priority);
     const job = queue.add(
       skill.name,
       payload,

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../schemas/invocation-request';
-import { skillQueueName, skillQueueNames } from './skill-queue';
+import { remoteQueueName, skillQueueName, skillQueueNames } from './skill-queue';
 
 /**
  * BullMQ's per-queue event stream is trimmed to about this many entries (its default keeps 10,000,
@@ -21,6 +21,11 @@ export class QueueRegistry {
   /** The queue an execution of this priority goes to. */
   for(skillId: string, version: string, priority: Priority = 'normal'): Queue {
     return this.named(skillQueueName(skillId, version, priority));
+  }
+
+  /** The queue an execution of a skill registered from elsewhere goes to. */
+  remote(priority: Priority = 'normal'): Queue {
+    return this.named(remoteQueueName(priority));
   }
 
   /** Every queue of the version (high priority first). */

@@ -13,6 +13,14 @@ export function skillQueueName(skillId: string, version: string, priority: Prior
   return priority === 'high' ? `${name}!high` : name;
 }
 
+/**
+ * The queues of executions of skills registered from elsewhere (api federation): every worker takes
+ * from them and calls the provider; `remote!high` holds the high priority ones.
+ */
+export function remoteQueueName(priority: Priority = 'normal'): string {
+  return priority === 'high' ? 'remote!high' : 'remote';
+}
+
 /** Every queue of a version, the high priority one first. */
 export function skillQueueNames(skillId: string, version: string): string[] {
   return [skillQueueName(skillId, version, 'high'), skillQueueName(skillId, version)];

@@ -99,6 +99,8 @@ export interface RecordExtras {
   slots?: string[];
   /** The execution this one replays. */
   replay_of?: string;
+  /** Of a skill registered from elsewhere: its job is on the remote queue. */
+  remote?: boolean;
 }
 
 /**
@@ -120,6 +122,7 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     // Kept for a replay: the job that carries them is gone once the execution ends.
     inputs: JSON.stringify(payload.inputs),
     ...(extras.replay_of === undefined ? {} : { replay_of: extras.replay_of }),
+    ...(extras.remote ? { remote: '1' } : {}),
     ...(payload.parent
       ? { parent_execution_id: payload.parent.execution_id, parent_step: payload.parent.step }
       : {}),

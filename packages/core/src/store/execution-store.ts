@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { skillQueueName } from '../queue/skill-queue';
+import { remoteQueueName, skillQueueName } from '../queue/skill-queue';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ErrorBody } from '../schemas/error-body';
 import {
@@ -91,6 +91,14 @@ return tonumber(ARGV[2])
 
 export type TransitionResult = 'applied' | 'missing' | 'refused';
 
+/** How far an attempt's call to a remote provider has got: its execution there, its polls, and failed ones in a row. */
+export interface RemoteState {
+  attempt: number;
+  executionId?: string;
+  polls: number;
+  failures: number;
+}
+
 /** How an attempt that ends an execution went. */
 export interface AttemptEnd {
   /** The attempt's number: 1 for the first. */
@@ -177,7 +185,10 @@ export class ExecutionStore {
     let fields = await this.fields(executionId, options.watch);
     let live: LiveJob = {};
     if (fields.status && !FINAL.has(fields.status)) {
-      const queue = skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields));
+      const queue =
+        fields.remote === undefined
+          ? skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields))
+          : remoteQueueName(priorityOf(fields));
       const [processedOn, started, worker] = await this.redis.hmget(
         this.keys.job(queue, executionId),
         'processedOn',
@@ -267,6 +278,33 @@ export class ExecutionStore {
   /** Per model, the tokens an execution's record says it spent. */
   async usageIncrements(executionId: string): Promise<UsageIncrement[]> {
     return usageIncrements(await this.redis.hgetall(this.keys.execution(executionId)));
+  }
+
+  /** Where the call to a remote provider stands (remote-body.ts), as setRemote last wrote it. */
+  async remoteState(executionId: string): Promise<RemoteState> {
+    const [attempt, id, polls, failures] = await this.redis.hmget(
+      this.keys.execution(executionId),
+      'remote_attempt',
+      'remote_execution_id',
+      'remote_polls',
+      'remote_failures',
+    );
+    return {
+      attempt: Number(attempt ?? 0),
+      ...(id ? { executionId: id } : {}),
+      polls: Number(polls ?? 0),
+      failures: Number(failures ?? 0),
+    };
+  }
+
+  /** Notes where the call to the remote provider stands; refused once the execution has ended. */
+  setRemote(executionId: string, state: RemoteState, startedAt: number): Promise<TransitionResult> {
+    return this.transition(executionId, 'running', startedAt, {
+      remote_attempt: state.attempt,
+      remote_execution_id: state.executionId ?? '',
+      remote_polls: state.polls,
+      remote_failures: state.failures,
+    });
   }
 
   /** The attempt whose deadline the record keeps (attemptDeadline), if any. */

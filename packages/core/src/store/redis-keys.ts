@@ -45,6 +45,11 @@ export class RedisKeys {
     return `${this.prefix}:task-link-used:${tokenId}`;
   }
 
+  /** STRING: the encrypted credentials for the provider of a skill registered from elsewhere. */
+  providerCredentials(skillId: string): string {
+    return `${this.prefix}:provider-credentials:${skillId}`;
+  }
+
   /** STRING: the secret task links are signed with when TASK_LINK_SECRET is not set. */
   taskLinkSecret(): string {
     return `${this.prefix}:task-link-secret`;
