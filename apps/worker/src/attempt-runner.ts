@@ -102,6 +102,7 @@ export class AttemptRunner {
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
     if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.isFinal(payload.execution_id))) {
       if (skill.definition.mode === 'task') return this.handedIn(payload, logger());
+      await this.deps.bodies[skill.body.kind].abandon?.(payload, skill);
       logger().info('execution already ended (canceled, or before its worker stopped); not running it again');
       return;
     }
@@ -210,8 +211,8 @@ export class AttemptRunner {
    * A composite runs again each time its steps end, a task at its deadline: only the first run of
    * an attempt starts it.
    */
-  private async isNewAttempt(payload: JobPayload, { definition }: LoadedSkill, number: number) {
-    if (definition.mode === 'task')
+  private async isNewAttempt(payload: JobPayload, { definition, body }: LoadedSkill, number: number) {
+    if (definition.mode === 'task' || body.kind === 'remote')
       return (await this.deps.store.deadlineAttempt(payload.execution_id)) !== number;
     if (definition.mode !== 'composite') return true;
     const entries = await this.deps.store.stepEntries(payload.execution_id);
@@ -258,11 +259,11 @@ export class AttemptRunner {
    * sooner, and never after the deadline of the composite that called it. A composite keeps the
    * deadline of its attempt while it waits for its steps.
    */
-  private async deadline(payload: JobPayload, { definition }: LoadedSkill, attempt: number) {
+  private async deadline(payload: JobPayload, { definition, body }: LoadedSkill, attempt: number) {
     const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
     const start = Date.now();
     let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
-    if (resumes({ definition })) {
+    if (resumes({ definition, body })) {
       at = await this.deps.store.attemptDeadline(payload.execution_id, attempt, at);
     }
     return {
@@ -355,7 +356,10 @@ export class AttemptRunner {
   }
 }
 
-/** A composite runs again as its steps end, a task at its deadline: the same attempt, resumed. */
-function resumes({ definition }: Pick<LoadedSkill, 'definition'>): boolean {
-  return definition.mode === 'composite' || definition.mode === 'task';
+/**
+ * A composite runs again as its steps end, a task at its deadline, a remote skill at each poll of
+ * its provider: the same attempt, resumed.
+ */
+function resumes({ definition, body }: Pick<LoadedSkill, 'definition' | 'body'>): boolean {
+  return definition.mode === 'composite' || definition.mode === 'task' || body.kind === 'remote';
 }

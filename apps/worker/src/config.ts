@@ -46,6 +46,24 @@ export const WorkerConfigSchema = Type.Object({
     description:
       'The largest output an execution may have, as JSON: a larger one fails the execution with OUTPUT_TOO_LARGE instead of being stored in Redis and served.',
   }),
+  WORKER_REMOTE: Type.Boolean({
+    default: true,
+    description:
+      'Whether this worker calls the providers of skills registered from elsewhere (api federation), taking their executions from the remote queue with its own.',
+  }),
+  OUTBOUND_ALLOW: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f:./]+(,[0-9A-Fa-f:./]+)*$',
+      description:
+        'Address ranges (CIDR, comma-separated) that calls to providers may reach although they are not public, e.g. 10.1.0.0/16; loopback, private, link-local and the like are refused otherwise.',
+    }),
+  ),
+  OUTBOUND_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description:
+      "Longest one call to a provider may take (connection to last byte); within an attempt's deadline.",
+  }),
   SHUTDOWN_GRACE_MS: Type.Integer({
     default: 30_000,
     minimum: 0,

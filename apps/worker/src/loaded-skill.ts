@@ -1,4 +1,4 @@
-import type { CompiledValue, SkillDefinition, SkillPublication } from '@skillrun/core';
+import type { CompiledValue, SkillDefinition, SkillDescriptor, SkillPublication } from '@skillrun/core';
 import type { KnowledgeIndex } from './knowledge/knowledge-index';
 import type { LlmSkillSettings } from './llm/llm-settings';
 
@@ -36,7 +36,9 @@ export type LoadedBody =
   /** A knowledge skill's documents, indexed once when the worker loads it. */
   | { kind: 'knowledge'; index: KnowledgeIndex }
   /** Done by a person or an agent through the gateway's task endpoints. */
-  | { kind: 'task' };
+  | { kind: 'task' }
+  /** Registered from elsewhere: the worker calls its provider (remote-skills.ts). */
+  | { kind: 'remote'; descriptor: SkillDescriptor };
 
 export interface LoadedSkill {
   definition: SkillDefinition;

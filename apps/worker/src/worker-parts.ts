@@ -3,22 +3,27 @@ import {
   ExecutionLauncher,
   ExecutionStore,
   type Logger,
+  OutboundHttp,
+  ProviderCredentialsStore,
   QueueRegistry,
   ReadinessCheck,
   RedisKeys,
+  remoteQueueName,
+  SkillError,
   SkillRegistry,
   SkillResolver,
   SkillSchemas,
   skillQueueName,
   TaskStore,
 } from '@skillrun/core';
-import type { Worker } from 'bullmq';
+import { type Job, UnrecoverableError, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
 import { KnowledgeBody } from './bodies/knowledge-body';
 import { LlmBody } from './bodies/llm-body';
 import { PipelineBody } from './bodies/pipeline-body';
+import { RemoteBody } from './bodies/remote-body';
 import { TaskBody } from './bodies/task-body';
 import { Cancellations } from './cancellations';
 import { checkComposites } from './composite/check-composites';
@@ -26,6 +31,7 @@ import { DeadlineSweeper } from './composite/deadline-sweeper';
 import { StepLauncher } from './composite/step-launcher';
 import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
+import type { SlotLane } from './execution-slots';
 import { ExecutionSlots } from './execution-slots';
 import { GatedWorker } from './gated-worker';
 import { LlmClient } from './llm/llm-client';
@@ -34,6 +40,9 @@ import { MetricsServer } from './metrics/metrics-server';
 import { registerRedisGauges } from './metrics/redis-gauges';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
+import { ProviderAuth } from './remote/provider-auth';
+import { RemoteProvider } from './remote/remote-provider';
+import { RemoteSkills } from './remote/remote-skills';
 import type { RunningJobs } from './running-jobs';
 import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
@@ -125,6 +134,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       pipeline: new PipelineBody(composite),
       knowledge: new KnowledgeBody(),
       task: new TaskBody(new TaskStore(redis, keys)),
+      remote: remoteBody(context, redis, keys, store),
     },
     onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
     metrics,
@@ -139,7 +149,19 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     bundler,
     sandbox,
     cancellations,
-    workers: skills.flatMap((skill) => consume(consumer, skill)),
+    workers: [
+      ...skills.flatMap((skill) => {
+        const { name, version } = skill.definition;
+        return consume(
+          consumer,
+          (lane) => skillQueueName(name, version, lane),
+          async () => skill,
+        );
+      }),
+      ...(config.WORKER_REMOTE
+        ? consumeRemote(consumer, new RemoteSkills(registry, config.SKILL_CACHE_MS))
+        : []),
+    ],
     sweeper: new DeadlineSweeper({
       waiting,
       store,
@@ -169,14 +191,20 @@ interface Consumer {
   slots: ExecutionSlots;
 }
 
-/** A worker on each of the skill's queues, high priority first, all sharing the process's slots. */
-function consume({ context, runner, connection, store, slots }: Consumer, skill: LoadedSkill): Worker[] {
-  const { definition } = skill;
+/**
+ * A worker on each of a skill's queues (or the remote queues), high priority first, all sharing the
+ * process's slots; `skillOf` gives the skill a job is an execution of.
+ */
+function consume(
+  { context, runner, connection, store, slots }: Consumer,
+  queueOf: (lane: SlotLane) => string,
+  skillOf: (job: Job) => Promise<LoadedSkill>,
+): Worker[] {
   const { config, logger, metrics, running } = context;
   return (['high', 'normal'] as const).map((lane) => {
     const worker = new GatedWorker(
-      skillQueueName(definition.name, definition.version, lane),
-      (job, token) => running.track(job, token, () => runner.run(job, token, skill)),
+      queueOf(lane),
+      (job, token) => running.track(job, token, async () => runner.run(job, token, await skillOf(job))),
       {
         connection,
         prefix: config.KEY_PREFIX,
@@ -197,6 +225,51 @@ function consume({ context, runner, connection, store, slots }: Consumer, skill:
     worker.on('error', (error) => logger.warn({ err: error.message, queue: worker.name }, 'queue error'));
     return worker;
   });
+}
+
+/**
+ * The remote queues: executions of skills registered from elsewhere, each run with its version's
+ * descriptor. One whose version the registry no longer has fails at once with SKILL_NOT_FOUND.
+ */
+function consumeRemote(consumer: Consumer, remote: RemoteSkills): Worker[] {
+  return consume(
+    consumer,
+    (lane) => remoteQueueName(lane),
+    async (job) => {
+      const data = job.data as { execution_id?: unknown; skill_id?: unknown; skill_version?: unknown };
+      const skill = await remote.get(String(data.skill_id), String(data.skill_version));
+      if (skill) return skill;
+      const error = new SkillError(
+        'SKILL_NOT_FOUND',
+        `${String(data.skill_id)}@${String(data.skill_version)} is no longer registered`,
+        { recoverable: false },
+      );
+      if (typeof data.execution_id === 'string') {
+        await consumer.store.fail(data.execution_id, 'failed', error.toBody()).catch(() => {});
+      }
+      throw new UnrecoverableError(error.message);
+    },
+  );
+}
+
+/** The body of skills registered from elsewhere: their providers, called safely (OutboundHttp). */
+function remoteBody(
+  context: WorkerContext,
+  redis: Redis,
+  keys: RedisKeys,
+  store: ExecutionStore,
+): RemoteBody {
+  const { config } = context;
+  const http = new OutboundHttp({
+    allow: config.OUTBOUND_ALLOW?.split(',') ?? [],
+    timeoutMs: config.OUTBOUND_TIMEOUT_MS,
+    maxResponseBytes: config.MAX_OUTPUT_BYTES * 2,
+  });
+  const credentials =
+    config.PROVIDER_SECRETS_KEY === undefined
+      ? undefined
+      : new ProviderCredentialsStore(redis, keys, config.PROVIDER_SECRETS_KEY);
+  return new RemoteBody({ provider: new RemoteProvider(http, new ProviderAuth(credentials, http)), store });
 }
 
 /**

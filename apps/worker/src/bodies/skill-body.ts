@@ -41,4 +41,6 @@ export type BodyOutcome =
 /** How a skill's body runs: code in a thread, a prompt on an LLM, or a composite of other skills. */
 export interface SkillBody {
   run(attempt: Attempt): Promise<BodyOutcome>;
+  /** Called when a job comes back for an execution that ended meanwhile (canceled): let go of it. */
+  abandon?(payload: JobPayload, skill: LoadedSkill): Promise<void>;
 }
