@@ -7,7 +7,7 @@ import {
   SkillError,
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
-import type { Authenticator } from './auth/authenticator';
+import type { ExecutionIdentity } from './auth/execution-identity';
 import { isAdmin, principalOf } from './auth/identity';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { orServiceUnavailable } from './or-service-unavailable';
@@ -19,7 +19,7 @@ export interface ExecutionCancelerDeps {
   keys: RedisKeys;
   store: ExecutionStore;
   queues: QueueRegistry;
-  authenticator: Authenticator;
+  identity: ExecutionIdentity;
   metrics: GatewayMetrics;
 }
 
@@ -41,9 +41,16 @@ export class ExecutionCanceler {
   constructor(private readonly deps: ExecutionCancelerDeps) {}
 
   async cancel({ skillId, executionId, headers }: CancelRequest): Promise<Execution> {
-    const { store, authenticator } = this.deps;
-    const [record, identity] = await orServiceUnavailable(() =>
-      Promise.all([store.read(executionId), authenticator.identify(headers)]),
+    const { store } = this.deps;
+    const [record, found] = await orServiceUnavailable(() =>
+      Promise.all([store.read(executionId), this.deps.identity.identify(headers)]),
+    );
+    const identity = await orServiceUnavailable(() =>
+      this.deps.identity.refine(found, headers, {
+        skillId,
+        version: record?.execution.skill_version ?? '',
+        owned: record?.owner !== null && record?.owner !== undefined,
+      }),
     );
     const principal = principalOf(identity);
     const execution = readable(record, skillId, executionId, principal);
@@ -59,6 +66,21 @@ export class ExecutionCanceler {
       `Execution "${executionId}" has already ended (${after?.status ?? execution.status}); nothing was canceled`,
       { details: { status: after?.status ?? execution.status } },
     );
+  }
+
+  /**
+   * A skill registered from elsewhere has its job on the remote queue. Parked between polls of its
+   * provider, it is brought forward, so that a worker asks the provider to cancel too; not started,
+   * it is removed.
+   */
+  private async abandonRemote(id: string, priority: Execution['priority']): Promise<void> {
+    const job = await this.deps.queues
+      .remote(priority)
+      .getJob(id)
+      .catch(() => undefined);
+    if (!job) return;
+    if (await job.isDelayed().catch(() => false)) await job.promote().catch(() => {});
+    else await job.remove().catch(() => {});
   }
 
   /**
@@ -78,6 +100,7 @@ export class ExecutionCanceler {
       .for(execution.skill_id, execution.skill_version, execution.priority)
       .remove(id)
       .catch(() => 0);
+    await this.abandonRemote(id, execution.priority);
     for (const step of execution.steps ?? []) {
       if (step.execution_id === undefined || isTerminalStatus(step.status)) continue;
       const current = await store.get(step.execution_id);

@@ -5,7 +5,7 @@ import {
   type Principal,
   withTimeout,
 } from '@skillrun/core';
-import type { Authenticator } from './auth/authenticator';
+import type { ExecutionIdentity } from './auth/execution-identity';
 import { principalOf } from './auth/identity';
 import type { ExecutionWatcher } from './execution-watcher';
 import { orServiceUnavailable } from './or-service-unavailable';
@@ -15,7 +15,7 @@ import type { RequestHeaders } from './request-headers';
 export interface ExecutionReaderDeps {
   store: ExecutionStore;
   watcher: ExecutionWatcher;
-  authenticator: Authenticator;
+  identity: ExecutionIdentity;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
 }
@@ -58,8 +58,15 @@ export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
 
   async read({ skillId, executionId, headers, wait }: ExecutionRead): Promise<ExecutionAnswer> {
-    const [record, identity] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.store.read(executionId), this.deps.authenticator.identify(headers)]),
+    const [record, found] = await orServiceUnavailable(() =>
+      Promise.all([this.deps.store.read(executionId), this.deps.identity.identify(headers)]),
+    );
+    const identity = await orServiceUnavailable(() =>
+      this.deps.identity.refine(found, headers, {
+        skillId,
+        version: record?.execution.skill_version ?? '',
+        owned: record?.owner !== null && record?.owner !== undefined,
+      }),
     );
     const principal = principalOf(identity);
     const first = readable(record, skillId, executionId, principal);

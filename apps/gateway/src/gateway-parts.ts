@@ -6,6 +6,7 @@ import {
   InFlightSlots,
   isVisible,
   type Logger,
+  ProviderCredentialsStore,
   QueueRegistry,
   ReadinessCheck,
   RedisKeys,
@@ -19,6 +20,7 @@ import type { Redis } from 'ioredis';
 import { createApp } from './app';
 import { Authenticator } from './auth/authenticator';
 import { CustomAuthorizer } from './auth/custom-authorizer';
+import { ExecutionIdentity } from './auth/execution-identity';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
@@ -116,6 +118,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     maxWatches: config.MAX_WAITERS,
   });
   const metrics = new GatewayMetrics();
+  const identity = new ExecutionIdentity({ authenticator, registry, defaultAuth: descriptors.defaults.auth });
   const history = new ExecutionHistory({
     store,
     authenticator,
@@ -129,15 +132,21 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     }),
     metrics,
     discovery: new SkillDiscovery(registry, descriptors, access),
-    publisher: new SkillPublisher(registry, schemas),
+    publisher: new SkillPublisher(
+      registry,
+      schemas,
+      config.PROVIDER_SECRETS_KEY === undefined
+        ? undefined
+        : new ProviderCredentialsStore(redis, keys, config.PROVIDER_SECRETS_KEY),
+    ),
     invocations,
     executions: new ExecutionReader({
       store,
       watcher,
-      authenticator,
+      identity,
       maxWaitSeconds: config.MAX_WAIT_SECONDS,
     }),
-    canceler: new ExecutionCanceler({ redis, keys, store, queues, authenticator, metrics }),
+    canceler: new ExecutionCanceler({ redis, keys, store, queues, identity, metrics }),
     history,
     replayer: new ExecutionReplayer({ store, authenticator, invocations, history }),
     tasks: new TaskDesk({

@@ -5,7 +5,6 @@ import {
   type Deprecation,
   type Execution,
   type ExecutionLauncher,
-  type HostedEntry,
   InvocationRequest,
   type LaunchRequest,
   migrateInputs,
@@ -15,10 +14,12 @@ import {
   type RegistryEntry,
   type ResolvedSkill,
   SchemaValidator,
+  type SkillDefinition,
   SkillError,
   type SkillResolver,
   type SkillSchemas,
   type SlotClaim,
+  toInputSchema,
   traceIdFromTraceparent,
 } from '@skillrun/core';
 import type { Authenticator } from './auth/authenticator';
@@ -81,8 +82,8 @@ const requestValidator = new SchemaValidator(InvocationRequest, 'invocation requ
 /** An invocation that passed every check of who invokes which version. */
 interface Checked {
   request: InvocationRequest;
-  /** The version resolved, one this service's workers host. */
-  entry: HostedEntry;
+  /** The version resolved: one this service's workers host, or one registered from elsewhere. */
+  entry: RegistryEntry;
   migrations: ResolvedSkill['migrations'];
   deprecation: ResolvedSkill['deprecation'];
   /** The authenticated caller, if any. */
@@ -174,12 +175,6 @@ export class InvocationService {
         },
       );
     }
-    if (entry.source !== 'hosted') {
-      throw new SkillError(
-        'SKILL_NOT_HOSTED',
-        `${entry.id}@${entry.version} is registered for discovery; invoke it at ${entry.descriptor.endpoint.url}`,
-      );
-    }
     return { request, entry, migrations, deprecation, owner, range };
   }
 
@@ -193,7 +188,7 @@ export class InvocationService {
     const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
-    const skill = entry.definition;
+    const skill = runnableOf(entry);
     const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
       coerce: coercionOf(entry),
       basePath: '/inputs',
@@ -220,6 +215,9 @@ export class InvocationService {
     const launch = {
       payload,
       skill,
+      ...(entry.source === 'registered'
+        ? { remote: true, retryBackoffMs: entry.descriptor.endpoint.retry.backoff_ms }
+        : {}),
       ...(place ? { place } : {}),
       ...(range === undefined ? {} : { requestedVersion: range }),
       ...(replayOf === undefined ? {} : { replayOf }),
@@ -265,6 +263,23 @@ export class InvocationService {
       throw error;
     }
   }
+}
+
+/**
+ * What an invocation needs of the version it runs: a hosted skill's skill.json, or what a skill
+ * registered from elsewhere declares (a worker calls its provider, retrying as its endpoint says).
+ */
+function runnableOf(
+  entry: RegistryEntry,
+): Pick<SkillDefinition, 'name' | 'version' | 'retry' | 'input' | 'queue_timeout'> {
+  if (entry.source === 'hosted') return entry.definition;
+  const { descriptor } = entry;
+  return {
+    name: descriptor.id,
+    version: descriptor.version,
+    retry: Math.max(0, descriptor.endpoint.retry.max_attempts - 1),
+    input: toInputSchema(descriptor.inputs),
+  };
 }
 
 /** How long the execution may wait to start, if the caller or the skill set a queue timeout. */

@@ -2,6 +2,8 @@ import {
   assertSafeSchema,
   checkMigrations,
   type Principal,
+  ProviderCredentials,
+  type ProviderCredentialsStore,
   type RegistryVersion,
   registeredEntry,
   SchemaValidator,
@@ -22,6 +24,7 @@ export interface PublishResult {
 
 const descriptorValidator = new SchemaValidator(SkillDescriptor, 'skill descriptor');
 const versionValidator = new SchemaValidator(SemVer, 'version');
+const credentialsValidator = new SchemaValidator(ProviderCredentials, 'provider credentials');
 
 /**
  * Registers descriptors of skills hosted elsewhere, and deprecates versions. Every check happens
@@ -32,7 +35,32 @@ export class SkillPublisher {
   constructor(
     private readonly registry: SkillRegistry,
     private readonly schemas: SkillSchemas,
+    /** Where the credentials for registered skills' providers go; absent without PROVIDER_SECRETS_KEY. */
+    private readonly credentials?: ProviderCredentialsStore,
   ) {}
+
+  /**
+   * Sets (or with null, removes) what this service presents to the provider of a registered skill
+   * (all its versions). Never shown again: the answer is 204.
+   */
+  async setCredentials(skillId: string, body: unknown, identity: Identity): Promise<void> {
+    assertMayPublish(skillId, identity);
+    if (!this.credentials) {
+      throw new SkillError(
+        'NOT_CONFIGURED',
+        'Provider credentials need PROVIDER_SECRETS_KEY on the gateways and workers',
+      );
+    }
+    const versions = await this.registry.versions(skillId);
+    if (!versions.some((version) => version.source === 'registered')) {
+      throw new SkillError('SKILL_NOT_FOUND', `"${skillId}" is not a skill registered from elsewhere`);
+    }
+    if (body === null) {
+      await this.credentials.remove(skillId);
+      return;
+    }
+    await this.credentials.set(skillId, credentialsValidator.parse(body));
+  }
 
   async register(body: unknown, identity: Identity): Promise<PublishResult> {
     const descriptor = descriptorValidator.parse(body);

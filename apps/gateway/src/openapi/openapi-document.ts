@@ -95,7 +95,7 @@ const executionReplay = {
         Location: { description: "The new execution's status URL.", schema: { type: 'string' } },
         ...RATE_LIMIT_HEADERS,
       }),
-      ...errors('400', '401', '403', '404', '415', '429', '501', '503'),
+      ...errors('400', '401', '403', '404', '415', '429', '503'),
     },
   },
 };
@@ -157,6 +157,28 @@ export function openApiDocument(baseUrl: string): Json {
           responses: { '200': ok('The versions.', 'SkillVersionList'), ...errors('404', '503') },
         },
       },
+      '/skills/{skill_id}/credentials': {
+        put: {
+          operationId: 'setProviderCredentials',
+          summary: "Set what this service presents to a registered skill's provider (ours)",
+          description:
+            "For a skill registered from elsewhere (all its versions): its provider's api_key, or an OAuth 2 client (client_id, client_secret) for the client credentials grant at its token_url; `caller_id` is the caller these credentials are at the provider. Stored encrypted with PROVIDER_SECRETS_KEY (501 NOT_CONFIGURED without it), sent to that provider only, and never shown again. Needs the admin scope or the skill id's namespace.",
+          tags: ['registry'],
+          parameters: [skillId],
+          requestBody: { required: true, content: json('ProviderCredentials') },
+          responses: {
+            '204': { description: 'Set.' },
+            ...errors('400', '401', '403', '404', '415', '501', '503'),
+          },
+        },
+        delete: {
+          operationId: 'removeProviderCredentials',
+          summary: "Remove the credentials for a registered skill's provider (ours)",
+          tags: ['registry'],
+          parameters: [skillId],
+          responses: { '204': { description: 'Removed.' }, ...errors('401', '403', '404', '501', '503') },
+        },
+      },
       '/skills/{skill_id}/versions/{version}/deprecation': {
         parameters: [skillId, { name: 'version', in: 'path', required: true, schema: { type: 'string' } }],
         put: {
@@ -215,7 +237,7 @@ export function openApiDocument(baseUrl: string): Json {
               ...DEPRECATION_HEADER,
               ...RATE_LIMIT_HEADERS,
             }),
-            ...errors('400', '401', '403', '404', '409', '413', '415', '422', '429', '501', '503'),
+            ...errors('400', '401', '403', '404', '409', '413', '415', '422', '429', '503'),
           },
         },
       },

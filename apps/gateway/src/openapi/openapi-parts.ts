@@ -10,6 +10,7 @@ import {
   InvocationAccepted,
   InvocationRequest,
   NewApiKey,
+  ProviderCredentials,
   ReplayRequest,
   SkillDescriptor,
   SkillSearchPage,
@@ -26,6 +27,7 @@ export type Json = Record<string, unknown>;
 
 /** The protocol's schemas, published as they are validated: JSON Schema 2020-12 is OpenAPI 3.1's dialect. */
 export const schemas: Record<string, TSchema> = {
+  ProviderCredentials,
   TaskView,
   TaskListPage,
   TaskLink,
@@ -70,7 +72,7 @@ export const ERRORS: Record<string, string> = {
   '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',
   '429':
     'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which.',
-  '501': 'SKILL_NOT_HOSTED: registered for discovery; invoke it at its endpoint.url.',
+  '501': 'NOT_CONFIGURED: this service is not set up for it (the message names the setting).',
   '503': 'SERVICE_UNAVAILABLE: Redis cannot be reached; retry (Retry-After).',
 };
 /** draft-ietf-httpapi-ratelimit-headers: sent when the caller has limits configured (LIMITS). */

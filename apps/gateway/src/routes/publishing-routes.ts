@@ -40,6 +40,20 @@ export function publishingRoutes(
       .json(descriptor);
   });
 
+  // Ours: what this service presents to a registered skill's provider; never shown again.
+  router.put('/:skillId/credentials', requireJson(), async (req: Request<{ skillId: string }>, res) => {
+    await orServiceUnavailable(async () =>
+      publisher.setCredentials(req.params.skillId, req.body, await authenticator.identify(req.headers)),
+    );
+    res.status(204).end();
+  });
+  router.delete('/:skillId/credentials', async (req: Request<{ skillId: string }>, res) => {
+    await orServiceUnavailable(async () =>
+      publisher.setCredentials(req.params.skillId, null, await authenticator.identify(req.headers)),
+    );
+    res.status(204).end();
+  });
+
   const deprecation = '/:skillId/versions/:version/deprecation';
   router.put(deprecation, requireJson(), async (req: Request<VersionParams>, res) => {
     const { message } = deprecationRequest.parse(req.body);
