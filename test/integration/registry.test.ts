@@ -106,27 +106,29 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('answers 501 SKILL_NOT_HOSTED when a skill registered for discovery only is invoked here', async () => {
+  it('accepts an invocation of a registered skill, and fails it clearly when its provider cannot be called', async () => {
     const inputs = { text: 'hola', target_language: 'en' };
     const anonymous = await system.client.invoke('com.example.translate-v1', inputs);
     expect(anonymous.status).toBe(401);
     const created = await system.client.request<{ key: string }>('/admin/keys', {
-      json: { caller_id: 'tester', scopes: ['skill:invoke'] },
+      json: { caller_id: 'tester', scopes: ['skill:invoke', 'skill:read'] },
       headers: ADMIN_HEADERS,
     });
-    const answer = await system.client.invoke(
-      'com.example.translate-v1',
-      inputs,
-      {},
-      {
-        'x-api-key': created.body.key,
-      },
-    );
-    expect(answer.status).toBe(501);
-    expect((answer.body as unknown as Envelope).error.code).toBe('SKILL_NOT_HOSTED');
-    expect((answer.body as unknown as Envelope).error.message).toContain(
-      'https://api.example.com/skills/translate/invoke',
-    );
+    const headers = { 'x-api-key': created.body.key };
+    // Any worker takes the executions of registered skills and calls their providers.
+    await system.addWorker();
+    const answer = await system.client.invoke('com.example.translate-v1', inputs, {}, headers);
+    expect(answer.status).toBe(202);
+    // No credentials for its provider are set here (see federation.test.ts for a whole call).
+    await expect
+      .poll(async () => {
+        const status = await system.client.request<{
+          status: string;
+          error?: { code: string; message: string };
+        }>(`/skills/com.example.translate-v1/status/${answer.body.execution_id}`, { headers });
+        return [status.body.status, status.body.error?.code];
+      })
+      .toEqual(['failed', 'TOOL_NOT_AVAILABLE']);
   });
 
   it('refuses descriptors that are not valid, naming the field', async () => {

@@ -1,0 +1,149 @@
+import type { Execution, SkillDescriptor } from '@skillrun/core';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../support/client';
+import { ADMIN_HEADERS, repoRoot } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+// Two independent deployments, each with its own Redis, gateway and worker: the provider hosts
+// skills; the consumer registers them and runs them by calling the provider (api federation).
+
+const PROVIDER_SKILLS = `${repoRoot}test/fixtures/skills:${repoRoot}test/fixtures/auth-skills`;
+const CONSUMER_SKILLS = `${repoRoot}test/fixtures/task-skills`;
+const AS_CONSUMER = { caller: { id: 'consumer', type: 'service' } };
+const SECRETS = { PROVIDER_SECRETS_KEY: 'federation-test-secret-0123456789abcdef' };
+
+async function keyFor(client: Client, caller: string): Promise<string> {
+  const created = await client.request<{ key: string }>('/admin/keys', {
+    json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
+    headers: ADMIN_HEADERS,
+  });
+  return created.body.key;
+}
+
+/** Registers, in `consumer`, the provider's descriptor of one of its skills. */
+async function register(consumer: Client, provider: Client, skillId: string): Promise<SkillDescriptor> {
+  const descriptor = (await provider.request<SkillDescriptor>(`/skills/${skillId}`)).body;
+  const registered = await consumer.request('/skills', { json: descriptor, headers: ADMIN_HEADERS });
+  expect(registered.status).toBe(201);
+  return descriptor;
+}
+
+describe('api federation: a skill registered from another deployment runs here', () => {
+  let provider: TestSystem;
+  let consumer: TestSystem;
+  let consumerRedis: Redis;
+  let callerKey: string;
+
+  const invoke = (skillId: string, inputs: unknown, extra: Record<string, unknown> = {}, headers = {}) =>
+    consumer.client.invoke(skillId, inputs, extra, headers);
+  /** Polls an execution the consumer's caller owns until it ends. */
+  async function endOf(skillId: string, executionId: string): Promise<Execution> {
+    let last: Execution | undefined;
+    await expect
+      .poll(async () => {
+        last = (
+          await consumer.client.request<Execution>(`/skills/${skillId}/status/${executionId}`, {
+            headers: { 'x-api-key': callerKey },
+          })
+        ).body;
+        return ['completed', 'failed', 'timeout', 'canceled'].includes(last.status);
+      })
+      .toBe(true);
+    return last as Execution;
+  }
+  const remoteIdOf = (executionId: string) =>
+    consumerRedis.hget(`{skillrun}:exec:${executionId}`, 'remote_execution_id');
+
+  beforeAll(async () => {
+    provider = await TestSystem.start({ SKILLS_DIR: PROVIDER_SKILLS });
+    await provider.addWorker();
+    consumer = await TestSystem.start({ ...SECRETS, SKILLS_DIR: CONSUMER_SKILLS });
+    await consumer.addWorker({ OUTBOUND_ALLOW: '127.0.0.1/32' });
+    consumerRedis = new Redis(consumer.redis.url);
+    callerKey = await keyFor(consumer.client, 'consumer');
+    await register(consumer.client, provider.client, 'keyed_echo');
+    await register(consumer.client, provider.client, 'sleepy');
+  });
+  afterAll(async () => {
+    consumerRedis?.disconnect();
+    await Promise.all([consumer?.stop(), provider?.stop()]);
+  });
+
+  it('calls the provider with the credentials an admin set, which are never shown again', async () => {
+    const headers = { 'x-echo-key': callerKey };
+    const without = await invoke('keyed_echo', { text: 'hi' }, AS_CONSUMER, headers);
+    expect(without.status).toBe(202);
+    const refused = await endOf('keyed_echo', String(without.body.execution_id));
+    expect(refused.status).toBe('failed');
+    expect(refused.error?.code).toBe('TOOL_NOT_AVAILABLE');
+
+    const providerKey = await keyFor(provider.client, 'federation');
+    const set = await consumer.client.request('/skills/keyed_echo/credentials', {
+      method: 'PUT',
+      json: { api_key: providerKey, caller_id: 'federation' },
+      headers: ADMIN_HEADERS,
+    });
+    expect([set.status, JSON.stringify(set.body)]).toEqual([204, '{}']);
+    const stored = await consumerRedis.get('{skillrun}:provider-credentials:keyed_echo');
+    expect(stored).not.toContain(providerKey.slice(-20));
+
+    const accepted = await invoke('keyed_echo', { text: 'federated' }, AS_CONSUMER, headers);
+    const final = await endOf('keyed_echo', String(accepted.body.execution_id));
+    expect([final.status, final.error]).toEqual(['completed', undefined]);
+    expect(final.output).toEqual({ text: 'federated' });
+    // The provider ran it for the consumer's caller, with the consumer's trace id.
+    const remote = await provider.client.request<Execution>(
+      `/skills/keyed_echo/status/${await remoteIdOf(final.execution_id)}`,
+      { headers: { 'x-api-key': providerKey } },
+    );
+    expect(remote.body).toMatchObject({
+      status: 'completed',
+      caller: { id: 'federation' },
+      trace_id: final.trace_id,
+    });
+  });
+
+  it('refuses inputs the descriptor does not allow before anything runs', async () => {
+    const answer = await invoke('keyed_echo', { words: 'no text' }, AS_CONSUMER, { 'x-echo-key': callerKey });
+    expect(answer.status).toBe(400);
+  });
+
+  it('applies its own timeout, and its cancel reaches the provider', async () => {
+    const timed = await invoke('sleepy', { ms: 4000 }, { context: { timeout_ms: 600 } });
+    const { final } = await consumer.client.waitForEnd('sleepy', String(timed.body.execution_id));
+    expect([final.status, final.error?.code]).toEqual(['timeout', 'EXECUTION_TIMEOUT']);
+
+    const running = await invoke('sleepy', { ms: 4000 });
+    const id = String(running.body.execution_id);
+    await expect.poll(() => remoteIdOf(id)).toBeTruthy();
+    expect((await consumer.client.cancel('sleepy', id)).body.status).toBe('canceled');
+    const remoteId = String(await remoteIdOf(id));
+    await expect.poll(async () => (await provider.client.status('sleepy', remoteId)).status).toBe('canceled');
+  });
+
+  it('refuses a provider at an address it may not reach', async () => {
+    const strict = await TestSystem.start({ ...SECRETS, SKILLS_DIR: CONSUMER_SKILLS });
+    try {
+      await strict.addWorker();
+      await register(strict.client, provider.client, 'sleepy');
+      const { final } = await strict.client.run('sleepy', { ms: 1 });
+      expect(final.status).toBe('failed');
+      expect(final.error?.code).toBe('TOOL_NOT_AVAILABLE');
+      expect(final.error?.message).toMatch(/127\.0\.0\.1 is a loopback address: refused unless allowed/);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it('fails an execution whose provider goes away while it runs, with a clear code', async () => {
+    const accepted = await invoke('sleepy', { ms: 4000 });
+    const id = String(accepted.body.execution_id);
+    await expect.poll(() => remoteIdOf(id)).toBeTruthy();
+    await provider.gateway.process.stop();
+    const { final } = await consumer.client.waitForEnd('sleepy', id, 30_000);
+    expect(final.status).toBe('failed');
+    expect(final.error?.code).toBe('FETCH_FAILED');
+    expect((final as Execution).error?.message).toMatch(/provider/);
+  });
+});
