@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Execution, SkillDescriptor } from '@skillrun/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
+import { translateDescriptor } from '../support/descriptors';
 import { ADMIN_HEADERS, repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -120,6 +123,64 @@ describe('api federation: a skill registered from another deployment runs here',
     expect((await consumer.client.cancel('sleepy', id)).body.status).toBe('canceled');
     const remoteId = String(await remoteIdOf(id));
     await expect.poll(async () => (await provider.client.status('sleepy', remoteId)).status).toBe('canceled');
+  });
+
+  it('runs a composite whose step is a registered skill', async () => {
+    // Its worker starts once the step's skill is registered: composites are checked at start.
+    await consumer.addWorker({
+      OUTBOUND_ALLOW: '127.0.0.1/32',
+      SKILLS_DIR: `${repoRoot}test/fixtures/federation-skills`,
+    });
+    const { final } = await consumer.client.run('relay_sleep', { ms: 20 });
+    expect(final.status).toBe('completed');
+    expect(final.output).toEqual({ slept: expect.any(Number) });
+    expect(final.steps?.map(({ skill_id, status }) => [skill_id, status])).toEqual([['sleepy', 'completed']]);
+  });
+
+  it('takes the output a provider answers at once (200), and validates it against the descriptor', async () => {
+    // A provider of another make: it answers POST invoke synchronously, with or without a good output.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const { inputs } = JSON.parse(body) as { inputs: { text: string } };
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify(
+            inputs.text === 'bad' ? { translated_text: 42 } : { translated_text: inputs.text.toUpperCase() },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const descriptor = {
+        ...translateDescriptor,
+        id: 'com.example.sync-1',
+        auth: { type: 'none' },
+        access: 'public',
+        endpoint: {
+          ...translateDescriptor.endpoint,
+          url: `${base}/invoke`,
+          status_url: `${base}/s/{execution_id}`,
+          result_url: `${base}/r/{execution_id}`,
+        },
+      };
+      expect(
+        (await consumer.client.request('/skills', { json: descriptor, headers: ADMIN_HEADERS })).status,
+      ).toBe(201);
+      const inputs = { text: 'hola', target_language: 'en' };
+      const done = await consumer.client.run('com.example.sync-1', inputs);
+      expect([done.final.status, done.final.output]).toEqual(['completed', { translated_text: 'HOLA' }]);
+      const bad = await consumer.client.run('com.example.sync-1', { ...inputs, text: 'bad' });
+      expect([bad.final.status, bad.final.error?.code]).toEqual(['failed', 'INVALID_OUTPUT']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses a provider at an address it may not reach', async () => {

@@ -13,13 +13,12 @@ import {
   parseVersionRange,
   type RegistryEntry,
   type ResolvedSkill,
+  runTargetOf,
   SchemaValidator,
-  type SkillDefinition,
   SkillError,
   type SkillResolver,
   type SkillSchemas,
   type SlotClaim,
-  toInputSchema,
   traceIdFromTraceparent,
 } from '@skillrun/core';
 import type { Authenticator } from './auth/authenticator';
@@ -188,7 +187,7 @@ export class InvocationService {
     const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
-    const skill = runnableOf(entry);
+    const { skill, remote } = runTargetOf(entry);
     const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
       coerce: coercionOf(entry),
       basePath: '/inputs',
@@ -215,9 +214,7 @@ export class InvocationService {
     const launch = {
       payload,
       skill,
-      ...(entry.source === 'registered'
-        ? { remote: true, retryBackoffMs: entry.descriptor.endpoint.retry.backoff_ms }
-        : {}),
+      ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
       ...(place ? { place } : {}),
       ...(range === undefined ? {} : { requestedVersion: range }),
       ...(replayOf === undefined ? {} : { replayOf }),
@@ -263,23 +260,6 @@ export class InvocationService {
       throw error;
     }
   }
-}
-
-/**
- * What an invocation needs of the version it runs: a hosted skill's skill.json, or what a skill
- * registered from elsewhere declares (a worker calls its provider, retrying as its endpoint says).
- */
-function runnableOf(
-  entry: RegistryEntry,
-): Pick<SkillDefinition, 'name' | 'version' | 'retry' | 'input' | 'queue_timeout'> {
-  if (entry.source === 'hosted') return entry.definition;
-  const { descriptor } = entry;
-  return {
-    name: descriptor.id,
-    version: descriptor.version,
-    retry: Math.max(0, descriptor.endpoint.retry.max_attempts - 1),
-    input: toInputSchema(descriptor.inputs),
-  };
 }
 
 /** How long the execution may wait to start, if the caller or the skill set a queue timeout. */

@@ -74,6 +74,7 @@ export {
   resolveVersion,
   type VersionCandidate,
 } from './registry/resolve-version';
+export { type RunTarget, runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export {
   accessOf,

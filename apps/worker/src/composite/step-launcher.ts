@@ -5,7 +5,7 @@ import {
   migrateInputs,
   newJobPayload,
   parseVersionRange,
-  SkillError,
+  runTargetOf,
   type SkillResolver,
   type SkillSchemas,
   type StepEntry,
@@ -67,16 +67,8 @@ export class StepLauncher {
     const range =
       call.version === undefined ? undefined : parseVersionRange(call.version, `${where}/version`);
     const { entry: target, migrations } = await this.deps.resolver.resolve(call.skill, range);
-    if (target.source !== 'hosted') {
-      throw new SkillError(
-        'SKILL_NOT_HOSTED',
-        `${call.skill}@${target.version} is not hosted by this service`,
-        {
-          recoverable: false,
-        },
-      );
-    }
-    const skill = target.definition;
+    // A skill registered from elsewhere is a step like any: a worker calls its provider.
+    const { skill, remote } = runTargetOf(target);
     const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(call.inputs, migrations), {
       coerce: coercionOf(target),
       basePath: `${where}/input`,
@@ -105,6 +97,7 @@ export class StepLauncher {
         payload,
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),
+        ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
         parentJob,
       });
     return { entry, launch };

@@ -99,11 +99,6 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'This service is not set up for the request (the message names the setting).',
   },
-  SKILL_NOT_HOSTED: {
-    http: 501,
-    recoverable: false,
-    summary: "A composite's step names a skill registered from elsewhere, which steps cannot call yet.",
-  },
   LLM_PROVIDER_ERROR: {
     http: 502,
     recoverable: true,

@@ -21,7 +21,6 @@ function retryableCode(code: ErrorCode): boolean {
     case 'EXECUTION_NOT_FOUND':
     case 'NOT_FOUND':
     case 'SKILL_VERSION_CONFLICT':
-    case 'SKILL_NOT_HOSTED':
     case 'NOT_CONFIGURED':
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':
