@@ -100,7 +100,10 @@ export class RemoteProvider {
   /** The end the provider reports, in our terms. */
   private ended(descriptor: SkillDescriptor, body: Record<string, unknown> | undefined): ProviderAnswer {
     const state = body?.status;
-    if (state === undefined || state === 'completed') return { ended: true, output: body?.output ?? null };
+    // A synchronous provider may answer the output itself, or an execution that carries it.
+    if (state === undefined || state === 'completed') {
+      return { ended: true, output: body !== undefined && 'output' in body ? body.output : (body ?? null) };
+    }
     const remote = (body?.error ?? {}) as Partial<ErrorBody>;
     const code =
       state === 'timeout'
