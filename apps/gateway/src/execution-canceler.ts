@@ -8,10 +8,9 @@ import {
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import type { ExecutionIdentity } from './auth/execution-identity';
-import { isAdmin, principalOf } from './auth/identity';
+import { isAdmin } from './auth/identity';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { orServiceUnavailable } from './or-service-unavailable';
-import { readable } from './readable-execution';
 import type { RequestHeaders } from './request-headers';
 
 export interface ExecutionCancelerDeps {
@@ -42,18 +41,7 @@ export class ExecutionCanceler {
 
   async cancel({ skillId, executionId, headers }: CancelRequest): Promise<Execution> {
     const { store } = this.deps;
-    const [record, found] = await orServiceUnavailable(() =>
-      Promise.all([store.read(executionId), this.deps.identity.identify(headers)]),
-    );
-    const identity = await orServiceUnavailable(() =>
-      this.deps.identity.refine(found, headers, {
-        skillId,
-        version: record?.execution.skill_version ?? '',
-        owned: record?.owner !== null && record?.owner !== undefined,
-      }),
-    );
-    const principal = principalOf(identity);
-    const execution = readable(record, skillId, executionId, principal);
+    const { execution, principal } = await this.deps.identity.read(skillId, executionId, headers);
     if (principal && !isAdmin(principal) && !principal.scopes.includes('skill:invoke')) {
       throw new SkillError('ACCESS_DENIED', 'Canceling needs the skill:invoke scope');
     }

@@ -6,7 +6,6 @@ import {
   withTimeout,
 } from '@skillrun/core';
 import type { ExecutionIdentity } from './auth/execution-identity';
-import { principalOf } from './auth/identity';
 import type { ExecutionWatcher } from './execution-watcher';
 import { orServiceUnavailable } from './or-service-unavailable';
 import { readable } from './readable-execution';
@@ -58,18 +57,7 @@ export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
 
   async read({ skillId, executionId, headers, wait }: ExecutionRead): Promise<ExecutionAnswer> {
-    const [record, found] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.store.read(executionId), this.deps.identity.identify(headers)]),
-    );
-    const identity = await orServiceUnavailable(() =>
-      this.deps.identity.refine(found, headers, {
-        skillId,
-        version: record?.execution.skill_version ?? '',
-        owned: record?.owner !== null && record?.owner !== undefined,
-      }),
-    );
-    const principal = principalOf(identity);
-    const first = readable(record, skillId, executionId, principal);
+    const { execution: first, principal } = await this.deps.identity.read(skillId, executionId, headers);
     if (wait === undefined) return { execution: first };
     const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
     if (seconds === 0 || isTerminalStatus(first.status)) {

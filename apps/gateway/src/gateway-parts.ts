@@ -118,7 +118,12 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     maxWatches: config.MAX_WAITERS,
   });
   const metrics = new GatewayMetrics();
-  const identity = new ExecutionIdentity({ authenticator, registry, defaultAuth: descriptors.defaults.auth });
+  const identity = new ExecutionIdentity({
+    store,
+    authenticator,
+    registry,
+    defaultAuth: descriptors.defaults.auth,
+  });
   const history = new ExecutionHistory({
     store,
     authenticator,

@@ -1,9 +1,19 @@
-import { type AuthConfig, authOf, type SkillRegistry } from '@skillrun/core';
+import {
+  type AuthConfig,
+  authOf,
+  type Execution,
+  type ExecutionStore,
+  type Principal,
+  type SkillRegistry,
+} from '@skillrun/core';
+import { orServiceUnavailable } from '../or-service-unavailable';
+import { readable } from '../readable-execution';
 import type { RequestHeaders } from '../request-headers';
 import type { Authenticator } from './authenticator';
-import type { Identity } from './identity';
+import { type Identity, principalOf } from './identity';
 
 export interface ExecutionIdentityDeps {
+  store: ExecutionStore;
   authenticator: Authenticator;
   registry: SkillRegistry;
   defaultAuth: AuthConfig;
@@ -18,13 +28,31 @@ export interface ExecutionIdentityDeps {
 export class ExecutionIdentity {
   constructor(private readonly deps: ExecutionIdentityDeps) {}
 
-  /** The request's identity by its usual credentials. */
-  identify(headers: RequestHeaders): Promise<Identity> {
-    return this.deps.authenticator.identify(headers);
+  /**
+   * The execution of this skill as the request's caller may see it, and who that caller is: 404
+   * EXECUTION_NOT_FOUND for one that does not exist or is not theirs (readable-execution.ts).
+   */
+  async read(
+    skillId: string,
+    executionId: string,
+    headers: RequestHeaders,
+  ): Promise<{ execution: Execution; principal: Principal | undefined }> {
+    const [record, found] = await orServiceUnavailable(() =>
+      Promise.all([this.deps.store.read(executionId), this.deps.authenticator.identify(headers)]),
+    );
+    const identity = await orServiceUnavailable(() =>
+      this.refine(found, headers, {
+        skillId,
+        version: record?.execution.skill_version ?? '',
+        owned: record?.owner !== null && record?.owner !== undefined,
+      }),
+    );
+    const principal = principalOf(identity);
+    return { execution: readable(record, skillId, executionId, principal), principal };
   }
 
   /** `identity` (what identify found), or else the one in the header the execution's skill names. */
-  async refine(
+  private async refine(
     identity: Identity,
     headers: RequestHeaders,
     execution: { skillId: string; version: string; owned: boolean },
