@@ -5,6 +5,7 @@ import type { ExecutionCanceler } from './execution-canceler';
 import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReader } from './execution-reader';
 import type { ExecutionReplayer } from './execution-replayer';
+import type { ExecutionStreams } from './execution-stream';
 import type { InvocationService } from './invocation-service';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetrics } from './metrics/http-metrics';
@@ -38,6 +39,7 @@ export interface AppDeps {
   canceler: ExecutionCanceler;
   history: ExecutionHistory;
   replayer: ExecutionReplayer;
+  streams: ExecutionStreams;
   tasks: TaskDesk;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
@@ -72,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
       executions: deps.executions,
       canceler: deps.canceler,
       replayer: deps.replayer,
+      streams: deps.streams,
       discovery: deps.discovery,
       publisher: deps.publisher,
       authenticator: deps.authenticator,

@@ -95,6 +95,18 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 0,
     description: 'Requests one gateway keeps waiting at once; past it they are answered at once.',
   }),
+  MAX_STREAMS_PER_CALLER: Type.Integer({
+    default: 20,
+    minimum: 1,
+    description:
+      'Event streams (GET events) one caller, or one anonymous address, may keep open on one gateway; past it 429.',
+  }),
+  STREAM_HEARTBEAT_SECONDS: Type.Integer({
+    default: 15,
+    minimum: 1,
+    maximum: 300,
+    description: 'How often a quiet event stream sends a comment, so that proxies keep it open.',
+  }),
   FAIR_SHARE_BURST: Type.Integer({
     default: 100,
     minimum: 0,

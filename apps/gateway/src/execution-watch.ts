@@ -7,6 +7,8 @@ export class ExecutionWatch {
   /** The statuses announced so far; null stands for "announcements may have been lost". */
   private readonly announced: (string | null)[] = [];
   private wake: (() => void) | undefined;
+  /** How many announcements next() has handed out. */
+  private consumed = 0;
 
   constructor(
     /** Settles once the channel is subscribed to: only then is no announcement missed. */
@@ -22,13 +24,14 @@ export class ExecutionWatch {
   }
 
   /**
-   * Resolves when an announced status (already, or from now on) is one `wanted` accepts, when
-   * announcements may have been lost (then only a fresh read knows), after `timeoutMs`, or when
-   * `signal` aborts.
+   * Resolves when an announced status (already, or from now on; not one next() handed out) is one
+   * `wanted` accepts, when announcements may have been lost (then only a fresh read knows), after
+   * `timeoutMs`, or when `signal` aborts.
    */
   until(wanted: (status: string) => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
     const settled = () =>
-      signal.aborted || this.announced.some((status) => status === null || wanted(status));
+      signal.aborted ||
+      this.announced.slice(this.consumed).some((status) => status === null || wanted(status));
     if (settled()) return Promise.resolve();
     return new Promise((resolve) => {
       const finish = () => {
@@ -43,6 +46,20 @@ export class ExecutionWatch {
         if (settled()) finish();
       };
     });
+  }
+
+  /**
+   * For a request that follows every change (a stream): resolves 'changed' when a change was
+   * announced since the last call, 'lost' when announcements may have been lost, 'timeout' after
+   * `timeoutMs` or when `signal` aborts.
+   */
+  async next(timeoutMs: number, signal: AbortSignal): Promise<'changed' | 'lost' | 'timeout'> {
+    const fresh = () => this.announced.slice(this.consumed);
+    if (fresh().length === 0) await this.until(() => true, timeoutMs, signal);
+    const seen = fresh();
+    this.consumed += seen.length;
+    if (seen.includes(null)) return 'lost';
+    return seen.length > 0 ? 'changed' : 'timeout';
   }
 
   /** Ends the watch; the channel is left when no other request watches it. */

@@ -28,6 +28,7 @@ import { ExecutionCanceler } from './execution-canceler';
 import { ExecutionHistory } from './execution-history';
 import { ExecutionReader } from './execution-reader';
 import { ExecutionReplayer } from './execution-replayer';
+import { ExecutionStreams } from './execution-stream';
 import { ExecutionWatcher } from './execution-watcher';
 import { FairShare } from './fair-share';
 import { IdempotencyKeys } from './idempotency/idempotency-keys';
@@ -154,6 +155,13 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     canceler: new ExecutionCanceler({ redis, keys, store, queues, identity, metrics }),
     history,
     replayer: new ExecutionReplayer({ store, authenticator, invocations, history }),
+    streams: new ExecutionStreams({
+      identity,
+      store,
+      watcher,
+      maxPerCaller: config.MAX_STREAMS_PER_CALLER,
+      heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+    }),
     tasks: new TaskDesk({
       store,
       tasks: new TaskStore(redis, keys),

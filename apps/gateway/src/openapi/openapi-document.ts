@@ -311,6 +311,23 @@ export function openApiDocument(baseUrl: string): Json {
       '/skills/{skill_id}/status/{execution_id}': executionRead('status'),
       '/skills/{skill_id}/result/{execution_id}': executionRead('result'),
       '/skills/{skill_id}/cancel/{execution_id}': executionCancel,
+      '/skills/{skill_id}/events/{execution_id}': {
+        get: {
+          operationId: 'streamExecution',
+          summary: "An execution's status as server-sent events, until it ends (ours)",
+          description:
+            "text/event-stream: an event `status` (data: the status representation, id: when it last changed, epoch ms) at once, then one at every change (progress, a retry, a composite's step) until the execution ends, when the stream closes. Any gateway serves any execution (the changes come from Redis). With Last-Event-ID the current state is sent only if it changed since; each event is the whole status, so nothing a client missed is lost. A comment every STREAM_HEARTBEAT_SECONDS keeps proxies from closing a quiet stream. Access as for GET status. 429 past MAX_STREAMS_PER_CALLER open streams of one caller, or MAX_WAITERS on the gateway.",
+          tags: ['invocation'],
+          parameters: [skillId, executionId],
+          responses: {
+            '200': {
+              description: 'The stream of status events.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errors('401', '404', '429', '503'),
+          },
+        },
+      },
       '/skills/{skill_id}/replay/{execution_id}': executionReplay,
       '/healthz': health('healthz', 'The process answers.'),
       '/readyz': health(

@@ -3,6 +3,7 @@ import type { Request, Response, Router } from 'express';
 import type { ExecutionCanceler } from '../execution-canceler';
 import type { ExecutionReader } from '../execution-reader';
 import type { ExecutionReplayer } from '../execution-replayer';
+import type { ExecutionStreams } from '../execution-stream';
 import type { InvocationOutcome, InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
@@ -18,6 +19,7 @@ export interface InvocationRoutesDeps {
   executions: ExecutionReader;
   canceler: ExecutionCanceler;
   replayer: ExecutionReplayer;
+  streams: ExecutionStreams;
   baseUrl: string;
 }
 
@@ -26,7 +28,7 @@ export interface InvocationRoutesDeps {
  * (ours), on the /skills router.
  */
 export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): void {
-  const { invocations, executions, canceler, replayer, baseUrl } = deps;
+  const { invocations, executions, canceler, replayer, streams, baseUrl } = deps;
   router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const outcome = await invocations.invoke({
@@ -59,6 +61,11 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
     const execution = await canceler.cancel({ skillId, executionId, headers: req.headers });
     res.setHeader('Cache-Control', 'no-store');
     res.json(execution);
+  });
+
+  // Ours: the execution's status as server-sent events, until it ends.
+  router.get('/:skillId/events/:executionId', async (req: Request<ExecutionParams>, res) => {
+    await streams.stream(req, res);
   });
 
   for (const step of ['status', 'result'] as const) {
