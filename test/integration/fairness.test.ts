@@ -16,18 +16,8 @@ describe('fair share between callers', () => {
   const keys: Record<string, string> = {};
   const gate = join(tmpdir(), `skillrun-fairness-gate-${process.pid}`);
 
-  async function invokeAs(caller: string, skill: string, inputs: unknown): Promise<string> {
-    const answer = await client.invoke(
-      skill,
-      inputs,
-      { caller: { id: caller, type: 'user' } },
-      {
-        'x-api-key': keys[caller] ?? '',
-      },
-    );
-    expect(answer.status).toBe(202);
-    return String(answer.body.execution_id);
-  }
+  const invokeAs = (caller: string, skill: string, inputs: unknown) =>
+    client.invokeAs(caller, skill, inputs, { 'x-api-key': keys[caller] ?? '' });
 
   beforeAll(async () => {
     system = await TestSystem.start();

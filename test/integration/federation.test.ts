@@ -40,21 +40,9 @@ describe('api federation: a skill registered from another deployment runs here',
 
   const invoke = (skillId: string, inputs: unknown, extra: Record<string, unknown> = {}, headers = {}) =>
     consumer.client.invoke(skillId, inputs, extra, headers);
-  /** Polls an execution the consumer's caller owns until it ends. */
-  async function endOf(skillId: string, executionId: string): Promise<Execution> {
-    let last: Execution | undefined;
-    await expect
-      .poll(async () => {
-        last = (
-          await consumer.client.request<Execution>(`/skills/${skillId}/status/${executionId}`, {
-            headers: { 'x-api-key': callerKey },
-          })
-        ).body;
-        return ['completed', 'failed', 'timeout', 'canceled'].includes(last.status);
-      })
-      .toBe(true);
-    return last as Execution;
-  }
+  /** Waits for the end of an execution the consumer's caller owns. */
+  const endOf = async (skillId: string, executionId: string) =>
+    (await consumer.client.waitForEnd(skillId, executionId, undefined, { 'x-api-key': callerKey })).final;
   const remoteIdOf = (executionId: string) =>
     consumerRedis.hget(`{skillrun}:exec:${executionId}`, 'remote_execution_id');
 

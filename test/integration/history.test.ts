@@ -1,4 +1,4 @@
-import type { Execution, ExecutionListPage } from '@skillrun/core';
+import type { ExecutionListPage } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
 import { ADMIN_HEADERS } from '../support/service-process';
@@ -15,21 +15,10 @@ describe('GET /executions: history with filters and cursor pages', () => {
   const alice: { id: string; skill: string; status: string }[] = [];
   let between = '';
 
-  async function invokeAs(caller: string, skill: string, inputs: unknown): Promise<string> {
-    const answer = await client.invoke(skill, inputs, { caller: { id: caller, type: 'user' } }, as(caller));
-    expect(answer.status).toBe(202);
-    return String(answer.body.execution_id);
-  }
-
-  async function endOf(caller: string, skill: string, id: string): Promise<string> {
-    for (;;) {
-      const { body } = await client.request<Execution>(`/skills/${skill}/status/${id}`, {
-        headers: as(caller),
-      });
-      if (!['accepted', 'running'].includes(body.status)) return body.status;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  const invokeAs = (caller: string, skill: string, inputs: unknown) =>
+    client.invokeAs(caller, skill, inputs, as(caller));
+  const endOf = async (caller: string, skill: string, id: string) =>
+    (await client.waitForEnd(skill, id, undefined, as(caller))).final.status;
 
   async function list(query: string, headers: Record<string, string>) {
     return client.request<ExecutionListPage & { error?: { code: string } }>(`/executions${query}`, {

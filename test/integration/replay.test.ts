@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BulkReplayResult, Execution, ExecutionListPage, InvocationAccepted } from '@skillrun/core';
+import type { BulkReplayResult, ExecutionListPage, InvocationAccepted } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
 import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
@@ -18,21 +18,10 @@ describe('replay: an execution run again as a new one, singly or in bulk', () =>
   const as = (caller: string) => ({ 'x-api-key': keys[caller] ?? '' });
   const dependency = join(tmpdir(), `skillrun-replay-${process.pid}`);
 
-  async function invokeAs(caller: string, skill: string, inputs: unknown): Promise<string> {
-    const answer = await client.invoke(skill, inputs, { caller: { id: caller, type: 'user' } }, as(caller));
-    expect(answer.status).toBe(202);
-    return String(answer.body.execution_id);
-  }
-
-  async function endOf(caller: string, skill: string, id: string): Promise<Execution> {
-    for (;;) {
-      const { body } = await client.request<Execution>(`/skills/${skill}/status/${id}`, {
-        headers: as(caller),
-      });
-      if (!['accepted', 'running'].includes(body.status)) return body;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  const invokeAs = (caller: string, skill: string, inputs: unknown) =>
+    client.invokeAs(caller, skill, inputs, as(caller));
+  const endOf = async (caller: string, skill: string, id: string) =>
+    (await client.waitForEnd(skill, id, undefined, as(caller))).final;
 
   const replay = (caller: string | undefined, skill: string, id: string, body?: unknown) =>
     client.request<InvocationAccepted & Refusal>(`/skills/${skill}/replay/${id}`, {

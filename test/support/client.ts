@@ -36,8 +36,25 @@ export class Client {
     });
   }
 
-  async status(skillId: string, executionId: string): Promise<Execution> {
-    const answer = await this.request<Execution>(`/skills/${skillId}/status/${executionId}`);
+  /** Invokes as an authenticated caller (its key in `headers`); returns the execution id, or throws. */
+  async invokeAs(
+    caller: string,
+    skillId: string,
+    inputs: unknown,
+    headers: Record<string, string>,
+  ): Promise<string> {
+    const answer = await this.invoke(skillId, inputs, { caller: { id: caller, type: 'user' } }, headers);
+    if (answer.status !== 202)
+      throw new Error(`invoke answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return String(answer.body.execution_id);
+  }
+
+  async status(
+    skillId: string,
+    executionId: string,
+    headers: Record<string, string> = {},
+  ): Promise<Execution> {
+    const answer = await this.request<Execution>(`/skills/${skillId}/status/${executionId}`, { headers });
     if (answer.status !== 200)
       throw new Error(`status answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.body;
@@ -55,11 +72,12 @@ export class Client {
     skillId: string,
     executionId: string,
     timeoutMs = 20_000,
+    headers: Record<string, string> = {},
   ): Promise<{ final: Execution; seen: string[] }> {
     const deadline = Date.now() + timeoutMs;
     const seen: string[] = [];
     for (;;) {
-      const execution = await this.status(skillId, executionId);
+      const execution = await this.status(skillId, executionId, headers);
       if (seen.at(-1) !== execution.status) seen.push(execution.status);
       if (isTerminalStatus(execution.status)) return { final: execution, seen };
       if (Date.now() > deadline) throw new Error(`execution ${executionId} still ${execution.status}`);
