@@ -5,7 +5,6 @@ import { skillQueueName } from '@skillrun/core';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
-import { ADMIN_HEADERS } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const BURST = 10_000;
@@ -24,13 +23,7 @@ describe('fair share between callers', () => {
     // One execution at a time: the order the queue gives is the order they run in.
     await system.addWorker({ WORKER_SKILLS: 'gated,sleepy', WORKER_CONCURRENCY: '1' });
     client = system.client;
-    for (const caller of ['burst', 'single']) {
-      const created = await client.request<{ key: string }>('/admin/keys', {
-        json: { caller_id: caller, scopes: ['skill:invoke'] },
-        headers: ADMIN_HEADERS,
-      });
-      keys[caller] = created.body.key;
-    }
+    for (const caller of ['burst', 'single']) keys[caller] = await client.createKey(caller, ['skill:invoke']);
   });
   afterAll(async () => {
     await rm(gate, { force: true });

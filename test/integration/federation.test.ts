@@ -16,14 +16,6 @@ const CONSUMER_SKILLS = `${repoRoot}test/fixtures/task-skills`;
 const AS_CONSUMER = { caller: { id: 'consumer', type: 'service' } };
 const SECRETS = { PROVIDER_SECRETS_KEY: 'federation-test-secret-0123456789abcdef' };
 
-async function keyFor(client: Client, caller: string): Promise<string> {
-  const created = await client.request<{ key: string }>('/admin/keys', {
-    json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
-    headers: ADMIN_HEADERS,
-  });
-  return created.body.key;
-}
-
 /** Registers, in `consumer`, the provider's descriptor of one of its skills. */
 async function register(consumer: Client, provider: Client, skillId: string): Promise<SkillDescriptor> {
   const descriptor = (await provider.request<SkillDescriptor>(`/skills/${skillId}`)).body;
@@ -52,7 +44,7 @@ describe('api federation: a skill registered from another deployment runs here',
     consumer = await TestSystem.start({ ...SECRETS, SKILLS_DIR: CONSUMER_SKILLS });
     await consumer.addWorker({ OUTBOUND_ALLOW: '127.0.0.1/32' });
     consumerRedis = new Redis(consumer.redis.url);
-    callerKey = await keyFor(consumer.client, 'consumer');
+    callerKey = await consumer.client.createKey('consumer');
     await register(consumer.client, provider.client, 'keyed_echo');
     await register(consumer.client, provider.client, 'sleepy');
   });
@@ -69,7 +61,7 @@ describe('api federation: a skill registered from another deployment runs here',
     expect(refused.status).toBe('failed');
     expect(refused.error?.code).toBe('TOOL_NOT_AVAILABLE');
 
-    const providerKey = await keyFor(provider.client, 'federation');
+    const providerKey = await provider.client.createKey('federation');
     const set = await consumer.client.request('/skills/keyed_echo/credentials', {
       method: 'PUT',
       json: { api_key: providerKey, caller_id: 'federation' },

@@ -44,13 +44,7 @@ describe('GET /executions: history with filters and cursor pages', () => {
     system = await TestSystem.start();
     await system.addWorker({ WORKER_CONCURRENCY: '8' });
     client = system.client;
-    for (const caller of ['alice', 'bob']) {
-      const created = await client.request<{ key: string }>('/admin/keys', {
-        json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
-        headers: ADMIN_HEADERS,
-      });
-      keys[caller] = created.body.key;
-    }
+    for (const caller of ['alice', 'bob']) keys[caller] = await client.createKey(caller);
     const run = async (skill: string, inputs: unknown) => {
       const id = await invokeAs('alice', skill, inputs);
       alice.push({ id, skill, status: await endOf('alice', skill, id) });

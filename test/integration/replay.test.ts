@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { BulkReplayResult, ExecutionListPage, InvocationAccepted } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
-import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
+import { fixtureSkills } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const replaySkills = fileURLToPath(new URL('../fixtures/replay-skills', import.meta.url));
@@ -34,13 +34,7 @@ describe('replay: an execution run again as a new one, singly or in bulk', () =>
     system = await TestSystem.start({ SKILLS_DIR: [fixtureSkills, replaySkills].join(delimiter) });
     await system.addWorker({ WORKER_CONCURRENCY: '8' });
     client = system.client;
-    for (const caller of ['alice', 'bob']) {
-      const created = await client.request<{ key: string }>('/admin/keys', {
-        json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
-        headers: ADMIN_HEADERS,
-      });
-      keys[caller] = created.body.key;
-    }
+    for (const caller of ['alice', 'bob']) keys[caller] = await client.createKey(caller);
   });
   afterAll(async () => {
     await rm(dependency, { force: true });

@@ -1,7 +1,7 @@
 import type { Execution, SkillDescriptor } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
-import { ADMIN_HEADERS, repoRoot } from '../support/service-process';
+import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 interface TaskView {
@@ -48,13 +48,8 @@ describe('task skills: work done by a person or an agent', () => {
     system = await TestSystem.start({ SKILLS_DIR });
     await system.addWorker({ SKILLS_DIR, WORKER_CONCURRENCY: '2' });
     client = system.client;
-    for (const caller of ['reviewer', 'lead', 'stranger']) {
-      const created = await client.request<{ key: string }>('/admin/keys', {
-        json: { caller_id: caller, scopes: ['skill:invoke', 'skill:read'] },
-        headers: ADMIN_HEADERS,
-      });
-      as[caller] = { 'x-api-key': created.body.key };
-    }
+    for (const caller of ['reviewer', 'lead', 'stranger'])
+      as[caller] = { 'x-api-key': await client.createKey(caller) };
   });
   afterAll(() => system?.stop());
 

@@ -1,4 +1,5 @@
 import { type Execution, isTerminalStatus } from '@skillrun/core';
+import { ADMIN_HEADERS } from './service-process';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -34,6 +35,16 @@ export class Client {
       json: { caller: { id: 'tester', type: 'service' }, skill_id: skillId, inputs, ...extra },
       headers,
     });
+  }
+
+  /** A new API key for `callerId` (made with the admin key), to invoke and read as that caller. */
+  async createKey(callerId: string, scopes = ['skill:invoke', 'skill:read']): Promise<string> {
+    const created = await this.request<{ key: string }>('/admin/keys', {
+      json: { caller_id: callerId, scopes },
+      headers: ADMIN_HEADERS,
+    });
+    if (created.status !== 201) throw new Error(`POST /admin/keys answered ${created.status}`);
+    return created.body.key;
   }
 
   /** Invokes as an authenticated caller (its key in `headers`); returns the execution id, or throws. */
