@@ -40,7 +40,19 @@ export class SkillResolver {
     const available = visible.filter((version) => version.available);
     const resolution = resolveVersion(available.map(toCandidate), range, versions.map(toCandidate));
     const chosen = resolution && available.find((version) => version.version === resolution.version);
-    if (!resolution || !chosen) throw notFound(skillId, range, available);
+    if (!resolution || !chosen) {
+      const lapsed = visible.filter((version) => version.lapsed);
+      if (
+        lapsed.length > 0 &&
+        resolveVersion([...available, ...lapsed].map(toCandidate), range, versions.map(toCandidate))
+      ) {
+        throw new SkillError(
+          'SERVICE_UNAVAILABLE',
+          `The workers hosting "${skillId}" have not been heard from for a moment; retry shortly`,
+        );
+      }
+      throw notFound(skillId, range, available);
+    }
     return {
       entry: chosen,
       migrations: resolution.migrations,

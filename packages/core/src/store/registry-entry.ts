@@ -29,7 +29,15 @@ export interface RegisteredEntry extends EntryBase {
 export type RegistryEntry = HostedEntry | RegisteredEntry;
 
 /** A version as the registry sees it now: whether it can run, and whether it is deprecated. */
-export type RegistryVersion = RegistryEntry & { available: boolean; deprecation?: Deprecation };
+export type RegistryVersion = RegistryEntry & {
+  available: boolean;
+  /**
+   * Hosted, and its workers' leases lapsed a moment ago without their leaving (a crash, or Redis or
+   * the network away): presumed back soon, so not yet forgotten.
+   */
+  lapsed?: boolean;
+  deprecation?: Deprecation;
+};
 
 export function contentDigest(content: unknown): string {
   return createHash('sha256')

@@ -53,6 +53,12 @@ return 'created'
 export type AdvertiseOutcome = 'ok' | 'registered' | 'conflict';
 export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted';
 
+/**
+ * How long after its workers' leases lapsed (without their withdrawing: a crash, or Redis or the
+ * network away) a version is presumed coming back: invocations get 503 and Retry-After, not 404.
+ */
+const LAPSE_GRACE_MS = 30_000;
+
 export interface WorkerLease {
   workerId: string;
   entries: HostedEntry[];
@@ -149,18 +155,26 @@ export class SkillRegistry {
       Object.values(replies[index * 2] ?? {}).map((json) => JSON.parse(json) as RegistryEntry),
     );
     const hosted = entries.flat().filter((entry) => entry.source === 'hosted');
+    // The latest lease of each hosted version: live if it runs past now, lapsed if it ended lately.
     const leases = this.redis.pipeline();
-    for (const entry of hosted) leases.zcount(this.keys.skillHosts(entry.id, entry.version), now, '+inf');
-    const counts = hosted.length > 0 ? await execAll(leases) : [];
-    const live = new Set(hosted.filter((_, index) => Number(counts[index]) > 0));
+    for (const entry of hosted)
+      leases.zrange(this.keys.skillHosts(entry.id, entry.version), -1, -1, 'WITHSCORES');
+    const latest = hosted.length > 0 ? ((await execAll(leases)) as string[][]) : [];
+    const until = new Map<RegistryEntry, number>(
+      hosted.map((entry, index) => [entry, Number(latest[index]?.[1] ?? 0)]),
+    );
     const result = new Map<string, RegistryVersion[]>();
     ids.forEach((id, index) => {
       const deprecations = replies[index * 2 + 1] ?? {};
       const versions = (entries[index] ?? []).map((entry) => {
         const deprecation = deprecations[entry.version];
+        const leaseEnd = until.get(entry) ?? 0;
         return {
           ...entry,
-          available: entry.source === 'registered' || live.has(entry),
+          available: entry.source === 'registered' || leaseEnd > now,
+          ...(entry.source === 'hosted' && leaseEnd <= now && leaseEnd > now - LAPSE_GRACE_MS
+            ? { lapsed: true }
+            : {}),
           ...(deprecation ? { deprecation: JSON.parse(deprecation) as Deprecation } : {}),
         };
       });
