@@ -71,6 +71,7 @@ describe('toSkillDescriptor', () => {
       status_url: 'https://skills.example.com/skills/text_stats/status/{execution_id}',
       result_url: 'https://skills.example.com/skills/text_stats/result/{execution_id}',
       'x-cancel_url': 'https://skills.example.com/skills/text_stats/cancel/{execution_id}',
+      'x-events_url': 'https://skills.example.com/skills/text_stats/events/{execution_id}',
       timeout_ms: 4000,
       retry: { max_attempts: 3, backoff_ms: 750 },
     });

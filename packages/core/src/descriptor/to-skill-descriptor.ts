@@ -29,6 +29,7 @@ export function skillUrls(baseUrl: string, skillId: string) {
     status: `${root}/status/{execution_id}`,
     result: `${root}/result/{execution_id}`,
     cancel: `${root}/cancel/{execution_id}`,
+    events: `${root}/events/{execution_id}`,
   };
 }
 
@@ -61,6 +62,7 @@ export function toSkillDescriptor(
       status_url: urls.status,
       result_url: urls.result,
       'x-cancel_url': urls.cancel,
+      'x-events_url': urls.events,
       timeout_ms: Math.ceil(skill.timeout),
       retry: { max_attempts: skill.retry + 1, backoff_ms: context.retryBackoffMs },
     },

@@ -22,6 +22,8 @@ export const InvocationEndpoint = Type.Object({
   result_url: Type.String({ pattern: '\\{execution_id\\}' }),
   /** Ours: POST here to cancel an execution (an extension of spec 001, which has no cancel). */
   'x-cancel_url': Type.Optional(Type.String({ pattern: '\\{execution_id\\}' })),
+  /** Ours: the execution's status as server-sent events, for consumers that would rather not poll. */
+  'x-events_url': Type.Optional(Type.String({ pattern: '\\{execution_id\\}' })),
   timeout_ms: Type.Integer({ minimum: 1 }),
   retry: Type.Object({
     max_attempts: Type.Integer({ minimum: 1 }),
