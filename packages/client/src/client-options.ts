@@ -1,0 +1,57 @@
+import type { Execution, InvocationContext } from './protocol.js';
+
+export type CallerType = 'ifay' | 'service' | 'user';
+
+/** Credentials for one provider. */
+export interface Credentials {
+  /** Sent in the header the descriptor's `auth` names (X-API-Key when it names none). */
+  apiKey?: string;
+  /** Sent as `Authorization: Bearer ...` (an OAuth 2 access token, for `auth.type: oauth2`). */
+  bearerToken?: string;
+}
+
+export interface ClientOptions {
+  /** The skillrun service (or any spec 001 provider with a /skills catalogue) for ids and listings. */
+  baseUrl?: string;
+  /**
+   * Credentials for `baseUrl`'s origin (for every origin when there is no `baseUrl`). A skill whose
+   * `auth.type` is `none` is called without them, except on `baseUrl`'s origin, where they say who
+   * the caller is (the owner of the execution).
+   */
+  apiKey?: string;
+  bearerToken?: string;
+  /** Credentials for other providers, by origin (`https://provider.example:8443`). */
+  providers?: Record<string, Credentials>;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
+  /** `caller` of every invocation. With credentials, its id must be the credentials' caller. */
+  caller?: { id: string; type: CallerType };
+  /** Spec 001's exponential backoff (initial delay × 2^n, capped) for failed requests. */
+  retry?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };
+  /** How long one request may take before it is abandoned (and retried); default 30 s. */
+  requestTimeoutMs?: number;
+  /** How long a fetched descriptor is reused for invocations by id; default 30 s, 0 never. */
+  descriptorCacheMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface InvokeOptions extends CallOptions {
+  /** A semver range of the skill (by id only): which version runs. */
+  version?: string;
+  context?: InvocationContext;
+  /** Makes a repeated invoke answer the first execution; one is generated when absent. */
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Give up (SkillrunError WAIT_TIMEOUT) when the execution has not ended by then. */
+  timeoutMs?: number;
+  /** Called with every state seen, the last one included. */
+  onUpdate?: (execution: Execution) => void;
+}
+
+export interface InvokeAndWaitOptions extends InvokeOptions, Omit<WaitOptions, 'signal'> {}

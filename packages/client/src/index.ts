@@ -1,0 +1,30 @@
+export type {
+  CallerType,
+  CallOptions,
+  ClientOptions,
+  Credentials,
+  InvokeAndWaitOptions,
+  InvokeOptions,
+  WaitOptions,
+} from './client-options.js';
+export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
+export {
+  type AuthConfig,
+  type ErrorBody,
+  type Execution,
+  type ExecutionPage,
+  type ExecutionQuery,
+  type ExecutionStatus,
+  type InvocationAccepted,
+  type InvocationContext,
+  type InvocationEndpoint,
+  isTerminal,
+  type ParameterDefinition,
+  type SkillDescriptor,
+  type SkillPage,
+  type SkillSearchQuery,
+  type TerminalStatus,
+} from './protocol.js';
+export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';
+export { SkillrunClient, type TypedSkill } from './skillrun-client.js';
+export { type ClientErrorCode, SkillrunError, type SkillrunErrorInit } from './skillrun-error.js';
