@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   CallOptions,
   ClientOptions,
@@ -5,17 +6,22 @@ import type {
   InvokeOptions,
   WaitOptions,
 } from './client-options.js';
+import { type CompiledOptions, compileOptions } from './compiled-options.js';
 import type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
+import { ExecutionWaiter, readExecution } from './execution-waiter.js';
+import { HttpTransport } from './http-transport.js';
 import type {
   Execution,
   ExecutionPage,
   ExecutionQuery,
+  InvocationAccepted,
   SkillDescriptor,
   SkillPage,
   SkillSearchQuery,
 } from './protocol.js';
 import type { SkillInput, SkillOutput } from './skill-types.js';
 import { SkillrunError } from './skillrun-error.js';
+import { executionUrl, urlWithQuery } from './url-template.js';
 
 /** One skill, typed by its id's entry in SkillTypes. */
 export interface TypedSkill<Id extends string> {
@@ -24,62 +30,158 @@ export interface TypedSkill<Id extends string> {
   invokeAndWait(inputs: SkillInput<Id>, options?: InvokeAndWaitOptions): Promise<SkillOutput<Id>>;
 }
 
+/** What each ended status means when the execution carries no error of its own. */
+const ENDED_WITHOUT_ERROR: Record<string, string> = {
+  failed: 'TOOL_EXECUTION_FAILED',
+  timeout: 'EXECUTION_TIMEOUT',
+  canceled: 'EXECUTION_CANCELED',
+};
+
 /**
  * A spec 001 consumer: reads a skill's descriptor, sends the credentials its `auth` names, invokes
  * `endpoint.url` and follows `status_url` / `result_url` (or skillrun's live status).
  */
 export class SkillrunClient {
-  constructor(readonly options: ClientOptions = {}) {}
+  private readonly compiled: CompiledOptions;
+  private readonly transport: HttpTransport;
+  private readonly waiter: ExecutionWaiter;
+  private readonly descriptors = new Map<string, { descriptor: SkillDescriptor; at: number }>();
 
-  listSkills(query: SkillSearchQuery = {}, options: CallOptions = {}): Promise<SkillPage> {
-    throw notYet(query, options);
+  constructor(options: ClientOptions = {}) {
+    this.compiled = compileOptions(options);
+    this.transport = new HttpTransport(this.compiled);
+    this.waiter = new ExecutionWaiter(this.compiled, this.transport);
   }
 
+  /** GET /skills of `baseUrl`: one page of the catalogue. */
+  async listSkills(query: SkillSearchQuery = {}, options: CallOptions = {}): Promise<SkillPage> {
+    const url = urlWithQuery(this.baseUrl(), '/skills', { ...query });
+    const answer = await this.get<SkillPage>(url, options.signal);
+    if (!Array.isArray(answer.skills)) throw unexpected(url, answer);
+    return { skills: answer.skills, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /** Skills whose id, name, description or tags hold every word of `q`. */
   searchSkills(q: string, options: CallOptions & Omit<SkillSearchQuery, 'q'> = {}): Promise<SkillPage> {
     const { signal, ...query } = options;
     return this.listSkills({ ...query, q }, signal ? { signal } : {});
   }
 
-  describe(skill: string, options: CallOptions & { version?: string } = {}): Promise<SkillDescriptor> {
-    throw notYet(skill, options);
+  /** A skill's descriptor: by id from `baseUrl` (`version` a semver range), or from its URL. */
+  async describe(skill: string, options: CallOptions & { version?: string } = {}): Promise<SkillDescriptor> {
+    const url = /^https?:\/\//i.test(skill)
+      ? skill
+      : urlWithQuery(this.baseUrl(), `/skills/${encodeURIComponent(skill)}`, { version: options.version });
+    const descriptor = await this.get<SkillDescriptor>(url, options.signal);
+    if (typeof descriptor?.id !== 'string' || typeof descriptor.endpoint?.url !== 'string') {
+      throw unexpected(url, descriptor);
+    }
+    this.descriptors.set(cacheKey(skill, options.version), { descriptor, at: Date.now() });
+    return descriptor;
   }
 
-  invoke(
+  /**
+   * POST the descriptor's `endpoint.url` with its credentials. Sends an `Idempotency-Key` (the
+   * given one, or a new one), so that a retried request cannot start the skill twice.
+   */
+  async invoke(
     skill: string | SkillDescriptor,
     inputs: object,
     options: InvokeOptions = {},
   ): Promise<ExecutionHandle> {
-    throw notYet(skill, inputs, options);
+    const descriptor =
+      typeof skill === 'string' ? await this.cachedDescriptor(skill, options.version, options.signal) : skill;
+    const url = new URL(descriptor.endpoint.url, this.compiled.baseUrl).toString();
+    const answer = await this.transport.request<InvocationAccepted>({
+      method: 'POST',
+      url,
+      headers: {
+        ...this.compiled.credentialHeaders(url, descriptor.auth),
+        'idempotency-key': options.idempotencyKey ?? randomUUID(),
+      },
+      json: {
+        caller: this.compiled.caller,
+        skill_id: descriptor.id,
+        inputs,
+        ...(options.context ? { context: options.context } : {}),
+      },
+      retry: this.policyOf(descriptor),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const accepted = answer.body;
+    if (typeof accepted?.execution_id !== 'string') throw unexpected(url, accepted);
+    return this.handleOf(descriptor, accepted.execution_id, accepted);
   }
 
-  status(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
-    throw notYet(execution, options);
+  /** GET the execution's `status_url`. */
+  async status(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
+    const handle = await this.resolve(execution, options.signal);
+    return (await readExecution(this.compiled, this.transport, handle.statusUrl, handle, 0, options.signal))
+      .body;
   }
 
-  result(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
-    throw notYet(execution, options);
+  /** GET the execution's `result_url`. */
+  async result(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
+    const handle = await this.resolve(execution, options.signal);
+    return (await readExecution(this.compiled, this.transport, handle.resultUrl, handle, 0, options.signal))
+      .body;
   }
 
-  wait(execution: ExecutionRef, options: WaitOptions = {}): Promise<Execution> {
-    throw notYet(execution, options);
+  /**
+   * The execution once it has ended (completed, failed, timeout or canceled), over its live status
+   * when the descriptor names `x-events_url`, else by long-polling or polling `status_url`.
+   */
+  async wait(execution: ExecutionRef, options: WaitOptions = {}): Promise<Execution> {
+    return this.waiter.wait(await this.resolve(execution, options.signal), options);
   }
 
+  /** Invokes and waits: the output, or a SkillrunError with the execution's error code. */
   async invokeAndWait(
     skill: string | SkillDescriptor,
     inputs: object,
     options: InvokeAndWaitOptions = {},
   ): Promise<unknown> {
-    throw notYet(skill, inputs, options);
+    const { timeoutMs, onUpdate, ...invokeOptions } = options;
+    const handle = await this.invoke(skill, inputs, invokeOptions);
+    const ended = await this.wait(handle, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(onUpdate ? { onUpdate } : {}),
+    });
+    if (ended.status === 'completed') return ended.output;
+    const error = ended.error ?? {
+      code: ENDED_WITHOUT_ERROR[ended.status] ?? 'TOOL_EXECUTION_FAILED',
+      message: `Execution ${ended.execution_id} ended ${ended.status}`,
+    };
+    throw SkillrunError.fromBody(error, { execution: ended });
   }
 
-  cancel(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
-    throw notYet(execution, options);
+  /** POST the descriptor's `endpoint.x-cancel_url` (skillrun's extension): the execution, canceled. */
+  async cancel(execution: ExecutionRef, options: CallOptions = {}): Promise<Execution> {
+    const handle = await this.resolve(execution, options.signal);
+    if (!handle.cancelUrl) {
+      throw new SkillrunError('NOT_SUPPORTED', `Skill ${handle.skillId}'s descriptor names no x-cancel_url`);
+    }
+    const answer = await this.transport.request<Execution>({
+      method: 'POST',
+      url: handle.cancelUrl,
+      headers: this.compiled.credentialHeaders(handle.cancelUrl, handle.descriptor.auth),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (typeof answer.body?.status !== 'string') throw unexpected(handle.cancelUrl, answer.body);
+    return answer.body;
   }
 
-  executions(query: ExecutionQuery = {}, options: CallOptions = {}): Promise<ExecutionPage> {
-    throw notYet(query, options);
+  /** GET /executions of `baseUrl` (skillrun's history): the caller's executions, newest first. */
+  async executions(query: ExecutionQuery = {}, options: CallOptions = {}): Promise<ExecutionPage> {
+    const status = Array.isArray(query.status) ? query.status.join(',') : query.status;
+    const url = urlWithQuery(this.baseUrl(), '/executions', { ...query, status });
+    const answer = await this.get<ExecutionPage>(url, options.signal);
+    if (!Array.isArray(answer.executions)) throw unexpected(url, answer);
+    return { executions: answer.executions, next_cursor: answer.next_cursor ?? null };
   }
 
+  /** A skill whose inputs and output are typed by its entry in SkillTypes. */
   skill<Id extends string>(id: Id): TypedSkill<Id> {
     return {
       id,
@@ -88,8 +190,75 @@ export class SkillrunClient {
         (await this.invokeAndWait(id, inputs as object, options)) as SkillOutput<Id>,
     };
   }
+
+  private async get<T>(url: string, signal?: AbortSignal): Promise<T> {
+    const answer = await this.transport.request<T>({
+      method: 'GET',
+      url,
+      headers: this.compiled.credentialHeaders(url),
+      ...(signal ? { signal } : {}),
+    });
+    return answer.body;
+  }
+
+  private baseUrl(): string {
+    if (this.compiled.baseUrl === undefined) {
+      throw new TypeError('This call needs the baseUrl option: the service whose catalogue to read');
+    }
+    return this.compiled.baseUrl;
+  }
+
+  private async cachedDescriptor(skill: string, version?: string, signal?: AbortSignal) {
+    const cached = this.descriptors.get(cacheKey(skill, version));
+    if (cached && Date.now() - cached.at < this.compiled.descriptorCacheMs) return cached.descriptor;
+    return this.describe(skill, {
+      ...(version === undefined ? {} : { version }),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  private async resolve(execution: ExecutionRef, signal?: AbortSignal): Promise<ExecutionHandle> {
+    if ('descriptor' in execution) return execution;
+    const descriptor = await this.cachedDescriptor(execution.skillId, execution.version, signal);
+    return this.handleOf(descriptor, execution.executionId);
+  }
+
+  private handleOf(
+    descriptor: SkillDescriptor,
+    executionId: string,
+    accepted?: InvocationAccepted,
+  ): ExecutionHandle {
+    const { endpoint } = descriptor;
+    const base = new URL(endpoint.url, this.compiled.baseUrl).toString();
+    const cancel = endpoint['x-cancel_url'];
+    const events = endpoint['x-events_url'];
+    return {
+      executionId,
+      skillId: descriptor.id,
+      status: accepted?.status ?? 'accepted',
+      descriptor,
+      statusUrl: executionUrl(endpoint.status_url, executionId, base),
+      resultUrl: executionUrl(endpoint.result_url, executionId, base),
+      ...(cancel ? { cancelUrl: executionUrl(cancel, executionId, base) } : {}),
+      ...(events ? { eventsUrl: executionUrl(events, executionId, base) } : {}),
+      accepted: accepted ?? { execution_id: executionId, status: 'accepted', skill_id: descriptor.id },
+    };
+  }
+
+  /** The client's retry policy, from the descriptor's backoff unless the client set its own. */
+  private policyOf(descriptor: SkillDescriptor) {
+    const backoff = descriptor.endpoint.retry?.backoff_ms;
+    const own = this.compiled.retry;
+    return backoff && !this.compiled.ownInitialDelay ? { ...own, initialDelayMs: backoff } : own;
+  }
 }
 
-function notYet(..._args: unknown[]): SkillrunError {
-  return new SkillrunError('NOT_SUPPORTED', 'Not implemented yet');
+function cacheKey(skill: string, version?: string): string {
+  return `${skill}\n${version ?? ''}`;
+}
+
+function unexpected(url: string, body: unknown): SkillrunError {
+  return new SkillrunError('UNEXPECTED_RESPONSE', `${url} answered something that is not the protocol`, {
+    details: body,
+  });
 }

@@ -1,0 +1,174 @@
+import { type SkillDescriptor, SkillrunClient, SkillrunError } from '@skillrun/client';
+import { describe, expect, it } from 'vitest';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A fetch that answers from a script, one entry per call, and records every request. */
+function scripted(answers: Array<Response | Error>) {
+  const seen: Seen[] = [];
+  const fetch = async (input: Parameters<typeof globalThis.fetch>[0], init: RequestInit = {}) => {
+    seen.push({
+      method: init.method ?? 'GET',
+      url: String(input),
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    });
+    const next = answers.shift();
+    if (!next) throw new Error('no more answers scripted');
+    if (next instanceof Error) throw next;
+    return next;
+  };
+  return { seen, fetch: fetch as typeof globalThis.fetch };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+const accepted = { execution_id: 'e1', status: 'accepted', skill_id: 'x' };
+
+function descriptorAt(origin: string, auth: SkillDescriptor['auth']): SkillDescriptor {
+  return {
+    protocol: { version: '1.0.0' },
+    id: 'x',
+    name: 'x',
+    version: '1.0.0',
+    capability_type: 'api',
+    description: '',
+    provider: { name: 'p' },
+    endpoint: {
+      url: `${origin}/x/invoke`,
+      status_url: `${origin}/x/status/{execution_id}`,
+      result_url: `${origin}/x/result/{execution_id}`,
+      retry: { max_attempts: 1, backoff_ms: 1 },
+    },
+    inputs: [],
+    output: { content_type: 'application/json', schema: {} },
+    auth,
+    access: 'public',
+  };
+}
+
+const fast = { retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 } };
+
+describe('the client retries per spec 001, safely', () => {
+  it('retries a 503 (Retry-After) and an unreachable endpoint with the same Idempotency-Key', async () => {
+    const { seen, fetch } = scripted([
+      json(
+        503,
+        { error: { code: 'SERVICE_UNAVAILABLE', message: 'busy', recoverable: true } },
+        { 'retry-after': '0' },
+      ),
+      new TypeError('fetch failed'),
+      json(202, accepted),
+    ]);
+    const client = new SkillrunClient({ fetch, ...fast });
+    const handle = await client.invoke(descriptorAt('http://p.test', { type: 'none' }), { a: 1 });
+    expect(handle.executionId).toBe('e1');
+    expect(handle.statusUrl).toBe('http://p.test/x/status/e1');
+    expect(seen).toHaveLength(3);
+    const keys = new Set(seen.map((request) => request.headers['idempotency-key']));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen[0]?.body).toEqual({
+      caller: { id: 'skillrun-client', type: 'service' },
+      skill_id: 'x',
+      inputs: { a: 1 },
+    });
+  });
+
+  it("stops at the timeout answer's max_attempts, and never retries a refusal", async () => {
+    const timeout = {
+      code: 'EXECUTION_TIMEOUT',
+      message: 'slow',
+      retry: { suggested_delay_ms: 1, max_attempts: 2 },
+    };
+    const { seen, fetch } = scripted([json(504, { error: timeout }), json(504, { error: timeout })]);
+    const client = new SkillrunClient({ fetch, ...fast, retry: { ...fast.retry, maxAttempts: 5 } });
+    const failure = await client.invoke(descriptorAt('http://p.test', { type: 'none' }), {}).catch((e) => e);
+    expect(failure).toBeInstanceOf(SkillrunError);
+    expect(failure).toMatchObject({ code: 'EXECUTION_TIMEOUT', httpStatus: 504, retry: timeout.retry });
+    expect(seen).toHaveLength(2);
+
+    const refused = scripted([
+      json(400, { error: { code: 'INVALID_INPUT', message: 'no', recoverable: false } }),
+    ]);
+    const strict = new SkillrunClient({ fetch: refused.fetch, ...fast });
+    await expect(strict.invoke(descriptorAt('http://p.test', { type: 'none' }), {})).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      httpStatus: 400,
+      recoverable: false,
+    });
+    expect(refused.seen).toHaveLength(1);
+  });
+
+  it('gives up on an unreachable endpoint with ENDPOINT_UNREACHABLE after maxAttempts', async () => {
+    const { seen, fetch } = scripted([new TypeError('a'), new TypeError('b'), new TypeError('c')]);
+    const client = new SkillrunClient({ fetch, ...fast });
+    await expect(client.invoke(descriptorAt('http://p.test', { type: 'none' }), {})).rejects.toMatchObject({
+      code: 'ENDPOINT_UNREACHABLE',
+      recoverable: true,
+    });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('aborts a backoff at once with the signal’s reason', async () => {
+    const { seen, fetch } = scripted([json(503, {}, { 'retry-after': '3600' })]);
+    const client = new SkillrunClient({ fetch, ...fast });
+    const controller = new AbortController();
+    const invoking = client.invoke(
+      descriptorAt('http://p.test', { type: 'none' }),
+      {},
+      { signal: controller.signal },
+    );
+    await expect.poll(() => seen.length).toBe(1);
+    controller.abort(new Error('user gave up'));
+    await expect(invoking).rejects.toThrow('user gave up');
+  });
+});
+
+describe('the client sends the credentials the descriptor’s auth names, where they belong', () => {
+  const run = async (
+    options: ConstructorParameters<typeof SkillrunClient>[0],
+    descriptor: SkillDescriptor,
+  ) => {
+    const { seen, fetch } = scripted([json(202, accepted)]);
+    await new SkillrunClient({ ...options, fetch }).invoke(descriptor, {});
+    return seen[0]?.headers ?? {};
+  };
+
+  it('puts an api_key in the header auth names, and a token in Authorization', async () => {
+    const headers = await run(
+      { apiKey: 'k1', bearerToken: 't1' },
+      descriptorAt('http://p.test', { type: 'api_key', header: 'X-Provider-Key' }),
+    );
+    expect(headers['x-provider-key']).toBe('k1');
+    expect(headers.authorization).toBe('Bearer t1');
+    expect(headers['x-api-key']).toBeUndefined();
+  });
+
+  it('sends nothing for auth none, except to its own service, and keeps each provider’s key to it', async () => {
+    expect(await run({ apiKey: 'k1' }, descriptorAt('http://p.test', { type: 'none' }))).not.toHaveProperty(
+      'x-api-key',
+    );
+    const own = await run(
+      { apiKey: 'k1', baseUrl: 'http://p.test/' },
+      descriptorAt('http://p.test', { type: 'none' }),
+    );
+    expect(own['x-api-key']).toBe('k1');
+    const elsewhere = await run(
+      { apiKey: 'ours', baseUrl: 'http://us.test', providers: { 'http://p.test': { apiKey: 'theirs' } } },
+      descriptorAt('http://p.test', { type: 'api_key' }),
+    );
+    expect(elsewhere['x-api-key']).toBe('theirs');
+    const stranger = await run(
+      { apiKey: 'ours', baseUrl: 'http://us.test' },
+      descriptorAt('http://p.test', { type: 'api_key' }),
+    );
+    expect(stranger['x-api-key']).toBeUndefined();
+  });
+});
