@@ -28,6 +28,7 @@ export { createLogger, type Logger, redactSecrets } from './logging/create-logge
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
 export { AddressPolicy } from './outbound/address-policy';
 export {
+  checkedUrl,
   OutboundHttp,
   type OutboundHttpOptions,
   OutboundRefusal,
@@ -56,6 +57,7 @@ export {
   skillQueueName,
   skillQueueNames,
 } from './queue/skill-queue';
+export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
 export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export { type RedisScript, redisScript } from './redis/redis-script';
@@ -128,6 +130,21 @@ export {
   SkillPublication,
 } from './schemas/skill-descriptor';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
+export {
+  CreatedWebhook,
+  DeliveryAttempt,
+  DeliveryListPage,
+  DeliveryListQuery,
+  DeliveryState,
+  NewWebhook,
+  WebhookDelivery,
+  WebhookId,
+  WebhookList,
+  WebhookMode,
+  WebhookSecret,
+  WebhookTarget,
+  WebhookView,
+} from './schemas/webhook';
 export type {
   InvokeOptions,
   SkillContext,
@@ -168,6 +185,8 @@ export {
   type WorkerLease,
 } from './store/skill-registry';
 export { type ClaimResult, TaskStore } from './store/task-store';
+export { type NewDelivery, WebhookDeliveries } from './store/webhook-deliveries';
+export { type StoredWebhook, WebhookStore } from './store/webhook-store';
 export { newTraceId, traceIdFromTraceparent } from './trace/trace-id';
 export { coerceInputs } from './validation/coerce-inputs';
 export { createAjv } from './validation/create-ajv';

@@ -58,4 +58,11 @@ export const CommonConfig = {
     }),
   ),
   LOG_LEVEL: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  OUTBOUND_ALLOW: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f:./]+(,[0-9A-Fa-f:./]+)*$',
+      description:
+        'Address ranges (CIDR, comma-separated) that outbound calls (remote providers, webhooks) may reach although they are not public, e.g. 10.1.0.0/16; loopback, private, link-local and the like are refused otherwise.',
+    }),
+  ),
 };

@@ -26,6 +26,11 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'No execution with this id (or it expired).',
   },
+  WEBHOOK_NOT_FOUND: {
+    http: 404,
+    recoverable: false,
+    summary: 'No webhook (or delivery of it) with this id that the caller owns.',
+  },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
   REQUEST_TIMEOUT: {
     http: 408,

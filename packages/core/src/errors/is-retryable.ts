@@ -19,6 +19,7 @@ function retryableCode(code: ErrorCode): boolean {
     case 'ACCESS_DENIED':
     case 'SKILL_NOT_FOUND':
     case 'EXECUTION_NOT_FOUND':
+    case 'WEBHOOK_NOT_FOUND':
     case 'NOT_FOUND':
     case 'SKILL_VERSION_CONFLICT':
     case 'NOT_CONFIGURED':

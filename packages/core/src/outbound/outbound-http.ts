@@ -59,7 +59,7 @@ export class OutboundHttp {
   }
 
   async send(url: string, init: OutboundRequest = {}): Promise<OutboundResponse> {
-    const target = this.checkedUrl(url);
+    const target = checkedUrl(url, this.policy);
     const signals = [AbortSignal.timeout(this.options.timeoutMs), ...(init.signal ? [init.signal] : [])];
     const answer = await request(target, {
       method: init.method ?? 'GET',
@@ -84,26 +84,6 @@ export class OutboundHttp {
 
   async close(): Promise<void> {
     await this.agent.close();
-  }
-
-  private checkedUrl(url: string): URL {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      throw new OutboundRefusal('scheme', `"${url.slice(0, 200)}" is not a URL`);
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      throw new OutboundRefusal('scheme', `${target.protocol} URLs are refused: only http and https`);
-    }
-    if (target.username || target.password) {
-      throw new OutboundRefusal('credentials', 'URLs with credentials in them are refused');
-    }
-    // An address written in the URL is connected to without a lookup: checked here instead.
-    const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
-    const refusal = /^[\d.]+$|:/.test(literal) ? this.policy.refusal(literal) : undefined;
-    if (refusal) throw addressRefused(target.hostname, literal, refusal);
-    return target;
   }
 
   private readonly checkedLookup: LookupFunction = (hostname, options, callback) => {
@@ -137,6 +117,30 @@ export class OutboundHttp {
     }
     return Buffer.concat(chunks).toString('utf8');
   }
+}
+
+/**
+ * The URL, if an outbound call may be made to it as far as can be told without resolving its name:
+ * http(s), no credentials, and an address written in it (connected to without a lookup) allowed.
+ * Throws OutboundRefusal otherwise; a name's addresses are checked when the call is made.
+ */
+export function checkedUrl(url: string, policy: AddressPolicy): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new OutboundRefusal('scheme', `"${url.slice(0, 200)}" is not a URL`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new OutboundRefusal('scheme', `${target.protocol} URLs are refused: only http and https`);
+  }
+  if (target.username || target.password) {
+    throw new OutboundRefusal('credentials', 'URLs with credentials in them are refused');
+  }
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const refusal = /^[\d.]+$|:/.test(literal) ? policy.refusal(literal) : undefined;
+  if (refusal) throw addressRefused(target.hostname, literal, refusal);
+  return target;
 }
 
 function addressRefused(hostname: string, address: string, range: string): OutboundRefusal {

@@ -4,6 +4,7 @@ import { coalesceWrites } from '../redis/coalesce-writes';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
+import type { RecordExtras } from '../store/execution-record';
 import type { ExecutionStore } from '../store/execution-store';
 import type { QueueRegistry } from './queue-registry';
 import { type QueuePlace, skillJobOptions } from './skill-queue';
@@ -24,6 +25,8 @@ export interface LaunchRequest {
   remote?: boolean;
   /** The first retry's delay, when not RETRY_BACKOFF_MS (a registered skill's endpoint.retry says). */
   retryBackoffMs?: number;
+  /** Which webhooks hear of it (see RecordExtras). */
+  notify?: Pick<RecordExtras, 'hook' | 'webhook_id'>;
 }
 
 export interface LauncherDeps {
@@ -67,6 +70,7 @@ export class ExecutionLauncher {
       ...(request.slots ? { slots: request.slots } : {}),
       ...(request.replayOf === undefined ? {} : { replay_of: request.replayOf }),
       ...(request.remote ? { remote: true } : {}),
+      ...request.notify,
     });
     const queue = request.remote
       ? this.deps.queues.remote(payload.priority)

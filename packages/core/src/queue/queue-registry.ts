@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../schemas/invocation-request';
 import { remoteQueueName, skillQueueName, skillQueueNames } from './skill-queue';
+import { WEBHOOK_QUEUE } from './webhook-queue';
 
 /**
  * BullMQ's per-queue event stream is trimmed to about this many entries (its default keeps 10,000,
@@ -26,6 +27,11 @@ export class QueueRegistry {
   /** The queue an execution of a skill registered from elsewhere goes to. */
   remote(priority: Priority = 'normal'): Queue {
     return this.named(remoteQueueName(priority));
+  }
+
+  /** The queue of webhook deliveries. */
+  webhooks(): Queue {
+    return this.named(WEBHOOK_QUEUE);
   }
 
   /** Every queue of the version (high priority first). */

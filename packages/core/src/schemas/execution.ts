@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { ErrorBody } from './error-body';
 import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
+import { WebhookId, WebhookSecret } from './webhook';
 
 /** Spec 001's statuses, and `canceled` (ours: ended by a cancel request, never by the skill). */
 export const ExecutionStatus = StringEnum([
@@ -136,5 +137,14 @@ export const InvocationAccepted = Type.Object({
   replay_of: Type.Optional(Type.String({ description: 'Ours: the execution this one replays.' })),
   trace_id: Type.String(),
   timestamps: Timestamps,
+  webhook: Type.Optional(
+    Type.Object(
+      { id: WebhookId, secret: WebhookSecret },
+      {
+        description:
+          "Ours: the invocation's webhook, and the secret its deliveries are signed with (shown once).",
+      },
+    ),
+  ),
 });
 export type InvocationAccepted = Static<typeof InvocationAccepted>;

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from './json-schema';
 import { VersionRange } from './semver';
+import { WebhookTarget } from './webhook';
 
 export const Priority = StringEnum(['low', 'normal', 'high']);
 export type Priority = Static<typeof Priority>;
@@ -41,5 +42,7 @@ export const InvocationRequest = Type.Object({
   }),
   inputs: Type.Object({}, { additionalProperties: true }),
   context: Type.Optional(InvocationContext),
+  /** Ours: a URL to POST the execution's status to when it ends (or at every change), signed. */
+  webhook: Type.Optional(WebhookTarget),
 });
 export type InvocationRequest = Static<typeof InvocationRequest>;

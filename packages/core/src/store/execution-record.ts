@@ -9,6 +9,7 @@ import {
   type Usage,
 } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
+import type { WebhookMode } from '../schemas/webhook';
 
 /**
  * A step as the parent's record keeps it: which execution ran it, in which of the parent's
@@ -101,6 +102,10 @@ export interface RecordExtras {
   replay_of?: string;
   /** Of a skill registered from elsewhere: its job is on the remote queue. */
   remote?: boolean;
+  /** Webhooks hear of its end, or of every change (a standing one of its caller's, or its own). */
+  hook?: WebhookMode;
+  /** The webhook its invocation named for it. */
+  webhook_id?: string;
 }
 
 /**
@@ -129,6 +134,8 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     ...(payload.owner === undefined ? {} : { owner_id: payload.owner }),
     ...(payload.queue_timeout_ms === undefined ? {} : { queue_timeout_ms: String(payload.queue_timeout_ms) }),
     ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
+    ...(extras.hook === undefined ? {} : { hook: extras.hook }),
+    ...(extras.webhook_id === undefined ? {} : { webhook_id: extras.webhook_id }),
   };
 }
 

@@ -34,9 +34,11 @@ import type { RedisKeys } from './redis-keys';
  * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
  * state starts the retention period and frees the execution's concurrency slots
  * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel.
+ * A record with a webhook (`hook`: `end` or `change`) has its end, or every change, appended to the
+ * notifications STREAM (KEYS[4]) that the webhook dispatchers read: whichever process ends it.
  */
 const TRANSITION = `
-local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched')
+local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched', 'hook', 'webhook_id', 'owner_id')
 if not current[1] then return 0 end
 local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
 if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
@@ -53,6 +55,10 @@ if rank[ARGV[1]] == 2 then
   end
 end
 if current[4] then redis.call('PUBLISH', KEYS[2], ARGV[1]) end
+if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
+    'webhook_id', current[6] or '', 'owner', current[7] or '')
+end
 return 1
 `;
 
@@ -396,6 +402,7 @@ export class ExecutionStore {
         this.keys.execution(executionId),
         this.keys.executionChanged(executionId),
         this.keys.outcome(executionId),
+        this.keys.notifications(),
       ],
       [status, this.ttlSeconds * 1000, executionId, startedAt ?? '', outcomeApart, ...pairs],
     );

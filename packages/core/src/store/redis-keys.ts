@@ -134,4 +134,43 @@ export class RedisKeys {
   memory(callerId: string): string {
     return `${this.prefix}:memory:${callerId}`;
   }
+
+  /**
+   * STREAM of the changes webhooks are to hear of (execution id and status), appended by the
+   * execution store's TRANSITION for records that have a webhook; worker dispatchers read it as a
+   * consumer group.
+   */
+  notifications(): string {
+    return `${this.prefix}:notifications`;
+  }
+
+  /** HASH of one webhook: its owner, URL, mode, filters and signing secret. */
+  webhook(id: string): string {
+    return `${this.prefix}:webhook:${id}`;
+  }
+
+  /** SET of the ids of one caller's standing webhooks. */
+  webhooksOf(owner: string): string {
+    return `${this.prefix}:webhooks:by:${owner}`;
+  }
+
+  /** HASH caller → `end` or `change`: the callers with standing webhooks, for gateways to read at once. */
+  webhookCallers(): string {
+    return `${this.prefix}:webhooks:callers`;
+  }
+
+  /** HASH of one delivery of an event to a webhook: its state, attempts and payload. */
+  delivery(id: string): string {
+    return `${this.prefix}:delivery:${id}`;
+  }
+
+  /** LIST of one delivery's attempts (JSON), in order. */
+  deliveryAttempts(id: string): string {
+    return `${this.prefix}:delivery:${id}:attempts`;
+  }
+
+  /** LIST of one webhook's delivery ids, newest first. */
+  deliveriesOf(webhookId: string): string {
+    return `${this.prefix}:deliveries:${webhookId}`;
+  }
 }
