@@ -51,13 +51,34 @@ export const WorkerConfigSchema = Type.Object({
     description:
       'Whether this worker calls the providers of skills registered from elsewhere (api federation), taking their executions from the remote queue with its own.',
   }),
-  OUTBOUND_ALLOW: Type.Optional(
-    Type.String({
-      pattern: '^[0-9A-Fa-f:./]+(,[0-9A-Fa-f:./]+)*$',
-      description:
-        'Address ranges (CIDR, comma-separated) that calls to providers may reach although they are not public, e.g. 10.1.0.0/16; loopback, private, link-local and the like are refused otherwise.',
-    }),
-  ),
+  WORKER_WEBHOOKS: Type.Boolean({
+    default: true,
+    description:
+      'Whether this worker dispatches and sends webhook deliveries (on a queue of their own, beside the executions).',
+  }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 1000,
+    description: 'Webhook deliveries this worker sends at once (apart from WORKER_CONCURRENCY).',
+  }),
+  WEBHOOK_ATTEMPTS: Type.Integer({
+    default: 10,
+    minimum: 1,
+    maximum: 30,
+    description: 'Tries of each webhook delivery before it is marked failed.',
+  }),
+  WEBHOOK_BACKOFF_MS: Type.Integer({
+    default: 2000,
+    minimum: 1,
+    description:
+      'Delay before the first retry of a webhook delivery, doubled at each retry after (10 tries: about 17 minutes in all).',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description: 'Longest one webhook delivery attempt may take (connection to last byte).',
+  }),
   OUTBOUND_TIMEOUT_MS: Type.Integer({
     default: 10_000,
     minimum: 100,

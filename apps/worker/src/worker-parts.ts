@@ -15,8 +15,11 @@ import {
   SkillSchemas,
   skillQueueName,
   TaskStore,
+  WEBHOOK_QUEUE,
+  WebhookDeliveries,
+  WebhookStore,
 } from '@skillrun/core';
-import { type Job, UnrecoverableError, type Worker } from 'bullmq';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
@@ -48,6 +51,8 @@ import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
 import { loadSkills } from './skill-loader';
 import { recordStalledFailure } from './stalled-failure';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookSender } from './webhooks/webhook-sender';
 
 /** What a worker process is made of, wired and not started yet. */
 export interface WorkerParts {
@@ -66,6 +71,15 @@ export interface WorkerParts {
   /** What /readyz and /metrics read, on a connection of its own (see probeParts). */
   probe: { redis: Redis; queues: QueueRegistry };
   llm: LlmBody;
+  /** Dispatching and sending webhook deliveries, unless WORKER_WEBHOOKS is off. */
+  webhooks?: WebhookParts;
+}
+
+export interface WebhookParts {
+  dispatcher: WebhookDispatcher;
+  /** The BullMQ worker of the webhook queue (it starts sending as soon as it exists). */
+  sender: Worker;
+  http: OutboundHttp;
 }
 
 export interface WorkerContext {
@@ -180,7 +194,51 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),
     probe: { redis: probe.redis, queues: probe.queues },
     llm,
+    ...(config.WORKER_WEBHOOKS ? { webhooks: webhookParts(context, redis, keys, store, queues) } : {}),
   };
+}
+
+/**
+ * The webhook dispatcher (notifications stream → deliveries) and the sender of deliveries, on the
+ * webhook queue with a concurrency of its own, so a slow or dead receiver holds no execution slot.
+ */
+function webhookParts(
+  context: WorkerContext,
+  redis: Redis,
+  keys: RedisKeys,
+  store: ExecutionStore,
+  queues: QueueRegistry,
+): WebhookParts {
+  const { config, logger } = context;
+  const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const deliveries = new WebhookDeliveries(redis, keys);
+  const http = new OutboundHttp({
+    allow: config.OUTBOUND_ALLOW?.split(',') ?? [],
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    // What a receiver answers is not read: a little of it is enough to finish the exchange.
+    maxResponseBytes: 64 * 1024,
+  });
+  const sender = new WebhookSender({ deliveries, webhooks, http, logger });
+  const worker = new Worker(WEBHOOK_QUEUE, (job) => sender.deliver(job), {
+    connection: redis,
+    prefix: config.KEY_PREFIX,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    name: config.WORKER_ID,
+  });
+  worker.on('error', (error) => logger.warn({ err: error.message, queue: WEBHOOK_QUEUE }, 'queue error'));
+  const dispatcher = new WebhookDispatcher({
+    redis: redis.duplicate(),
+    keys,
+    store,
+    webhooks,
+    deliveries,
+    queue: queues.webhooks(),
+    consumer: config.WORKER_ID,
+    attempts: config.WEBHOOK_ATTEMPTS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    logger,
+  });
+  return { dispatcher, sender: worker, http };
 }
 
 interface Consumer {

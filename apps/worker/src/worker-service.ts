@@ -41,6 +41,7 @@ export class WorkerService {
     });
     this.parts = parts;
     parts.sweeper.start();
+    parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
     const metricsPort = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
@@ -65,6 +66,9 @@ export class WorkerService {
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;
     await parts.sweeper.close();
+    await parts.webhooks?.dispatcher.close();
+    await parts.webhooks?.sender.close();
+    await parts.webhooks?.http.close();
     await parts.metricsServer.close();
     await parts.probe.queues.close();
     parts.probe.redis.disconnect();
