@@ -14,6 +14,8 @@ const PARAMETER_NAMES: Record<string, string> = {
   version: 'version',
   keyId: 'key_id',
   token: 'token',
+  webhookId: 'webhook_id',
+  deliveryId: 'delivery_id',
 };
 
 /** What Express 5's router keeps per `use` or route: the parts this test reads. */

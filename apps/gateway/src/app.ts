@@ -25,9 +25,11 @@ import {
 } from './routes/queue-dashboard-routes';
 import { skillsRoutes } from './routes/skills-routes';
 import { taskRoutes } from './routes/task-routes';
+import { webhookRoutes } from './routes/webhook-routes';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
 import type { TaskDesk } from './tasks/task-desk';
+import type { WebhookDesk } from './webhooks/webhook-desk';
 
 export interface AppDeps {
   readiness: ReadinessCheck;
@@ -41,6 +43,7 @@ export interface AppDeps {
   replayer: ExecutionReplayer;
   streams: ExecutionStreams;
   tasks: TaskDesk;
+  webhooks: WebhookDesk;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
   baseUrl: string;
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use('/executions', executionRoutes(deps.history, deps.replayer));
   app.use('/tasks', taskRoutes(deps.tasks));
+  app.use('/webhooks', webhookRoutes(deps.webhooks));
   if (deps.queueDashboard) {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }

@@ -14,6 +14,8 @@ import {
   SkillResolver,
   SkillSchemas,
   TaskStore,
+  WebhookDeliveries,
+  WebhookStore,
 } from '@skillrun/core';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -39,6 +41,9 @@ import { SkillDiscovery } from './skill-discovery';
 import { SkillPublisher } from './skill-publisher';
 import { TaskDesk } from './tasks/task-desk';
 import { TaskLinks } from './tasks/task-links';
+import { StandingWebhooks } from './webhooks/standing-webhooks';
+import { WebhookDesk } from './webhooks/webhook-desk';
+import { WebhookUrlCheck } from './webhooks/webhook-url-check';
 
 /** What a gateway process is made of, wired and not listening yet. */
 export interface GatewayParts {
@@ -48,6 +53,8 @@ export interface GatewayParts {
   redis: Redis;
   queues: QueueRegistry;
   watcher: ExecutionWatcher;
+  /** Which callers have standing webhooks: read before the first invocation, then every while. */
+  standing: StandingWebhooks;
 }
 
 /**
@@ -90,6 +97,9 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       : {}),
     logger,
   });
+  const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const standing = new StandingWebhooks(webhooks);
+  const webhookUrls = new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []);
   const invocations = new InvocationService({
     resolver: new SkillResolver(
       registry,
@@ -112,6 +122,9 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     }),
     authenticator,
     defaultAuth: descriptors.defaults.auth,
+    webhooks,
+    standing,
+    webhookUrls,
   });
   const watcher = new ExecutionWatcher({
     open: () => redis.duplicate(),
@@ -177,6 +190,14 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       }),
       baseUrl: config.PUBLIC_BASE_URL,
     }),
+    webhooks: new WebhookDesk({
+      webhooks,
+      deliveries: new WebhookDeliveries(redis, keys),
+      standing,
+      queue: queues.webhooks(),
+      authenticator,
+      urls: webhookUrls,
+    }),
     authenticator,
     apiKeys,
     baseUrl: config.PUBLIC_BASE_URL,
@@ -188,5 +209,5 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       ? { queueDashboard: { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS } }
       : {}),
   });
-  return { app, redis, queues, watcher };
+  return { app, redis, queues, watcher, standing };
 }

@@ -20,6 +20,9 @@ import {
   type SkillSchemas,
   type SlotClaim,
   traceIdFromTraceparent,
+  type WebhookMode,
+  type WebhookStore,
+  type WebhookTarget,
 } from '@skillrun/core';
 import type { Authenticator } from './auth/authenticator';
 import { type Identity, principalOf } from './auth/identity';
@@ -31,6 +34,8 @@ import type { CallerLimits } from './limits/caller-limits';
 import { joinRateLimitHeaders } from './limits/rate-limit-headers';
 import { orServiceUnavailable } from './or-service-unavailable';
 import { headerOf, type RequestHeaders } from './request-headers';
+import type { StandingWebhooks } from './webhooks/standing-webhooks';
+import type { WebhookUrlCheck } from './webhooks/webhook-url-check';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
@@ -42,6 +47,9 @@ export interface InvocationServiceDeps {
   defaultAuth: AuthConfig;
   idempotency: IdempotencyKeys;
   fairShare: FairShare;
+  webhooks: WebhookStore;
+  standing: StandingWebhooks;
+  webhookUrls: WebhookUrlCheck;
 }
 
 export interface Invocation {
@@ -65,6 +73,8 @@ export interface Accepted {
   deprecation?: Deprecation;
   /** The execution an earlier request with the same Idempotency-Key started: nothing new was. */
   replayed?: boolean;
+  /** The webhook the invocation named, and its secret (answered this once). */
+  webhook?: { id: string; secret: string };
 }
 
 /**
@@ -130,10 +140,10 @@ export class InvocationService {
       claim = claimed.claim;
     }
     try {
-      const execution = await this.start(invocation, checked, answer);
+      const { execution, webhook } = await this.start(invocation, checked, answer);
       // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
       await claim?.accept(execution).catch(() => {});
-      return { execution, ...(deprecation ? { deprecation } : {}) };
+      return { execution, ...(deprecation ? { deprecation } : {}), ...(webhook ? { webhook } : {}) };
     } catch (error) {
       await claim?.release().catch(() => {});
       throw error;
@@ -174,6 +184,7 @@ export class InvocationService {
         },
       );
     }
+    if (request.webhook) this.deps.webhookUrls.assert(request.webhook.url, '/webhook/url');
     return { request, entry, migrations, deprecation, owner, range };
   }
 
@@ -182,7 +193,7 @@ export class InvocationService {
     { headers, address, replayOf }: Invocation,
     { request, entry, migrations, owner, range }: Checked,
     answer: { headers: Record<string, string> },
-  ): Promise<Execution> {
+  ): Promise<Pick<Accepted, 'execution' | 'webhook'>> {
     const subject = { callerId: owner, address, skillId: entry.id };
     const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
     answer.headers = rate.headers;
@@ -204,6 +215,9 @@ export class InvocationService {
       ...queueTimeoutOf(request.context?.queue_timeout_ms ?? skill.queue_timeout),
       ...(owner === undefined ? {} : { owner }),
     });
+    // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
+    const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
+    const hook = strongest(webhook?.on, this.deps.standing.modeOf(owner));
     const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
     answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
     if (taken.refusal) throw taken.refusal;
@@ -214,12 +228,20 @@ export class InvocationService {
     const launch = {
       payload,
       skill,
+      ...(hook ? { notify: { hook, ...(webhook ? { webhook_id: webhook.id } : {}) } } : {}),
       ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
       ...(place ? { place } : {}),
       ...(range === undefined ? {} : { requestedVersion: range }),
       ...(replayOf === undefined ? {} : { replayOf }),
     };
-    return this.launch(launch, taken.slots);
+    const execution = await this.launch(launch, taken.slots);
+    return { execution, ...(webhook ? { webhook: { id: webhook.id, secret: webhook.secret } } : {}) };
+  }
+
+  /** The webhook the invocation names, made for its execution (before the execution exists). */
+  private async webhookOf(target: WebhookTarget | undefined, owner: string | undefined, executionId: string) {
+    if (target === undefined) return undefined;
+    return orServiceUnavailable(() => this.deps.webhooks.createForExecution(owner, target, executionId));
   }
 
   /**
@@ -260,6 +282,12 @@ export class InvocationService {
       throw error;
     }
   }
+}
+
+/** What the webhooks that hear of an execution want: every change if one of them does. */
+function strongest(...modes: (WebhookMode | undefined)[]): WebhookMode | undefined {
+  if (modes.includes('change')) return 'change';
+  return modes.includes('end') ? 'end' : undefined;
 }
 
 /** How long the execution may wait to start, if the caller or the skill set a queue timeout. */

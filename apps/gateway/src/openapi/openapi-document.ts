@@ -21,6 +21,7 @@ import {
   skillId,
 } from './openapi-parts';
 import { taskPaths } from './task-paths';
+import { webhookPaths } from './webhook-paths';
 
 /** What ends a wait on each read: status reports any change, result only the outcome. */
 const WAITS_FOR = {
@@ -270,6 +271,7 @@ export function openApiDocument(baseUrl: string): Json {
         },
       },
       ...taskPaths,
+      ...webhookPaths,
       '/admin/keys': {
         post: {
           operationId: 'createApiKey',

@@ -3,6 +3,8 @@ import {
   ApiKeyRecord,
   BulkReplayResult,
   CreatedApiKey,
+  CreatedWebhook,
+  DeliveryListPage,
   DeprecationRequest,
   ErrorEnvelope,
   Execution,
@@ -10,6 +12,7 @@ import {
   InvocationAccepted,
   InvocationRequest,
   NewApiKey,
+  NewWebhook,
   ProviderCredentials,
   ReplayRequest,
   SkillDescriptor,
@@ -21,6 +24,9 @@ import {
   TaskLink,
   TaskListPage,
   TaskView,
+  WebhookDelivery,
+  WebhookList,
+  WebhookView,
 } from '@skillrun/core';
 
 export type Json = Record<string, unknown>;
@@ -48,6 +54,12 @@ export const schemas: Record<string, TSchema> = {
   NewApiKey,
   CreatedApiKey,
   ApiKeyRecord,
+  NewWebhook,
+  CreatedWebhook,
+  WebhookView,
+  WebhookList,
+  WebhookDelivery,
+  DeliveryListPage,
 };
 
 export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -64,7 +76,7 @@ export const ERRORS: Record<string, string> = {
   '401':
     'AUTH_REQUIRED: missing or invalid credentials; `details` has required_auth_type (and authorization_url for oauth2).',
   '403': 'ACCESS_DENIED: valid credentials without the scope, grant or ownership this needs.',
-  '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND or NOT_FOUND.',
+  '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, WEBHOOK_NOT_FOUND or NOT_FOUND.',
   '409':
     'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task.',
   '413': 'PAYLOAD_TOO_LARGE.',

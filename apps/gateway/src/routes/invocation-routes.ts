@@ -95,7 +95,7 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
 function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string): void {
   res.set(outcome.headers);
   if ('refused' in outcome) throw outcome.refused;
-  const { execution, deprecation, replayed } = outcome.accepted;
+  const { execution, deprecation, replayed, webhook } = outcome.accepted;
   const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
     '{execution_id}',
     execution.execution_id,
@@ -109,6 +109,7 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
     ...(execution.replay_of === undefined ? {} : { replay_of: execution.replay_of }),
     trace_id: execution.trace_id,
     timestamps: execution.timestamps,
+    ...(webhook ? { webhook } : {}),
   };
   setDeprecationHeader(res, deprecation);
   // The name Stripe and others use: the execution an earlier request with this key started.

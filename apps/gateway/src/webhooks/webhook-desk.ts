@@ -1,0 +1,130 @@
+import {
+  type CreatedWebhook,
+  type DeliveryListQuery,
+  deliveryJobOptions,
+  type NewWebhook,
+  type Principal,
+  SkillError,
+  type StoredWebhook,
+  type WebhookDeliveries,
+  type WebhookDelivery,
+  type WebhookStore,
+  type WebhookView,
+} from '@skillrun/core';
+import type { Queue } from 'bullmq';
+import type { Authenticator } from '../auth/authenticator';
+import { isAdmin, principalOf } from '../auth/identity';
+import { orServiceUnavailable } from '../or-service-unavailable';
+import { decodeCursor, encodeCursor } from '../page-cursor';
+import type { RequestHeaders } from '../request-headers';
+import type { StandingWebhooks } from './standing-webhooks';
+import type { WebhookUrlCheck } from './webhook-url-check';
+
+export interface WebhookDeskDeps {
+  webhooks: WebhookStore;
+  deliveries: WebhookDeliveries;
+  standing: StandingWebhooks;
+  /** The webhook queue: a redelivery is a job on it. */
+  queue: Queue;
+  authenticator: Authenticator;
+  urls: WebhookUrlCheck;
+}
+
+/**
+ * /webhooks: a caller's standing webhooks (made, listed, removed), and the deliveries of any
+ * webhook it owns (an invocation's own included), listed and redelivered by hand. Standing webhooks
+ * need credentials; an anonymous invocation's webhook is reached by its id alone (as its execution
+ * is). A webhook the reader may not see is the same 404 as one that does not exist.
+ */
+export class WebhookDesk {
+  constructor(private readonly deps: WebhookDeskDeps) {}
+
+  async create(request: NewWebhook, headers: RequestHeaders): Promise<CreatedWebhook> {
+    const principal = await this.caller(
+      headers,
+      "Standing webhooks need credentials: they hear of the caller's executions",
+    );
+    this.deps.urls.assert(request.url, '/url');
+    const created = await orServiceUnavailable(() =>
+      this.deps.webhooks.createStanding(principal.callerId, request),
+    );
+    await this.deps.standing.changed();
+    return created;
+  }
+
+  async list(headers: RequestHeaders): Promise<{ webhooks: WebhookView[] }> {
+    const principal = await this.caller(headers, 'Listing webhooks needs credentials');
+    const found = await orServiceUnavailable(() => this.deps.webhooks.list(principal.callerId));
+    return { webhooks: found.map(({ view }) => view) };
+  }
+
+  async get(id: string, headers: RequestHeaders): Promise<WebhookView> {
+    return (await this.owned(id, headers)).view;
+  }
+
+  async remove(id: string, headers: RequestHeaders): Promise<void> {
+    const webhook = await this.owned(id, headers);
+    await orServiceUnavailable(() => this.deps.webhooks.remove(webhook));
+    await this.deps.standing.changed();
+  }
+
+  async deliveries(
+    id: string,
+    query: DeliveryListQuery,
+    headers: RequestHeaders,
+  ): Promise<{ deliveries: WebhookDelivery[]; next_cursor: string | null }> {
+    await this.owned(id, headers);
+    const from = query.cursor === undefined ? 0 : offsetOf(query.cursor);
+    const { deliveries, next } = await orServiceUnavailable(() =>
+      this.deps.deliveries.list(id, query.limit ?? 20, from),
+    );
+    return { deliveries, next_cursor: next === null ? null : encodeCursor({ offset: next }) };
+  }
+
+  /** Sends a delivery once more (one attempt, recorded with the others); answers it as it stands. */
+  async redeliver(id: string, deliveryId: string, headers: RequestHeaders): Promise<WebhookDelivery> {
+    await this.owned(id, headers);
+    const found = await orServiceUnavailable(() => this.deps.deliveries.get(deliveryId));
+    if (!found || found.delivery.webhook_id !== id) {
+      throw new SkillError('WEBHOOK_NOT_FOUND', `Webhook ${id} has no delivery "${deliveryId}"`);
+    }
+    await orServiceUnavailable(async () => {
+      await this.deps.deliveries.reopen(deliveryId);
+      await this.deps.queue.add(
+        'deliver',
+        { delivery_id: deliveryId },
+        deliveryJobOptions(`${deliveryId}:again:${Date.now()}`, 1, 0),
+      );
+    });
+    return { ...found.delivery, state: 'pending' };
+  }
+
+  private async caller(headers: RequestHeaders, why: string): Promise<Principal> {
+    const principal = principalOf(
+      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
+    );
+    if (!principal) throw new SkillError('AUTH_REQUIRED', why);
+    return principal;
+  }
+
+  /** The webhook, if the request's caller owns it (or is an admin, or it is an anonymous one's). */
+  private async owned(id: string, headers: RequestHeaders): Promise<StoredWebhook> {
+    const [webhook, identity] = await orServiceUnavailable(() =>
+      Promise.all([this.deps.webhooks.get(id), this.deps.authenticator.identify(headers)]),
+    );
+    if (identity.kind === 'invalid') throw new SkillError('AUTH_REQUIRED', 'The credentials are not valid');
+    const principal = principalOf(identity);
+    if (webhook && (webhook.owner === null || isAdmin(principal) || webhook.owner === principal?.callerId)) {
+      return webhook;
+    }
+    throw new SkillError('WEBHOOK_NOT_FOUND', `No webhook "${id}"`);
+  }
+}
+
+function offsetOf(cursor: string): number {
+  return decodeCursor(cursor, (decoded) =>
+    Number.isInteger(decoded.offset) && (decoded.offset as number) >= 0
+      ? (decoded.offset as number)
+      : undefined,
+  );
+}
