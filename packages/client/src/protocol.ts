@@ -84,6 +84,7 @@ export interface Execution {
   attempts?: number;
   max_attempts?: number;
   trace_id?: string;
+  caller?: { id: string; type: string };
   timestamps?: { created_at?: string; updated_at?: string; started_at?: string; completed_at?: string };
   [field: string]: unknown;
 }
