@@ -20,7 +20,14 @@ describe('npm start', () => {
     service = spawn('npm', ['start', '--silent'], {
       cwd: repoRoot,
       // Never the private redis-server npm start would otherwise start when 6379 does not answer.
-      env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url, PORT: String(port), LOG_LEVEL: 'info' },
+      // METRICS_PORT 0: the worker's /metrics on a free port, not 9464, which another process may hold.
+      env: {
+        PATH: process.env.PATH ?? '',
+        REDIS_URL: redis.url,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        METRICS_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -7,6 +7,9 @@ export interface Answer<T = Record<string, unknown>> {
   body: T;
 }
 
+/** How many times invokeAs asks again after a 503. */
+const UNAVAILABLE_TRIES = 10;
+
 /** A consumer of the protocol, speaking real HTTP to a gateway. */
 export class Client {
   constructor(readonly baseUrl: string) {}
@@ -47,17 +50,24 @@ export class Client {
     return created.body.key;
   }
 
-  /** Invokes as an authenticated caller (its key in `headers`); returns the execution id, or throws. */
+  /**
+   * Invokes as an authenticated caller (its key in `headers`); returns the execution id, or throws.
+   * A 503 is asked again, as spec 001's consumers do: it means the invocation did not happen (a
+   * Redis call ran past REDIS_TIMEOUT_MS, which a loaded machine sees now and then).
+   */
   async invokeAs(
     caller: string,
     skillId: string,
     inputs: unknown,
     headers: Record<string, string>,
   ): Promise<string> {
-    const answer = await this.invoke(skillId, inputs, { caller: { id: caller, type: 'user' } }, headers);
-    if (answer.status !== 202)
-      throw new Error(`invoke answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    return String(answer.body.execution_id);
+    for (let tries = 1; ; tries++) {
+      const answer = await this.invoke(skillId, inputs, { caller: { id: caller, type: 'user' } }, headers);
+      if (answer.status === 202) return String(answer.body.execution_id);
+      if (answer.status !== 503 || tries === UNAVAILABLE_TRIES)
+        throw new Error(`invoke answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   async status(
@@ -88,7 +98,15 @@ export class Client {
     const deadline = Date.now() + timeoutMs;
     const seen: string[] = [];
     for (;;) {
-      const execution = await this.status(skillId, executionId, headers);
+      const answer = await this.request<Execution>(`/skills/${skillId}/status/${executionId}`, { headers });
+      // Redis slow or away for a moment: ask again, as for any 503 (until the deadline).
+      if (answer.status === 503 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
+      if (answer.status !== 200)
+        throw new Error(`status answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      const execution = answer.body;
       if (seen.at(-1) !== execution.status) seen.push(execution.status);
       if (isTerminalStatus(execution.status)) return { final: execution, seen };
       if (Date.now() > deadline) throw new Error(`execution ${executionId} still ${execution.status}`);
