@@ -47,6 +47,10 @@ export const APP_ENTRIES: Record<string, string> = {
   'apps/gateway/dist/main': 'apps/gateway/src/main.ts',
   'apps/worker/dist/main': 'apps/worker/src/main.ts',
   'apps/standalone/dist/main': 'apps/standalone/src/main.ts',
+  // The command line (apps/cli/bin/skillrun.mjs runs it when it is up to date), and its keys
+  // command apart, so that the Redis code loads only for `skillrun keys`.
+  'apps/cli/dist/main': 'apps/cli/src/main.ts',
+  'apps/cli/dist/keys': 'apps/cli/src/keys/index.ts',
   // The sandbox thread's entry, found beside the bundle that hosts a worker (see skill-sandbox.ts).
   'apps/worker/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',
   'apps/standalone/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',

@@ -13,15 +13,15 @@ interface Run {
   stderr: string;
 }
 
-describe('npm run keys: create, list and revoke API keys from the command line', () => {
+describe('skillrun keys (npm run keys): create, list and revoke API keys from the command line', () => {
   let server: TestRedis;
   let redis: Redis;
   let store: ApiKeyStore;
 
-  /** Runs the CLI the way the root script does, against the test's Redis. */
+  /** Runs the CLI the way the root script does (`skillrun keys ...`), against the test's Redis. */
   const keys = (...args: string[]): Promise<Run> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/keys/src/main.ts', ...args], {
+      const child = spawn(process.execPath, ['apps/cli/bin/skillrun.mjs', 'keys', ...args], {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', REDIS_URL: server.url, KEY_PREFIX: PREFIX },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -130,7 +130,7 @@ describe('npm run keys: create, list and revoke API keys from the command line',
     for (const run of runs) {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toContain('Usage: npm run keys');
+      expect(run.stderr).toContain('Usage: skillrun keys');
     }
     expect(await store.list()).toEqual(before);
   });

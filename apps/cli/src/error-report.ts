@@ -1,0 +1,123 @@
+import { SkillrunError } from '@skillrun/client';
+import { CliError } from './cli-error';
+import { ExitCode } from './exit-codes';
+import type { Settings } from './settings';
+
+/** What went wrong, said for a person (and as JSON for scripts), and the exit code it means. */
+export interface ErrorReport {
+  exitCode: number;
+  code: string;
+  message: string;
+  /** Each field in error, as `path: message`. */
+  details: string[];
+  /** What to do about it: the service's suggested_action, or ours. */
+  hints: string[];
+}
+
+const USAGE_CODES = new Set([
+  'INVALID_INPUT',
+  'MISSING_REQUIRED_PARAM',
+  'PARAM_OUT_OF_RANGE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+]);
+const NOT_FOUND_CODES = new Set(['SKILL_NOT_FOUND', 'EXECUTION_NOT_FOUND', 'NOT_FOUND']);
+const AUTH_CODES = new Set(['AUTH_REQUIRED', 'ACCESS_DENIED']);
+const UNAVAILABLE_CODES = new Set(['ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE', 'RATE_LIMIT_EXCEEDED']);
+
+/** The exit code of a refusal by its code first (the service's catalogue), its HTTP status second. */
+export function exitCodeOf(error: SkillrunError): ExitCode {
+  if (USAGE_CODES.has(error.code)) return ExitCode.Usage;
+  if (NOT_FOUND_CODES.has(error.code)) return ExitCode.NotFound;
+  if (AUTH_CODES.has(error.code)) return ExitCode.Auth;
+  if (UNAVAILABLE_CODES.has(error.code)) return ExitCode.Unavailable;
+  const status = error.httpStatus;
+  if (status === 401 || status === 403) return ExitCode.Auth;
+  if (status === 404) return ExitCode.NotFound;
+  if (status === 400 || status === 413 || status === 415 || status === 422) return ExitCode.Usage;
+  if (status === 429 || status === 502 || status === 503 || status === 504) return ExitCode.Unavailable;
+  return ExitCode.Failed;
+}
+
+export function reportOf(error: unknown, settings?: Settings): ErrorReport {
+  if (error instanceof CliError) {
+    return {
+      exitCode: error.exitCode,
+      code: error.exitCode === ExitCode.Usage ? 'USAGE' : 'ERROR',
+      message: error.message,
+      details: [],
+      hints: error.hint === undefined ? [] : [error.hint],
+    };
+  }
+  if (error instanceof SkillrunError) {
+    const exitCode = exitCodeOf(error);
+    const details = detailLines(error.details);
+    return {
+      exitCode,
+      code: error.code,
+      message: error.message,
+      details,
+      hints: [
+        ...(error.suggestedAction === undefined ? [] : [error.suggestedAction]),
+        ...ourHints(error, exitCode, details, settings),
+      ],
+    };
+  }
+  return {
+    exitCode: ExitCode.Failed,
+    code: 'ERROR',
+    message: error instanceof Error ? error.message : String(error),
+    details: [],
+    hints: ['This looks like a bug in skillrun; run with SKILLRUN_DEBUG=1 to see where it happened'],
+  };
+}
+
+function ourHints(
+  error: SkillrunError,
+  exitCode: ExitCode,
+  details: string[],
+  settings?: Settings,
+): string[] {
+  const url = settings?.baseUrl ?? 'the service';
+  switch (exitCode) {
+    case ExitCode.Unavailable:
+      return error.code === 'RATE_LIMIT_EXCEEDED'
+        ? ['Wait a moment and run it again']
+        : [
+            `Is the service running at ${url}? Start it with \`npm start\`, or point --url (SKILLRUN_URL) at it`,
+          ];
+    case ExitCode.Auth:
+      if (details.some((line) => line.startsWith('/caller/id'))) {
+        return ['Pass the caller id your credentials belong to with --caller (SKILLRUN_CALLER)'];
+      }
+      return settings?.apiKey === undefined && settings?.bearerToken === undefined
+        ? ['Pass an API key with --api-key (SKILLRUN_API_KEY) or a token with --token (SKILLRUN_TOKEN)']
+        : ['Check the credentials (--api-key, --token): they may be revoked, or lack the scope or skill'];
+    case ExitCode.NotFound:
+      return error.code === 'EXECUTION_NOT_FOUND'
+        ? ['List your executions with `skillrun executions`']
+        : ['Search the skills with `skillrun skills [words]`'];
+    case ExitCode.Usage:
+      return details.some((line) => line.startsWith('/inputs'))
+        ? ['See the inputs with `skillrun describe <skill>`']
+        : [];
+    default:
+      return [];
+  }
+}
+
+/** Validation details (`[{path, message}]`) one per line; other details as JSON. */
+function detailLines(details: unknown): string[] {
+  if (details === undefined || details === null) return [];
+  if (Array.isArray(details)) {
+    return details.map((detail) => {
+      if (typeof detail === 'object' && detail !== null && 'message' in detail) {
+        const { path, message } = detail as { path?: unknown; message?: unknown };
+        return typeof path === 'string' && path !== '' ? `${path}: ${String(message)}` : String(message);
+      }
+      return JSON.stringify(detail);
+    });
+  }
+  return [JSON.stringify(details)];
+}

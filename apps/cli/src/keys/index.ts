@@ -1,0 +1,1 @@
+export { runKeys } from './run-keys';

@@ -1,0 +1,64 @@
+import { Command } from 'commander';
+import { CLI_VERSION, type CliContext } from './cli-context';
+import { registerCancelCommand } from './commands/cancel-command';
+import { registerDescribeCommand } from './commands/describe-command';
+import { registerExecutionsCommand } from './commands/executions-command';
+import { registerInvokeCommand } from './commands/invoke-command';
+import { withServiceOptions } from './commands/service-options';
+import { registerSkillsCommand } from './commands/skills-command';
+import { registerStatusCommands } from './commands/status-command';
+import { EXIT_CODES_HELP } from './exit-codes';
+import { KEYS_USAGE } from './keys/keys-usage';
+
+const EXAMPLES = `Examples:
+  $ skillrun skills text
+  $ skillrun describe text_stats
+  $ skillrun invoke text_stats text="One fish. Two fish!" --wait
+  $ skillrun invoke text_stats --input @inputs.json
+  $ skillrun status text_stats 5d0c3d9e-… --wait
+  $ skillrun executions --status failed --since 1h
+  $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
+
+/** The `skillrun` command line: every command, on `context`'s terminal and service. */
+export function createProgram(context: CliContext): Command {
+  const { terminal } = context;
+  const program = withServiceOptions(
+    new Command('skillrun')
+      .description('Discover, invoke and follow skills on a skillrun service.')
+      .version(CLI_VERSION, '-V, --version', 'print the version')
+      .enablePositionalOptions()
+      .showHelpAfterError('(run with --help for usage)')
+      .exitOverride()
+      .configureOutput({
+        writeOut: (text) => terminal.stdout.write(text),
+        writeErr: (text) => terminal.stderr.write(text),
+        outputError: (text, write) =>
+          write(`${terminal.errStyle(['bold', 'red'], 'error:')} ${text.replace(/^error: /, '')}`),
+      }),
+  );
+  registerSkillsCommand(program, context);
+  registerDescribeCommand(program, context);
+  registerInvokeCommand(program, context);
+  registerStatusCommands(program, context);
+  registerCancelCommand(program, context);
+  registerExecutionsCommand(program, context);
+  // Run by runCli before this parser sees it (its flags are its own); listed here for --help.
+  program
+    .command('keys')
+    .summary('create, list and revoke API keys (straight in Redis)')
+    .description(KEYS_USAGE)
+    .helpOption(false);
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  program.addHelpText(
+    'after',
+    `
+Settings: flags first, then the environment: SKILLRUN_URL (default http://127.0.0.1:3000),
+SKILLRUN_API_KEY, SKILLRUN_TOKEN, SKILLRUN_CALLER; NO_COLOR turns colour off.
+
+${EXIT_CODES_HELP}
+  130 interrupted (Ctrl-C while watching; the execution goes on)
+
+${EXAMPLES}`,
+  );
+  return program;
+}

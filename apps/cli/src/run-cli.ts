@@ -1,0 +1,37 @@
+import { CommanderError } from 'commander';
+import { type CliContext, createCliContext } from './cli-context';
+import { reportOf } from './error-report';
+import { ExitCode } from './exit-codes';
+import { printReport } from './print-report';
+import { createProgram } from './program';
+
+/** Runs one `skillrun` command line; resolves to the exit code (errors are reported, never thrown). */
+export async function runCli(argv: string[], context: CliContext = createCliContext()): Promise<number> {
+  if (argv[0] === 'keys') {
+    const { runKeys } = await loadKeys();
+    return runKeys(argv.slice(1), context.env);
+  }
+  const program = createProgram(context);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed the message (or the help, or the version) already.
+      return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+    }
+    const json = context.settings?.json ?? argv.includes('--json');
+    printReport(context.terminal, reportOf(error, context.settings), json);
+    if (context.env.SKILLRUN_DEBUG && error instanceof Error) context.terminal.err(error.stack ?? '');
+    return reportOf(error, context.settings).exitCode;
+  }
+}
+
+/**
+ * The keys command, loaded only when it runs (it brings the service's Redis code with it): the
+ * bundle beside this one when running bundled (`npm run build` writes both), else the source.
+ */
+function loadKeys(): Promise<typeof import('./keys/index')> {
+  const bundled = import.meta.url.endsWith('.mjs');
+  return import(new URL(bundled ? './keys.mjs' : './keys/index.ts', import.meta.url).href);
+}

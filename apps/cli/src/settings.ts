@@ -1,0 +1,63 @@
+import { userInfo } from 'node:os';
+import { UsageError } from './cli-error';
+
+export const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+/** The global flags as commander hands them over. */
+export interface GlobalFlags {
+  url?: string;
+  apiKey?: string;
+  token?: string;
+  caller?: string;
+  json?: boolean;
+}
+
+/** Where and as whom the CLI talks to the service: flags first, then the environment. */
+export interface Settings {
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  readonly bearerToken?: string;
+  readonly caller: { id: string; type: 'user' };
+  readonly json: boolean;
+}
+
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = process.env): Settings {
+  const baseUrl = (flags.url ?? nonEmpty(env.SKILLRUN_URL) ?? DEFAULT_URL).replace(/\/+$/, '');
+  if (!isHttpUrl(baseUrl)) {
+    throw new UsageError(
+      `"${baseUrl}" is not an http(s) URL`,
+      'Pass the service with --url or SKILLRUN_URL, e.g. http://127.0.0.1:3000',
+    );
+  }
+  const apiKey = flags.apiKey ?? nonEmpty(env.SKILLRUN_API_KEY);
+  const bearerToken = flags.token ?? nonEmpty(env.SKILLRUN_TOKEN);
+  const callerId = flags.caller ?? nonEmpty(env.SKILLRUN_CALLER) ?? defaultCallerId();
+  return Object.freeze({
+    baseUrl,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(bearerToken === undefined ? {} : { bearerToken }),
+    caller: { id: callerId, type: 'user' as const },
+    json: flags.json === true,
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function defaultCallerId(): string {
+  try {
+    return userInfo().username || 'skillrun-cli';
+  } catch {
+    return 'skillrun-cli';
+  }
+}

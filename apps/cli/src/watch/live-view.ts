@@ -1,0 +1,90 @@
+import type { Execution } from '@skillrun/client';
+import { SingleBar } from 'cli-progress';
+import { elapsed, styledStatus } from '../format/status-style';
+import type { Terminal } from '../terminal';
+
+/** Shows an execution's states as they come, on stderr (stdout is for its output). */
+export interface LiveView {
+  update(execution: Execution): void;
+  /** The last state: the view stops drawing. */
+  end(execution?: Execution): void;
+}
+
+/**
+ * On a terminal, a status line and a progress bar drawn from the skill's `progress` (0–100); else
+ * one plain line per change of status or progress; with --json nothing (scripts read stdout).
+ */
+export function createLiveView(terminal: Terminal, label: string, json: boolean): LiveView {
+  if (json) return { update() {}, end() {} };
+  return terminal.errInteractive ? new ProgressBarView(terminal, label) : new PlainLinesView(terminal, label);
+}
+
+class ProgressBarView implements LiveView {
+  private readonly bar: SingleBar;
+  private started = false;
+
+  constructor(
+    private readonly terminal: Terminal,
+    private readonly label: string,
+  ) {
+    this.bar = new SingleBar({
+      stream: process.stderr,
+      format: `{status} {bar} {percentage}% | {label} | {elapsed}`,
+      barCompleteChar: '█',
+      barIncompleteChar: '░',
+      barsize: 30,
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      // Redraws between events too, so the elapsed time moves.
+      fps: 5,
+      etaBuffer: 1,
+      // The bar's own width check reads stdout; the view draws on stderr.
+      linewrap: false,
+      autopadding: true,
+      forceRedraw: true,
+    });
+  }
+
+  update(execution: Execution): void {
+    const payload = {
+      status: styledStatus(this.terminal, execution.status.padEnd(9), 'err'),
+      label: this.label,
+      elapsed: elapsed(execution.timestamps?.created_at),
+    };
+    const value =
+      execution.status === 'completed' ? 100 : Math.min(100, Math.max(0, execution.progress ?? 0));
+    if (!this.started) {
+      this.started = true;
+      this.bar.start(100, value, payload);
+    } else {
+      this.bar.update(value, payload);
+    }
+  }
+
+  end(execution?: Execution): void {
+    if (execution) this.update(execution);
+    if (this.started) this.bar.stop();
+  }
+}
+
+class PlainLinesView implements LiveView {
+  private last = '';
+
+  constructor(
+    private readonly terminal: Terminal,
+    private readonly label: string,
+  ) {}
+
+  update(execution: Execution): void {
+    const progress = execution.progress === undefined ? '' : ` ${execution.progress}%`;
+    const line = `${execution.status}${progress}`;
+    if (line === this.last) return;
+    this.last = line;
+    this.terminal.err(`${this.label}: ${line}`);
+  }
+
+  end(execution?: Execution): void {
+    if (execution) this.update(execution);
+  }
+}
