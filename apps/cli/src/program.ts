@@ -7,6 +7,7 @@ import { registerInvokeCommand } from './commands/invoke-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStatusCommands } from './commands/status-command';
+import { registerTypesCommand } from './commands/types-command';
 import { EXIT_CODES_HELP } from './exit-codes';
 import { KEYS_USAGE } from './keys/keys-usage';
 
@@ -17,6 +18,7 @@ const EXAMPLES = `Examples:
   $ skillrun invoke text_stats --input @inputs.json
   $ skillrun status text_stats 5d0c3d9e-… --wait
   $ skillrun executions --status failed --since 1h
+  $ skillrun types text_stats --out skills.d.ts
   $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
 
 /** The `skillrun` command line: every command, on `context`'s terminal and service. */
@@ -42,6 +44,7 @@ export function createProgram(context: CliContext): Command {
   registerStatusCommands(program, context);
   registerCancelCommand(program, context);
   registerExecutionsCommand(program, context);
+  registerTypesCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.
   program
     .command('keys')
