@@ -70,6 +70,49 @@ describe('the TypeScript client against the service', () => {
     expect(sent.some((request) => request.url === handle.statusUrl)).toBe(false);
   });
 
+  it('reconnects a dropped live status with Last-Event-ID and follows it to the end', async () => {
+    const { sent, fetch: record } = recordingFetch();
+    let dropped = false;
+    const dropping: typeof fetch = async (input, init) => {
+      const response = await record(input, init);
+      if (dropped || !String(input).includes('/events/') || !response.body) return response;
+      dropped = true;
+      // The first event gets through, then the connection breaks.
+      const reader = response.body.getReader();
+      const passed: Uint8Array[] = [];
+      let text = '';
+      while (!/data:[^\n]*\n\n/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done || !value) break;
+        passed.push(value);
+        text += new TextDecoder().decode(value);
+      }
+      const cut = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const chunk = passed.shift();
+          if (chunk) controller.enqueue(chunk);
+          else {
+            void reader.cancel();
+            controller.error(new TypeError('terminated'));
+          }
+        },
+      });
+      return new Response(cut, { status: response.status, headers: response.headers });
+    };
+    const streaming = new SkillrunClient({ baseUrl: system.gateway.url, fetch: dropping });
+    const handle = await streaming.invoke('stepper', { steps: 4, pause_ms: 200 });
+    const ids: string[] = [];
+
+    const ended = await streaming.wait(handle, { onUpdate: (execution) => ids.push(execution.execution_id) });
+
+    expect(ended).toMatchObject({ status: 'completed', output: { steps: 4 } });
+    const streams = sent.filter((request) => request.url === handle.eventsUrl);
+    expect(streams.length).toBeGreaterThanOrEqual(2);
+    expect(streams[0]?.headers.get('last-event-id')).toBeNull();
+    expect(Number(streams[1]?.headers.get('last-event-id'))).toBeGreaterThan(0);
+    expect(new Set(ids)).toEqual(new Set([handle.executionId]));
+  });
+
   it('long-polls status_url when the descriptor names no events URL', async () => {
     const { sent, fetch } = recordingFetch();
     const polling = new SkillrunClient({ baseUrl: system.gateway.url, fetch });
