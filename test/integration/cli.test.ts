@@ -63,6 +63,8 @@ describe('skillrun, the command line, against a real service', () => {
       /^echo\s+1\.0\.0\s+\S+\s+Test fixture: returns/,
     );
     expect(rows.some((row) => row.startsWith('stepper '))).toBe(true);
+    // Not a terminal: no colour codes.
+    expect(table.stdout).not.toContain('\u001b[');
 
     const json = await skillrun(['skills', 'progress', '--json']);
     expectCode(json, 0);

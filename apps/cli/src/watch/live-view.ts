@@ -1,6 +1,6 @@
 import type { Execution } from '@skillrun/client';
 import { SingleBar } from 'cli-progress';
-import { elapsed, styledStatus } from '../format/status-style';
+import { styledStatus } from '../format/status-style';
 import type { Terminal } from '../terminal';
 
 /** Shows an execution's states as they come, on stderr (stdout is for its output). */
@@ -29,14 +29,14 @@ class ProgressBarView implements LiveView {
   ) {
     this.bar = new SingleBar({
       stream: process.stderr,
-      format: `{status} {bar} {percentage}% | {label} | {elapsed}`,
+      format: `{status} {bar} {percentage}% | {label} | {duration_formatted}`,
       barCompleteChar: '█',
       barIncompleteChar: '░',
       barsize: 30,
       hideCursor: true,
       clearOnComplete: false,
       stopOnComplete: false,
-      // Redraws between events too, so the elapsed time moves.
+      // Redraws between events too, so the time watched moves.
       fps: 5,
       etaBuffer: 1,
       // The bar's own width check reads stdout; the view draws on stderr.
@@ -50,7 +50,6 @@ class ProgressBarView implements LiveView {
     const payload = {
       status: styledStatus(this.terminal, execution.status.padEnd(9), 'err'),
       label: this.label,
-      elapsed: elapsed(execution.timestamps?.created_at),
     };
     const value =
       execution.status === 'completed' ? 100 : Math.min(100, Math.max(0, execution.progress ?? 0));
