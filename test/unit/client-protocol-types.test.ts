@@ -1,0 +1,71 @@
+import type * as client from '@skillrun/client';
+import { SkillrunClient } from '@skillrun/client';
+import * as core from '@skillrun/core';
+import { describe, expect, it } from 'vitest';
+
+// The client declares its own protocol types so that its package depends on nothing. These
+// functions compile only while every shape the service answers (core's types, derived from the
+// JSON Schemas the service validates against) is one the client reads: tsc checks them.
+const asDescriptor = (value: core.SkillDescriptor): client.SkillDescriptor => value;
+const asExecution = (value: core.Execution): client.Execution => value;
+const asAccepted = (value: core.InvocationAccepted): client.InvocationAccepted => value;
+const asError = (value: core.ErrorBody): client.ErrorBody => value;
+const asSkillPage = (value: core.SkillSearchPage): client.SkillPage => value;
+const asExecutionPage = (value: core.ExecutionListPage): client.ExecutionPage => value;
+const asInvocationContext = (
+  value: client.InvocationContext,
+): NonNullable<core.InvocationRequest['context']> => value;
+
+describe("the client's protocol types against core's", () => {
+  it('reads a descriptor the service builds and validates', async () => {
+    const descriptor = asDescriptor(
+      core.toSkillDescriptor(
+        {
+          name: 'greet',
+          description: 'Greets.',
+          category: 'text',
+          input: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          output: { type: 'object' },
+          mode: 'code',
+          calls: [],
+          version: '1.2.0',
+          tags: [],
+          timeout: 1000,
+          retry: 0,
+        } satisfies core.SkillDefinition,
+        {
+          baseUrl: 'http://service.test',
+          provider: { name: 'test' },
+          retryBackoffMs: 1,
+          defaults: { access: 'public', capabilityType: 'api', auth: { type: 'api_key', header: 'X-Key' } },
+        },
+      ),
+    );
+    expect(() =>
+      new core.SchemaValidator(core.SkillDescriptor, 'descriptor').parse(structuredClone(descriptor)),
+    ).not.toThrow();
+
+    const sent: Array<{ url: string; headers: Headers }> = [];
+    const fetch: typeof globalThis.fetch = async (input, init = {}) => {
+      sent.push({ url: String(input), headers: new Headers(init.headers) });
+      return Response.json({ execution_id: 'e1', status: 'accepted', skill_id: 'greet' }, { status: 202 });
+    };
+    const handle = await new SkillrunClient({ apiKey: 'k', fetch }).invoke(descriptor, { name: 'Ada' });
+    expect(sent[0]?.url).toBe('http://service.test/skills/greet/invoke?version=1.2.0');
+    expect(sent[0]?.headers.get('x-key')).toBe('k');
+    expect(handle).toMatchObject({
+      statusUrl: 'http://service.test/skills/greet/status/e1',
+      resultUrl: 'http://service.test/skills/greet/result/e1',
+      cancelUrl: 'http://service.test/skills/greet/cancel/e1',
+      eventsUrl: 'http://service.test/skills/greet/events/e1',
+    });
+    expect([
+      asExecution,
+      asAccepted,
+      asError,
+      asSkillPage,
+      asExecutionPage,
+      asInvocationContext,
+    ]).toHaveLength(6);
+  });
+});
