@@ -9,7 +9,6 @@ import { registerSkillsCommand } from './commands/skills-command';
 import { registerStatusCommands } from './commands/status-command';
 import { registerTypesCommand } from './commands/types-command';
 import { EXIT_CODES_HELP } from './exit-codes';
-import { KEYS_USAGE } from './keys/keys-usage';
 
 const EXAMPLES = `Examples:
   $ skillrun skills text
@@ -46,11 +45,7 @@ export function createProgram(context: CliContext): Command {
   registerExecutionsCommand(program, context);
   registerTypesCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.
-  program
-    .command('keys')
-    .summary('create, list and revoke API keys (straight in Redis)')
-    .description(KEYS_USAGE)
-    .helpOption(false);
+  program.command('keys').summary('create, list and revoke API keys (straight in Redis)').helpOption(false);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   program.addHelpText(
     'after',

@@ -7,9 +7,10 @@ import { createProgram } from './program';
 
 /** Runs one `skillrun` command line; resolves to the exit code (errors are reported, never thrown). */
 export async function runCli(argv: string[], context: CliContext = createCliContext()): Promise<number> {
-  if (argv[0] === 'keys') {
+  // keys has flags of its own (parsed as the keys CLI always has): it is not commander's.
+  if (argv[0] === 'keys' || (argv[0] === 'help' && argv[1] === 'keys')) {
     const { runKeys } = await loadKeys();
-    return runKeys(argv.slice(1), context.env);
+    return runKeys(argv[0] === 'help' ? ['--help'] : argv.slice(1), context.env);
   }
   const program = createProgram(context);
   try {

@@ -25,13 +25,9 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
       .summary('invoke a skill (--wait to follow it to the end)')
       .description(
         [
-          'Invoke a skill. Without --wait, prints the execution id (the 202 answer with --json).',
-          'With --wait, shows its status live (a progress bar on a terminal) and prints its output.',
-          '',
-          'Inputs, merged in order: --input \'{"text":"hi"}\', --input @inputs.json, --input - (stdin),',
-          'and key=value pairs (as --input or after the skill id; the value is JSON when it parses',
-          'as JSON, else text; a.b=1 sets a nested field).',
-        ].join('\n'),
+          'Invoke a skill. Without --wait, prints the execution id (the 202 answer with --json). With --wait, shows its status live (a progress bar on a terminal) and prints its output.',
+          'Inputs, merged in order: --input \'{"text":"hi"}\', --input @inputs.json, --input - (stdin), and key=value pairs (as --input or after the skill id; the value is JSON when it parses as JSON, else text; a.b=1 sets a nested field).',
+        ].join('\n\n'),
       )
       .argument('<skill>', 'a skill id, or a descriptor URL')
       .argument('[inputs...]', 'key=value inputs')

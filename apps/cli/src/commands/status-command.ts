@@ -52,10 +52,7 @@ export function registerStatusCommands(program: Command, context: CliContext): v
       .command('result')
       .summary("print an execution's output")
       .description(
-        [
-          "Print a completed execution's output (exit 0). One that failed, timed out or was canceled:",
-          'its error on stderr (exit 1). One still running: its status on stderr (exit 1), or --wait.',
-        ].join('\n'),
+        "Print a completed execution's output (exit 0). One that failed, timed out or was canceled: its error on stderr (exit 1). One still running: its status on stderr (exit 1), or --wait.",
       )
       .argument('<skill>', 'the skill id')
       .argument('<execution>', 'the execution id')

@@ -11,11 +11,7 @@ export function registerTypesCommand(program: Command, context: CliContext): voi
       .command('types')
       .summary('generate TypeScript types for skills')
       .description(
-        [
-          "Generate TypeScript input and output types from the skills' descriptors, with the",
-          "SkillTypes augmentation of @skillrun/client that makes client.skill('id').invoke({...})",
-          'type-checked. Name a version range as id@range (text_stats@^1).',
-        ].join('\n'),
+        "Generate TypeScript input and output types from the skills' descriptors, with the SkillTypes augmentation of @skillrun/client that makes client.skill('id').invoke({...}) type-checked. Name a version range as id@range (text_stats@^1).",
       )
       .argument('<skills...>', 'skill ids (or id@range)')
       .option('-o, --out <file>', 'write to this file (e.g. skills.d.ts) instead of stdout'),
