@@ -42,6 +42,10 @@ describe('skillrun exit codes and error reports', () => {
     expect(report.details).toEqual(['/inputs/count: must be <= 10']);
     expect(report.hints).toEqual(['Fix the inputs', 'See the inputs with `skillrun describe <skill>`']);
 
+    expect(
+      reportOf(refusal('AUTH_REQUIRED', 401, { details: { required_auth_type: 'api_key' } })).details,
+    ).toEqual(['required_auth_type: api_key']);
+
     const settings = resolveSettings({ url: 'http://127.0.0.1:1' }, {});
     expect(reportOf(refusal('ENDPOINT_UNREACHABLE'), settings).hints.join()).toContain('http://127.0.0.1:1');
     expect(reportOf(refusal('AUTH_REQUIRED', 401), settings).hints.join()).toContain('--api-key');

@@ -107,7 +107,7 @@ function ourHints(
   }
 }
 
-/** Validation details (`[{path, message}]`) one per line; other details as JSON. */
+/** Validation details (`[{path, message}]`) one per line, an object's fields one per line, else JSON. */
 function detailLines(details: unknown): string[] {
   if (details === undefined || details === null) return [];
   if (Array.isArray(details)) {
@@ -118,6 +118,11 @@ function detailLines(details: unknown): string[] {
       }
       return JSON.stringify(detail);
     });
+  }
+  if (typeof details === 'object') {
+    return Object.entries(details).map(
+      ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    );
   }
   return [JSON.stringify(details)];
 }
