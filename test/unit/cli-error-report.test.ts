@@ -67,6 +67,13 @@ describe('skillrun exit codes and error reports', () => {
       json: true,
     });
     expect(resolveSettings({}, {}).baseUrl).toBe('http://127.0.0.1:3000');
+    const jwt = ['{"alg":"RS256"}', '{"sub":"svc-42","scope":"skill:invoke"}']
+      .map((part) => Buffer.from(part).toString('base64url'))
+      .concat('signature')
+      .join('.');
+    expect(resolveSettings({ token: jwt }, {}).caller.id).toBe('svc-42');
+    expect(resolveSettings({ token: jwt, caller: 'me' }, {}).caller.id).toBe('me');
+    expect(resolveSettings({ token: 'not-a-jwt' }, {}).caller.id).not.toBe('');
     expect(() => resolveSettings({ url: 'ftp://x' }, {})).toThrow(UsageError);
   });
 });

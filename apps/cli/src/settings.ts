@@ -17,6 +17,7 @@ export interface Settings {
   readonly baseUrl: string;
   readonly apiKey?: string;
   readonly bearerToken?: string;
+  /** --caller, SKILLRUN_CALLER, a JWT's `sub`, or the user's name. */
   readonly caller: { id: string; type: 'user' };
   readonly json: boolean;
 }
@@ -31,7 +32,11 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
   }
   const apiKey = flags.apiKey ?? nonEmpty(env.SKILLRUN_API_KEY);
   const bearerToken = flags.token ?? nonEmpty(env.SKILLRUN_TOKEN);
-  const callerId = flags.caller ?? nonEmpty(env.SKILLRUN_CALLER) ?? defaultCallerId();
+  const callerId =
+    flags.caller ??
+    nonEmpty(env.SKILLRUN_CALLER) ??
+    (bearerToken === undefined ? undefined : subjectOf(bearerToken)) ??
+    defaultCallerId();
   return Object.freeze({
     baseUrl,
     ...(apiKey === undefined ? {} : { apiKey }),
@@ -59,5 +64,20 @@ function defaultCallerId(): string {
     return userInfo().username || 'skillrun-cli';
   } catch {
     return 'skillrun-cli';
+  }
+}
+
+/**
+ * A JWT's `sub`, the caller the gateway takes it for (read, not verified: the gateway verifies),
+ * so that a token needs no --caller. Undefined for anything else (API keys name no caller).
+ */
+export function subjectOf(token: string): string | undefined {
+  const [, payload, signature] = token.split('.');
+  if (payload === undefined || signature === undefined) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+  } catch {
+    return undefined;
   }
 }
