@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   CallOptions,
   ClientOptions,
@@ -97,7 +96,7 @@ export class SkillrunClient {
       url,
       headers: {
         ...this.compiled.credentialHeaders(url, descriptor.auth),
-        'idempotency-key': options.idempotencyKey ?? randomUUID(),
+        'idempotency-key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
       },
       json: {
         caller: this.compiled.caller,
