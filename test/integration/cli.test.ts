@@ -141,6 +141,32 @@ describe('skillrun, the command line, against a real service', () => {
     expect(JSON.parse(result.stdout)).toEqual({ steps: 2 });
   });
 
+  it('follows an execution started elsewhere: result while running, --timeout, status --wait, result --wait', async () => {
+    const started = await skillrun(['invoke', 'stepper', 'steps=10', 'pause_ms=1000']);
+    expectCode(started, 0);
+    const id = started.stdout.trim();
+    const early = await skillrun(['result', 'stepper', id]);
+    expectCode(early, 1);
+    expect(early.stderr).toMatch(
+      /(accepted|running): it has not ended yet; wait for it with `skillrun result stepper/,
+    );
+
+    const impatient = await skillrun(['status', 'stepper', id, '--wait', '--timeout', '50']);
+    expectCode(impatient, 1);
+    expect(impatient.stderr).toContain('had not ended within --timeout');
+    expect(impatient.stderr).toContain(`skillrun status stepper ${id} --wait`);
+
+    const [watched, waited] = await Promise.all([
+      skillrun(['status', 'stepper', id, '--wait']),
+      skillrun(['result', 'stepper', id, '--wait']),
+    ]);
+    expectCode(watched, 0);
+    expect(watched.stdout).toMatch(/status\s+completed/);
+    expect(watched.stdout).toMatch(/progress\s+100%/);
+    expectCode(waited, 0);
+    expect(JSON.parse(waited.stdout)).toEqual({ steps: 10 });
+  });
+
   it('exits 1 when the execution fails, with its code and what to do on stderr', async () => {
     const run = await skillrun(['invoke', 'fatal', '--wait']);
     expectCode(run, 1);
