@@ -104,7 +104,7 @@ export {
   Timestamps,
   Usage,
 } from './schemas/execution';
-export { ExecutionListPage, ExecutionListQuery } from './schemas/execution-list';
+export { ExecutionEventsQuery, ExecutionListPage, ExecutionListQuery } from './schemas/execution-list';
 export { InputMigration, MigrationStep } from './schemas/input-migration';
 export { Caller, InvocationContext, InvocationRequest, Priority } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
@@ -165,6 +165,7 @@ export {
   type RemoteState,
   type TransitionResult,
 } from './store/execution-store';
+export { FollowedCallers } from './store/followed-callers';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
 export { isPastQueueTimeout, neverStartedError } from './store/never-started';
 export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';

@@ -131,30 +131,25 @@ export class WebhookDispatcher {
   private async dispatch([eventId, flat]: Entry): Promise<void> {
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
-    const executionId = fields.execution_id ?? '';
-    const execution = await this.deps.store.get(executionId);
+    const ended = isTerminalStatus(fields.status ?? '');
+    // Most events may be for callers' event streams only: the record is read when a webhook wants it.
+    const targets = await this.targets(fields, ended);
+    const execution = targets.length > 0 ? await this.deps.store.get(fields.execution_id ?? '') : null;
     if (execution) {
-      const ended = isTerminalStatus(fields.status ?? '');
-      const targets = await this.targets(execution, ended, fields.webhook_id, fields.owner);
       await Promise.all(targets.map((webhook) => this.queue(eventId, webhook, execution, ended)));
     }
     await this.deps.redis.xack(this.deps.keys.notifications(), GROUP, eventId);
   }
 
   /** The webhooks that hear of this event: the invocation's own, and its caller's standing ones. */
-  private async targets(
-    execution: Execution,
-    ended: boolean,
-    webhookId: string | undefined,
-    owner: string | undefined,
-  ): Promise<StoredWebhook[]> {
+  private async targets(fields: Record<string, string>, ended: boolean): Promise<StoredWebhook[]> {
     const { webhooks } = this.deps;
-    const own = webhookId ? await webhooks.get(webhookId) : null;
-    const standing = owner ? await webhooks.list(owner) : [];
+    const own = fields.webhook_id ? await webhooks.get(fields.webhook_id) : null;
+    const standing = fields.owner ? await webhooks.list(fields.owner) : [];
     return [...(own ? [own] : []), ...standing].filter(
       ({ view }) =>
         (ended || view.on === 'change') &&
-        (view.skills === undefined || view.skills.includes(execution.skill_id)),
+        (view.skills === undefined || view.skills.includes(fields.skill_id ?? '')),
     );
   }
 

@@ -44,3 +44,18 @@ export const ExecutionListPage = Type.Object({
   }),
 });
 export type ExecutionListPage = Static<typeof ExecutionListPage>;
+
+/** GET /executions/events query: whose executions (an admin may name a caller). */
+export const ExecutionEventsQuery = Type.Object(
+  {
+    caller_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Whose executions to follow: an admin's choice; anyone else follows their own.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExecutionEventsQuery = Static<typeof ExecutionEventsQuery>;

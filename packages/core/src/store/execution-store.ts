@@ -34,11 +34,12 @@ import type { RedisKeys } from './redis-keys';
  * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
  * state starts the retention period and frees the execution's concurrency slots
  * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel.
- * A record with a webhook (`hook`: `end` or `change`) has its end, or every change, appended to the
- * notifications STREAM (KEYS[4]) that the webhook dispatchers read: whichever process ends it.
+ * A record with a webhook or a follower (`hook`: `end` or `change`) has its end, or every change,
+ * appended to the notifications STREAM (KEYS[4]) that webhook dispatchers and callers' event streams
+ * read: whichever process ends it.
  */
 const TRANSITION = `
-local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched', 'hook', 'webhook_id', 'owner_id')
+local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched', 'hook', 'webhook_id', 'owner_id', 'skill_id')
 if not current[1] then return 0 end
 local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
 if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
@@ -57,7 +58,7 @@ end
 if current[4] then redis.call('PUBLISH', KEYS[2], ARGV[1]) end
 if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
-    'webhook_id', current[6] or '', 'owner', current[7] or '')
+    'webhook_id', current[6] or '', 'owner', current[7] or '', 'skill_id', current[8] or '')
 end
 return 1
 `;
@@ -74,6 +75,19 @@ if ARGV[1] == 'watch' and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HSET', KEYS[1], 'watched', '1')
 end
 return { redis.call('HGETALL', KEYS[1]), redis.call('GET', KEYS[2]) }
+`;
+
+/**
+ * Has every later change of a record that has not ended appended to the notifications stream (a
+ * caller's event stream follows it from now on). Returns 1 when the record is there and not final.
+ */
+const FOLLOW = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'completed' or status == 'failed' or status == 'timeout' or status == 'canceled' then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'hook', 'change')
+return 1
 `;
 
 /** Adds to counters of a record that still exists (never recreates an expired one without a TTL). */
@@ -132,6 +146,7 @@ export class ExecutionStore {
   private readonly incrementScript: RedisScript<number>;
   private readonly attemptDeadlineScript: RedisScript<number>;
   private readonly readScript: RedisScript<[string[], string | null]>;
+  private readonly followScript: RedisScript<number>;
   /** The executions of each hour, for listings. */
   readonly index: ExecutionIndex;
 
@@ -145,6 +160,7 @@ export class ExecutionStore {
     this.incrementScript = redisScript(redis, 'skillrunIncrement', INCREMENT);
     this.attemptDeadlineScript = redisScript(redis, 'skillrunAttemptDeadline', ATTEMPT_DEADLINE);
     this.readScript = redisScript(redis, 'skillrunRead', READ);
+    this.followScript = redisScript(redis, 'skillrunFollow', FOLLOW);
     this.index = new ExecutionIndex(redis, keys, ttlSeconds);
   }
 
@@ -160,6 +176,11 @@ export class ExecutionStore {
       this.index.add(payload.execution_id, payload.owner, now),
     ]);
     return toExecution(payload.execution_id, fields) as Execution;
+  }
+
+  /** From now on every change of the execution is a notification; false when it has ended or is gone. */
+  async follow(executionId: string): Promise<boolean> {
+    return (await this.followScript([this.keys.execution(executionId)], [])) === 1;
   }
 
   /** The inputs an execution was started with (null when its record is gone). */

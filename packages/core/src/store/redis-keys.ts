@@ -144,6 +144,19 @@ export class RedisKeys {
     return `${this.prefix}:notifications`;
   }
 
+  /**
+   * HASH caller → epoch ms until which some gateway keeps an event stream of its executions open
+   * (renewed while it does): their changes are notifications meanwhile.
+   */
+  followedCallers(): string {
+    return `${this.prefix}:followed-callers`;
+  }
+
+  /** Pub/sub channel on which a gateway announces that the callers with webhooks or followers changed. */
+  notifiedCallersChanged(): string {
+    return `${this.prefix}:notified-callers-changed`;
+  }
+
   /** HASH of one webhook: its owner, URL, mode, filters and signing secret. */
   webhook(id: string): string {
     return `${this.prefix}:webhook:${id}`;
