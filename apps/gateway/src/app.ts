@@ -1,6 +1,7 @@
 import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
 import type { Authenticator } from './auth/authenticator';
+import type { CallerStreams } from './caller-streams';
 import type { ExecutionCanceler } from './execution-canceler';
 import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReader } from './execution-reader';
@@ -42,6 +43,7 @@ export interface AppDeps {
   history: ExecutionHistory;
   replayer: ExecutionReplayer;
   streams: ExecutionStreams;
+  callerStreams: CallerStreams;
   tasks: TaskDesk;
   webhooks: WebhookDesk;
   authenticator: Authenticator;
@@ -84,7 +86,7 @@ export function createApp(deps: AppDeps): Express {
       baseUrl: deps.baseUrl,
     }),
   );
-  app.use('/executions', executionRoutes(deps.history, deps.replayer));
+  app.use('/executions', executionRoutes(deps.history, deps.replayer, deps.callerStreams));
   app.use('/tasks', taskRoutes(deps.tasks));
   app.use('/webhooks', webhookRoutes(deps.webhooks));
   if (deps.queueDashboard) {

@@ -11,13 +11,14 @@ import type { ExecutionIdentity } from './auth/execution-identity';
 import type { ExecutionWatcher } from './execution-watcher';
 import { orServiceUnavailable } from './or-service-unavailable';
 import { readable } from './readable-execution';
+import type { StreamQuota } from './stream-quota';
 
 export interface ExecutionStreamsDeps {
   identity: ExecutionIdentity;
   store: ExecutionStore;
   watcher: ExecutionWatcher;
   /** Streams one caller (or one anonymous address) may keep open on this gateway. */
-  maxPerCaller: number;
+  quota: StreamQuota;
   /** A comment this often keeps proxies from closing a quiet stream. */
   heartbeatMs: number;
 }
@@ -34,30 +35,22 @@ const SUBSCRIBE_TIMEOUT_MS = 5000;
  * missed). Streams count against MAX_WAITERS with waiting reads, and against a per-caller bound.
  */
 export class ExecutionStreams {
-  private readonly open = new Map<string, number>();
-
   constructor(private readonly deps: ExecutionStreamsDeps) {}
 
   async stream(req: Request<{ skillId: string; executionId: string }>, res: Response): Promise<void> {
     const { skillId, executionId } = req.params;
     const { principal } = await this.deps.identity.read(skillId, executionId, req.headers);
     const caller = principal?.callerId ?? `address:${req.ip ?? req.socket.remoteAddress ?? ''}`;
-    if ((this.open.get(caller) ?? 0) >= this.deps.maxPerCaller) {
-      res.setHeader('Retry-After', '5');
-      throw new SkillError(
-        'RATE_LIMIT_EXCEEDED',
-        `At most ${this.deps.maxPerCaller} open event streams a caller`,
-      );
-    }
+    const release = this.deps.quota.take(caller, (seconds) => res.setHeader('Retry-After', seconds));
     const watch = this.deps.watcher.watch(executionId);
     if (!watch) {
+      release();
       res.setHeader('Retry-After', '5');
       throw new SkillError(
         'RATE_LIMIT_EXCEEDED',
         'This gateway has as many open streams and waits as it keeps',
       );
     }
-    this.open.set(caller, (this.open.get(caller) ?? 0) + 1);
     try {
       const session = await createSession(req, res, {
         keepAlive: this.deps.heartbeatMs,
@@ -67,9 +60,7 @@ export class ExecutionStreams {
       await this.follow(session, watch, { skillId, executionId, principal }, res);
     } finally {
       watch.release();
-      const left = (this.open.get(caller) ?? 1) - 1;
-      if (left === 0) this.open.delete(caller);
-      else this.open.set(caller, left);
+      release();
     }
   }
 

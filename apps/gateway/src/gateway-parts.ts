@@ -3,6 +3,7 @@ import {
   createRedis,
   ExecutionLauncher,
   ExecutionStore,
+  FollowedCallers,
   InFlightSlots,
   isVisible,
   type Logger,
@@ -25,6 +26,8 @@ import { CustomAuthorizer } from './auth/custom-authorizer';
 import { ExecutionIdentity } from './auth/execution-identity';
 import { JwtVerifier } from './auth/jwt-verifier';
 import { SkillAccess } from './auth/skill-access';
+import { CallerStreams } from './caller-streams';
+import { ChangeFeed } from './change-feed';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
 import { ExecutionCanceler } from './execution-canceler';
 import { ExecutionHistory } from './execution-history';
@@ -37,11 +40,12 @@ import { IdempotencyKeys } from './idempotency/idempotency-keys';
 import { InvocationService } from './invocation-service';
 import { CallerLimits } from './limits/caller-limits';
 import { GatewayMetrics } from './metrics/gateway-metrics';
+import { NotifiedCallers } from './notified-callers';
 import { SkillDiscovery } from './skill-discovery';
 import { SkillPublisher } from './skill-publisher';
+import { StreamQuota } from './stream-quota';
 import { TaskDesk } from './tasks/task-desk';
 import { TaskLinks } from './tasks/task-links';
-import { StandingWebhooks } from './webhooks/standing-webhooks';
 import { WebhookDesk } from './webhooks/webhook-desk';
 import { WebhookUrlCheck } from './webhooks/webhook-url-check';
 
@@ -53,8 +57,10 @@ export interface GatewayParts {
   redis: Redis;
   queues: QueueRegistry;
   watcher: ExecutionWatcher;
-  /** Which callers have standing webhooks: read before the first invocation, then every while. */
-  standing: StandingWebhooks;
+  /** The notifications stream, read while callers' event streams are open. */
+  feed: ChangeFeed;
+  /** Which callers have standing webhooks or followers: read before the first invocation, then every while. */
+  notified: NotifiedCallers;
 }
 
 /**
@@ -98,7 +104,14 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     logger,
   });
   const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
-  const standing = new StandingWebhooks(webhooks);
+  const followers = new FollowedCallers(redis, keys);
+  const notified = new NotifiedCallers({
+    webhooks,
+    followers,
+    redis,
+    open: () => redis.duplicate(),
+    keys,
+  });
   const webhookUrls = new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []);
   const invocations = new InvocationService({
     resolver: new SkillResolver(
@@ -123,7 +136,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     authenticator,
     defaultAuth: descriptors.defaults.auth,
     webhooks,
-    standing,
+    notified,
     webhookUrls,
   });
   const watcher = new ExecutionWatcher({
@@ -132,6 +145,8 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     maxWatches: config.MAX_WAITERS,
   });
   const metrics = new GatewayMetrics();
+  const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
+  const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
   const identity = new ExecutionIdentity({
     store,
     authenticator,
@@ -172,8 +187,18 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       identity,
       store,
       watcher,
-      maxPerCaller: config.MAX_STREAMS_PER_CALLER,
+      quota,
       heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+    }),
+    callerStreams: new CallerStreams({
+      authenticator,
+      store,
+      feed,
+      followers,
+      notified,
+      quota,
+      heartbeatMs: config.STREAM_HEARTBEAT_SECONDS * 1000,
+      retentionSeconds: config.EXECUTION_TTL_SECONDS,
     }),
     tasks: new TaskDesk({
       store,
@@ -193,7 +218,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     webhooks: new WebhookDesk({
       webhooks,
       deliveries: new WebhookDeliveries(redis, keys),
-      standing,
+      notified,
       queue: queues.webhooks(),
       authenticator,
       urls: webhookUrls,
@@ -209,5 +234,5 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       ? { queueDashboard: { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS } }
       : {}),
   });
-  return { app, redis, queues, watcher, standing };
+  return { app, redis, queues, watcher, feed, notified };
 }

@@ -22,8 +22,8 @@ export class GatewayService {
   async start(): Promise<number> {
     const { config } = this;
     this.parts = buildGateway(config, this.logger);
-    // Read before the first invocation is accepted, so that none misses a standing webhook.
-    await this.parts.standing.start();
+    // Read before the first invocation is accepted, so that none misses a standing webhook or a follower.
+    await this.parts.notified.start();
     const server = this.parts.app.listen(config.PORT, config.HOST);
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
@@ -46,7 +46,8 @@ export class GatewayService {
    */
   async close(): Promise<void> {
     this.parts?.watcher.close();
-    this.parts?.standing.close();
+    this.parts?.notified.close();
+    this.parts?.feed.close();
     const server = this.server;
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -32,9 +32,9 @@ import { idempotencyKeyOf } from './idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from './idempotency/idempotency-keys';
 import type { CallerLimits } from './limits/caller-limits';
 import { joinRateLimitHeaders } from './limits/rate-limit-headers';
+import type { NotifiedCallers } from './notified-callers';
 import { orServiceUnavailable } from './or-service-unavailable';
 import { headerOf, type RequestHeaders } from './request-headers';
-import type { StandingWebhooks } from './webhooks/standing-webhooks';
 import type { WebhookUrlCheck } from './webhooks/webhook-url-check';
 
 export interface InvocationServiceDeps {
@@ -48,7 +48,7 @@ export interface InvocationServiceDeps {
   idempotency: IdempotencyKeys;
   fairShare: FairShare;
   webhooks: WebhookStore;
-  standing: StandingWebhooks;
+  notified: NotifiedCallers;
   webhookUrls: WebhookUrlCheck;
 }
 
@@ -217,7 +217,7 @@ export class InvocationService {
     });
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
-    const hook = strongest(webhook?.on, this.deps.standing.modeOf(owner));
+    const hook = strongest(webhook?.on, this.deps.notified.modeOf(owner));
     const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
     answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
     if (taken.refusal) throw taken.refusal;

@@ -1,20 +1,40 @@
-import type { WebhookMode, WebhookStore } from '@skillrun/core';
+import type { FollowedCallers, RedisKeys, WebhookMode, WebhookStore } from '@skillrun/core';
+import type { Redis } from 'ioredis';
 
-/** How often the callers with standing webhooks are read again (what other gateways changed). */
+/** How often the callers with standing webhooks or followers are read again, whatever was announced. */
 const REFRESH_MS = 2000;
 
-/**
- * Which callers have standing webhooks, kept in memory so that an invocation learns it without a
- * Redis round trip: read whole every two seconds, and updated at once when this gateway changes
- * one. A webhook made through another gateway applies to this one's invocations within that time.
- */
-export class StandingWebhooks {
-  private modes = new Map<string, WebhookMode>();
-  private timer: NodeJS.Timeout | undefined;
+export interface NotifiedCallersDeps {
+  webhooks: WebhookStore;
+  followers: FollowedCallers;
+  /** The gateway's connection: announcements are published on it. */
+  redis: Redis;
+  /** Opens the connection that listens for other gateways' announcements. */
+  open: () => Redis;
+  keys: RedisKeys;
+}
 
-  constructor(private readonly store: WebhookStore) {}
+/**
+ * Which callers' executions must be heard of as they change (a follower: every change) or end (a
+ * standing webhook), kept in memory so that an invocation learns it without a Redis round trip.
+ * Read whole when a gateway announces a change of them (on a pub/sub channel), and every two
+ * seconds in case an announcement was lost.
+ */
+export class NotifiedCallers {
+  private modes = new Map<string, WebhookMode>();
+  private followed = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private listener: Redis | undefined;
+
+  constructor(private readonly deps: NotifiedCallersDeps) {}
 
   async start(): Promise<void> {
+    const listener = this.deps.open();
+    listener.on('error', () => {});
+    listener.on('message', () => void this.refresh());
+    this.listener = listener;
+    // Not awaited: with Redis away at start the gateway starts all the same (the timer catches up).
+    listener.subscribe(this.deps.keys.notifiedCallersChanged()).catch(() => {});
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();
@@ -22,21 +42,27 @@ export class StandingWebhooks {
 
   close(): void {
     clearInterval(this.timer);
+    this.listener?.disconnect();
   }
 
-  /** What the caller's standing webhooks want to hear of, if it has any. */
+  /** What must be heard of the caller's new executions: every change, their end, or nothing. */
   modeOf(owner: string | undefined): WebhookMode | undefined {
-    return owner === undefined ? undefined : this.modes.get(owner);
+    if (owner === undefined) return undefined;
+    return this.followed.has(owner) ? 'change' : this.modes.get(owner);
   }
 
-  /** This gateway changed the caller's webhooks: read again now rather than in a while. */
+  /** This gateway changed a caller's webhooks or followers: every gateway reads them again now. */
   async changed(): Promise<void> {
     await this.refresh();
+    await this.deps.redis.publish(this.deps.keys.notifiedCallersChanged(), '');
   }
 
   private async refresh(): Promise<void> {
     try {
-      this.modes = await this.store.callerModes();
+      [this.modes, this.followed] = await Promise.all([
+        this.deps.webhooks.callerModes(),
+        this.deps.followers.followed(),
+      ]);
     } catch {
       // Redis away: keep what was known; invocations fail on their own meanwhile.
     }

@@ -1,4 +1,5 @@
 import {
+  ExecutionEventsQuery,
   ExecutionListQuery,
   ExecutionReadQuery,
   LONGEST_WAIT_SECONDS,
@@ -253,6 +254,23 @@ export function openApiDocument(baseUrl: string): Json {
           responses: {
             '200': ok('One page; follow next_cursor for older executions.', 'ExecutionListPage'),
             ...errors('400', '401', '403', '503'),
+          },
+        },
+      },
+      '/executions/events': {
+        get: {
+          operationId: 'streamCallerExecutions',
+          summary: "Every change of the caller's executions as server-sent events (ours)",
+          description:
+            "text/event-stream, open until the client leaves: first an event `status` for each of the caller's executions that has not ended (the snapshot), then one at every change of any of its executions, those invoked later included (progress, a retry, a composite's step, the end); data: the status representation, id: the change's entry in the notifications stream. Reconnecting with Last-Event-ID sends every change since, without a gap, while the stream holds it (it keeps the latest 100,000 changes), else a snapshot again. Any gateway serves it. Needs credentials; an admin may follow another caller with `caller_id`. Counts against MAX_STREAMS_PER_CALLER with the per-execution streams (429 past it).",
+          tags: ['invocation'],
+          parameters: queryParameters(ExecutionEventsQuery),
+          responses: {
+            '200': {
+              description: 'The stream of status events.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...errors('400', '401', '403', '429', '503'),
           },
         },
       },

@@ -1,5 +1,6 @@
-import { ExecutionListQuery, SchemaValidator } from '@skillrun/core';
+import { ExecutionEventsQuery, ExecutionListQuery, SchemaValidator } from '@skillrun/core';
 import type { Router } from 'express';
+import type { CallerStreams } from '../caller-streams';
 import type { ExecutionHistory } from '../execution-history';
 import type { ExecutionReplayer } from '../execution-replayer';
 import { measuredRouter } from '../metrics/measured-router';
@@ -9,11 +10,17 @@ const listQuery = new SchemaValidator(ExecutionListQuery, 'query', { coerceTypes
 
 const replayFilter = new SchemaValidator(ExecutionListQuery, 'replay filter');
 
+const eventsQuery = new SchemaValidator(ExecutionEventsQuery, 'query');
+
 /**
- * Everything under /executions, mounted there: the history of executions across skills, and
- * replaying what a filter finds in it.
+ * Everything under /executions, mounted there: the history of executions across skills, replaying
+ * what a filter finds in it, and a caller's executions live.
  */
-export function executionRoutes(history: ExecutionHistory, replayer: ExecutionReplayer): Router {
+export function executionRoutes(
+  history: ExecutionHistory,
+  replayer: ExecutionReplayer,
+  streams: CallerStreams,
+): Router {
   const router = measuredRouter();
   router.get('', async (req, res) => {
     const query = listQuery.parse({ ...req.query });
@@ -23,6 +30,10 @@ export function executionRoutes(history: ExecutionHistory, replayer: ExecutionRe
   router.post('/replay', requireJson(), async (req, res) => {
     const filter = replayFilter.parse(req.body);
     res.json(await replayer.replayAll(filter, req.headers, req.ip ?? req.socket.remoteAddress ?? 'unknown'));
+  });
+  router.get('/events', async (req, res) => {
+    const { caller_id } = eventsQuery.parse({ ...req.query });
+    await streams.stream(req, res, caller_id);
   });
   return router;
 }

@@ -14,16 +14,16 @@ import {
 import type { Queue } from 'bullmq';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
+import type { NotifiedCallers } from '../notified-callers';
 import { orServiceUnavailable } from '../or-service-unavailable';
 import { decodeCursor, encodeCursor } from '../page-cursor';
 import type { RequestHeaders } from '../request-headers';
-import type { StandingWebhooks } from './standing-webhooks';
 import type { WebhookUrlCheck } from './webhook-url-check';
 
 export interface WebhookDeskDeps {
   webhooks: WebhookStore;
   deliveries: WebhookDeliveries;
-  standing: StandingWebhooks;
+  notified: NotifiedCallers;
   /** The webhook queue: a redelivery is a job on it. */
   queue: Queue;
   authenticator: Authenticator;
@@ -48,7 +48,7 @@ export class WebhookDesk {
     const created = await orServiceUnavailable(() =>
       this.deps.webhooks.createStanding(principal.callerId, request),
     );
-    await this.deps.standing.changed();
+    await this.deps.notified.changed();
     return created;
   }
 
@@ -65,7 +65,7 @@ export class WebhookDesk {
   async remove(id: string, headers: RequestHeaders): Promise<void> {
     const webhook = await this.owned(id, headers);
     await orServiceUnavailable(() => this.deps.webhooks.remove(webhook));
-    await this.deps.standing.changed();
+    await this.deps.notified.changed();
   }
 
   async deliveries(
