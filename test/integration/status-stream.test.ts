@@ -1,56 +1,7 @@
-import type { Execution } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStream } from '../support/event-stream';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
-
-interface StreamEvent {
-  id: string;
-  event: string;
-  execution: Execution;
-}
-
-/** Opens GET events and reads its events until the stream ends (or `stopAfter` of them). */
-async function readStream(
-  url: string,
-  options: { lastEventId?: string; stopAfter?: number } = {},
-): Promise<{ status: number; events: StreamEvent[]; contentType: string | null }> {
-  const controller = new AbortController();
-  const answer = await fetch(url, {
-    headers: options.lastEventId ? { 'last-event-id': options.lastEventId } : {},
-    signal: controller.signal,
-  });
-  const events: StreamEvent[] = [];
-  if (answer.status !== 200 || !answer.body) {
-    await answer.text();
-    return { status: answer.status, events, contentType: answer.headers.get('content-type') };
-  }
-  const decoder = new TextDecoder();
-  let buffered = '';
-  try {
-    for await (const chunk of answer.body) {
-      buffered += decoder.decode(chunk, { stream: true });
-      for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
-        const block = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => line && !line.startsWith(':'))
-            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
-        );
-        if (fields.data === undefined) continue;
-        events.push({ id: fields.id ?? '', event: fields.event ?? '', execution: JSON.parse(fields.data) });
-        if (events.length === options.stopAfter) {
-          controller.abort();
-          return { status: 200, events, contentType: answer.headers.get('content-type') };
-        }
-      }
-    }
-  } catch (error) {
-    if (!controller.signal.aborted) throw error;
-  }
-  return { status: 200, events, contentType: answer.headers.get('content-type') };
-}
 
 describe('live status: GET events (server-sent events)', () => {
   let system: TestSystem;
