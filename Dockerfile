@@ -7,10 +7,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/redis-server/package.json packages/redis-server/
+COPY packages/client/package.json packages/client/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/standalone/package.json apps/standalone/
-COPY apps/keys/package.json apps/keys/
+COPY apps/cli/package.json apps/cli/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # The runtime: dependencies, sources and their bundles (npm run build: plain JavaScript, no loader

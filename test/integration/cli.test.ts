@@ -8,8 +8,6 @@ import { CliTmux } from '../support/cli-tmux';
 import { fixtureSkills, repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
-/** The live view is checked in a real terminal: tmux. */
-const hasTmux = await CliTmux.available();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('skillrun, the command line, against a real service', () => {
@@ -356,26 +354,24 @@ export async function use(): Promise<string> {
     expect(untyped.stdout).toContain("Unused '@ts-expect-error' directive");
   });
 
-  it.skipIf(!hasTmux)(
-    'invoke --wait in a real terminal (tmux): a live progress bar, then the output',
-    async () => {
-      const tmux = await CliTmux.start(
-        `node ${repoRoot}apps/cli/bin/skillrun.mjs invoke stepper steps=10 pause_ms=700 --wait; echo "exit=$?"; sleep 300`,
-        repoRoot,
-        { SKILLRUN_URL: system.gateway.url, SKILLRUN_CALLER: 'cli-tester' },
-      );
-      try {
-        // Partly filled, moving: the bar, its percentage and the status on one line.
-        await expect
-          .poll(() => tmux.screen(), { timeout: 30_000, interval: 100 })
-          .toMatch(/running\s+█+░+\s+[1-9]\d%/);
-        await expect.poll(() => tmux.screen(), { timeout: 30_000 }).toContain('exit=0');
-        const screen = await tmux.screen();
-        expect(screen).toMatch(/completed\s+█{30}\s+100%/);
-        expect(screen).toContain('"steps": 10');
-      } finally {
-        await tmux.stop();
-      }
-    },
-  );
+  // In a real terminal: tmux (.ci/run installs it).
+  it('invoke --wait in a real terminal (tmux): a live progress bar, then the output', async () => {
+    const tmux = await CliTmux.start(
+      `node ${repoRoot}apps/cli/bin/skillrun.mjs invoke stepper steps=10 pause_ms=700 --wait; echo "exit=$?"; sleep 300`,
+      repoRoot,
+      { SKILLRUN_URL: system.gateway.url, SKILLRUN_CALLER: 'cli-tester' },
+    );
+    try {
+      // Partly filled, moving: the bar, its percentage and the status on one line.
+      await expect
+        .poll(() => tmux.screen(), { timeout: 30_000, interval: 100 })
+        .toMatch(/running\s+█+░+\s+[1-9]\d%/);
+      await expect.poll(() => tmux.screen(), { timeout: 30_000 }).toContain('exit=0');
+      const screen = await tmux.screen();
+      expect(screen).toMatch(/completed\s+█{30}\s+100%/);
+      expect(screen).toContain('"steps": 10');
+    } finally {
+      await tmux.stop();
+    }
+  });
 });

@@ -65,9 +65,8 @@ describe('Redis through Sentinel', () => {
       const stored = await client.run('memory_store', { text: 'remembered via sentinel' });
       expect(stored.final.status).toBe('completed');
       const cli = [
-        '--import',
-        'tsx',
-        'apps/keys/src/main.ts',
+        'apps/cli/bin/skillrun.mjs',
+        'keys',
         'create',
         '--caller',
         'ops',

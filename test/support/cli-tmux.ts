@@ -7,15 +7,6 @@ const run = promisify(execFile);
 export class CliTmux {
   private constructor(private readonly socket: string) {}
 
-  static async available(): Promise<boolean> {
-    try {
-      await run('tmux', ['-V']);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** Starts `command` (a shell command line) in a detached 120×30 session. */
   static async start(command: string, cwd: string, env: Record<string, string>): Promise<CliTmux> {
     const socket = `skillrun-cli-test-${process.pid}-${Date.now()}`;
