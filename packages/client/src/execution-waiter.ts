@@ -46,7 +46,12 @@ export class ExecutionWaiter {
     }
   }
 
-  /** The execution as it ended, from the stream; undefined when the stream is not to be had. */
+  /**
+   * The execution as it ended, from the stream; undefined when the stream is not to be had. A
+   * stream silent for longer than requestTimeoutMs (skillrun sends a comment every 15 s) is taken
+   * for dropped, like one that breaks: it is reopened with `Last-Event-ID`, after the stream's
+   * `retry` when it named one, or with backoff after a connection that brought nothing.
+   */
   private async overEvents(
     handle: ExecutionHandle,
     url: string,
@@ -55,54 +60,58 @@ export class ExecutionWaiter {
   ): Promise<Execution | undefined> {
     const policy = this.options.retry;
     let lastEventId = '';
+    let reconnectMs: number | undefined;
     let failures = 0;
     for (;;) {
       signal?.throwIfAborted();
-      const headers: Record<string, string> = {
-        ...this.options.headers,
-        ...this.options.credentialHeaders(url, handle.descriptor.auth),
-        accept: 'text/event-stream',
-        ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
-      };
-      let response: Response;
-      try {
-        response = await this.options.fetch(url, { headers, ...(signal ? { signal } : {}) });
-      } catch {
-        if (signal?.aborted) throw signal.reason;
-        if (++failures >= policy.maxAttempts) return undefined;
-        await sleep(backoffDelay(policy, failures - 1), signal);
-        continue;
-      }
-      const type = response.headers.get('content-type') ?? '';
-      if (response.status !== 200 || !type.startsWith('text/event-stream') || !response.body) {
-        // Not served here (429 past a stream quota, an error, a proxy that buffers): read status.
-        await response.body?.cancel().catch(() => undefined);
-        return undefined;
-      }
+      const idle = new AbortController();
+      const timer = setTimeout(() => idle.abort(), this.options.requestTimeoutMs);
       const parser = new EventStreamParser(lastEventId);
       let events = 0;
       try {
+        const response = await this.options.fetch(url, {
+          headers: {
+            ...this.options.headers,
+            ...this.options.credentialHeaders(url, handle.descriptor.auth),
+            accept: 'text/event-stream',
+            ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+          },
+          signal: signal ? AbortSignal.any([signal, idle.signal]) : idle.signal,
+        });
+        const type = response.headers.get('content-type') ?? '';
+        if (response.status !== 200 || !type.startsWith('text/event-stream') || !response.body) {
+          // Not served here (429 past a stream quota, an error, a proxy that buffers): read status.
+          await response.body?.cancel().catch(() => undefined);
+          return undefined;
+        }
         const decoder = new TextDecoder();
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          timer.refresh();
           for (const event of parser.feed(decoder.decode(chunk, { stream: true }))) {
+            if (event.retry !== undefined) reconnectMs = event.retry;
             if (event.event !== 'status' && event.event !== 'message') continue;
             const execution = parseExecution(event.data);
             if (!execution) continue;
             events++;
             seen.update(execution);
-            if (isTerminal(execution.status)) return execution;
+            if (isTerminal(execution.status)) {
+              await response.body.cancel().catch(() => undefined);
+              return execution;
+            }
           }
         }
       } catch {
         if (signal?.aborted) throw signal.reason;
-        // The stream dropped: reconnect from the last event.
+        // Unreachable, broken or silent: reconnect from the last event.
       } finally {
+        clearTimeout(timer);
+        idle.abort();
         lastEventId = parser.lastEventId;
-        await response.body.cancel().catch(() => undefined);
       }
       failures = events > 0 ? 0 : failures + 1;
       if (failures >= policy.maxAttempts) return undefined;
-      if (failures > 0) await sleep(backoffDelay(policy, failures - 1), signal);
+      const delay = failures > 0 ? backoffDelay(policy, failures - 1) : reconnectMs;
+      if (delay !== undefined) await sleep(delay, signal);
     }
   }
 
