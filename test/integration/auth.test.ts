@@ -228,6 +228,27 @@ describe('authentication, access policies and ownership: the attack table', () =
     expect((answer.body as Envelope).error.code).toBe('ACCESS_DENIED');
   });
 
+  it('tells a key or a token which caller it is (GET /me), and refuses anyone else with 401', async () => {
+    const me = await client.request('/me', { headers: as('narrow') });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      caller_id: 'narrow',
+      scopes: ['skill:invoke'],
+      skills: ['open_echo'],
+      method: 'api_key',
+    });
+    const token = await jwks.sign({ sub: 'carol', scope: 'skill:invoke' });
+    expect((await client.request('/me', { headers: bearer(token) })).body).toMatchObject({
+      caller_id: 'carol',
+      method: 'oauth2',
+    });
+    for (const headers of [{}, as('revoked'), { 'x-api-key': 'srk_nope' }]) {
+      const refused = await client.request('/me', { headers });
+      expect(refused.status).toBe(401);
+      expect((refused.body as Envelope).error.code).toBe('AUTH_REQUIRED');
+    }
+  });
+
   it("answers 404, never 403, for another caller's execution and for guessed ids", async () => {
     const started = await client.invoke('open_echo', { text: 'mine' }, caller('alice'), as('alice'));
     const id = String(started.body.execution_id);

@@ -19,6 +19,7 @@ import { adminRoutes } from './routes/admin-routes';
 import { apiDocsRoutes, openApiRoutes } from './routes/api-docs-routes';
 import { executionRoutes } from './routes/execution-routes';
 import { livenessRoutes, readinessRoutes } from './routes/health-routes';
+import { meRoutes } from './routes/me-routes';
 import {
   QUEUE_DASHBOARD_PATH,
   type QueueDashboardSettings,
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }
   app.use('/admin', adminRoutes(deps.apiKeys, deps.authenticator));
+  app.use('/me', meRoutes(deps.authenticator));
   app.use('/healthz', livenessRoutes());
   app.use('/readyz', readinessRoutes(deps.readiness));
   app.use('/metrics', metricsRoutes(deps.metrics));

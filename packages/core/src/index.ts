@@ -88,6 +88,7 @@ export {
 } from './registry/version-contract';
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
+export { CallerIdentity } from './schemas/caller-identity';
 export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';
 export {
   Execution,

@@ -2,6 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
   BulkReplayResult,
+  CallerIdentity,
   CreatedApiKey,
   CreatedWebhook,
   DeliveryListPage,
@@ -54,6 +55,7 @@ export const schemas: Record<string, TSchema> = {
   NewApiKey,
   CreatedApiKey,
   ApiKeyRecord,
+  CallerIdentity,
   NewWebhook,
   CreatedWebhook,
   WebhookView,
