@@ -67,6 +67,37 @@ describe('the client against another spec 001 provider', () => {
     });
   });
 
+  it('obtains an OAuth 2 token with its client credentials for an oauth2 skill, once, and sends it', async () => {
+    const client = new SkillrunClient({ oauth2: provider.oauthClient, retry: fast });
+    const descriptor = await client.describe(provider.oauthDescriptorUrl);
+    provider.requests.length = 0;
+    const issued = provider.tokensIssued;
+
+    const output = await client.invokeAndWait(descriptor, { name: 'Oauth' });
+    await client.invokeAndWait(descriptor, { name: 'Again' });
+
+    expect(output).toEqual({ greeting: 'Hello, Oauth!' });
+    expect(provider.tokensIssued - issued).toBe(1);
+    const [grant, ...calls] = provider.requests;
+    expect(grant).toMatchObject({
+      method: 'POST',
+      path: '/oauth/token',
+      body: { grant_type: 'client_credentials', scope: 'skill:invoke skill:read' },
+    });
+    expect(new Set(calls.map((request) => request.headers.authorization)).size).toBe(1);
+    expect(calls[0]?.headers.authorization).toMatch(/^Bearer token-/);
+
+    const stranger = new SkillrunClient({
+      oauth2: { clientId: 'greeter-app', clientSecret: 'wrong' },
+      retry: fast,
+    });
+    await expect(stranger.invoke(descriptor, { name: 'Eve' })).rejects.toMatchObject({
+      code: 'AUTH_REQUIRED',
+      httpStatus: 401,
+      details: { required_auth_type: 'oauth2' },
+    });
+  });
+
   it('reads status and result by handle, and refuses a missing key with AUTH_REQUIRED', async () => {
     const client = new SkillrunClient({ apiKey: provider.key, retry: fast });
     const handle = await client.invoke(await client.describe(provider.descriptorUrl), { name: 'Grace' });

@@ -14,6 +14,11 @@ export interface ProviderServer {
   /** The descriptor's own URL (an absolute URL to hand to `describe`). */
   descriptorUrl: string;
   key: string;
+  /** The same skill behind OAuth 2 (client credentials at /oauth/token). */
+  oauthDescriptorUrl: string;
+  oauthClient: { clientId: string; clientSecret: string };
+  /** Access tokens issued so far. */
+  tokensIssued: number;
   requests: ProviderRequest[];
   /** Scripted refusals the next invocations get, in order, before one is accepted. */
   refuseNextInvocations(...answers: Array<'unavailable' | 'timeout'>): void;
@@ -42,6 +47,8 @@ export async function startProviderServer(): Promise<ProviderServer> {
   const executions = new Map<string, ProviderExecution>();
   const byIdempotencyKey = new Map<string, string>();
   let origin = '';
+  const oauthClient = { clientId: 'greeter-app', clientSecret: `secret-${randomUUID()}` };
+  const tokens = new Set<string>();
 
   const descriptor = () => ({
     protocol: { version: '1.0.0' },
@@ -64,6 +71,17 @@ export async function startProviderServer(): Promise<ProviderServer> {
     output: { content_type: 'application/json', schema: { type: 'object' } },
     auth: { type: 'api_key', header: 'X-Provider-Key', description: 'Ask Example Org for a key.' },
     access: 'restricted',
+  });
+  const oauthDescriptor = () => ({
+    ...descriptor(),
+    auth: {
+      type: 'oauth2',
+      oauth2: {
+        authorization_url: `${origin}/oauth/authorize`,
+        token_url: `${origin}/oauth/token`,
+        scopes: { 'skill:invoke': 'Invoke skills', 'skill:read': 'Read executions' },
+      },
+    },
   });
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -90,7 +108,24 @@ export async function startProviderServer(): Promise<ProviderServer> {
     const path = new URL(req.url ?? '/', origin).pathname;
     requests.push({ method: req.method ?? '', path, headers: req.headers, ...(body ? { body } : {}) });
     if (req.method === 'GET' && path === '/descriptors/greet') return send(res, 200, descriptor());
-    if (req.headers['x-provider-key'] !== key) {
+    if (req.method === 'GET' && path === '/descriptors/greet-oauth') return send(res, 200, oauthDescriptor());
+    if (req.method === 'POST' && path === '/oauth/token') {
+      const basic = Buffer.from(`${oauthClient.clientId}:${oauthClient.clientSecret}`).toString('base64');
+      if (req.headers.authorization !== `Basic ${basic}` || body?.grant_type !== 'client_credentials') {
+        return send(res, 401, { error: 'invalid_client', error_description: 'Unknown client' });
+      }
+      const token = `token-${randomUUID()}`;
+      tokens.add(token);
+      server.tokensIssued++;
+      return send(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: body.scope,
+      });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (req.headers['x-provider-key'] !== key && !(bearer && tokens.has(bearer))) {
       return send(res, 401, {
         error: {
           code: 'AUTH_REQUIRED',
@@ -134,26 +169,36 @@ export async function startProviderServer(): Promise<ProviderServer> {
     return send(res, 404, { error: { code: 'NOT_FOUND', message: `No ${req.method} ${path}` } });
   };
 
-  const server: Server = createServer((req, res) => {
+  const httpServer: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      handle(req, res, text ? (JSON.parse(text) as Record<string, unknown>) : undefined);
+      const form = req.headers['content-type'] === 'application/x-www-form-urlencoded';
+      const parsed = form
+        ? Object.fromEntries(new URLSearchParams(text))
+        : text
+          ? JSON.parse(text)
+          : undefined;
+      handle(req, res, parsed as Record<string, unknown> | undefined);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+  const server: ProviderServer = {
     url: origin,
     descriptorUrl: `${origin}/descriptors/greet`,
+    oauthDescriptorUrl: `${origin}/descriptors/greet-oauth`,
+    oauthClient,
+    tokensIssued: 0,
     key,
     requests,
     refuseNextInvocations: (...answers) => refusals.push(...answers),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
       }),
   };
+  return server;
 }

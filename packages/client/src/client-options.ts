@@ -2,12 +2,20 @@ import type { Execution, InvocationContext } from './protocol.js';
 
 export type CallerType = 'ifay' | 'service' | 'user';
 
+/** An OAuth 2 client, for the client credentials grant at a descriptor's `auth.oauth2.token_url`. */
+export interface OAuth2Client {
+  clientId: string;
+  clientSecret: string;
+}
+
 /** Credentials for one provider. */
 export interface Credentials {
   /** Sent in the header the descriptor's `auth` names (X-API-Key when it names none). */
   apiKey?: string;
-  /** Sent as `Authorization: Bearer ...` (an OAuth 2 access token, for `auth.type: oauth2`). */
-  bearerToken?: string;
+  /** Sent as `Authorization: Bearer ...`: a token, or a function asked for one at each request. */
+  bearerToken?: string | (() => string | Promise<string>);
+  /** For skills whose auth is oauth2 (without bearerToken): tokens are obtained and renewed. */
+  oauth2?: OAuth2Client;
 }
 
 export interface ClientOptions {
@@ -19,7 +27,8 @@ export interface ClientOptions {
    * the caller is (the owner of the execution).
    */
   apiKey?: string;
-  bearerToken?: string;
+  bearerToken?: string | (() => string | Promise<string>);
+  oauth2?: OAuth2Client;
   /** Credentials for other providers, by origin (`https://provider.example:8443`). */
   providers?: Record<string, Credentials>;
   /** Sent with every request. */

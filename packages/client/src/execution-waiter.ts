@@ -72,7 +72,7 @@ export class ExecutionWaiter {
         const response = await this.options.fetch(url, {
           headers: {
             ...this.options.headers,
-            ...this.options.credentialHeaders(url, handle.descriptor.auth),
+            ...(await this.options.credentials.for(url, handle.descriptor.auth, signal)),
             accept: 'text/event-stream',
             ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
           },
@@ -161,7 +161,7 @@ export async function readExecution(
     method: 'GET',
     url,
     headers: {
-      ...options.credentialHeaders(url, handle.descriptor.auth),
+      ...(await options.credentials.for(url, handle.descriptor.auth, signal)),
       ...(waitSeconds > 0 ? { prefer: `wait=${waitSeconds}` } : {}),
     },
     timeoutMs: options.requestTimeoutMs + waitSeconds * 1000,

@@ -5,6 +5,7 @@ export type {
   Credentials,
   InvokeAndWaitOptions,
   InvokeOptions,
+  OAuth2Client,
   WaitOptions,
 } from './client-options.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';

@@ -95,7 +95,7 @@ export class SkillrunClient {
       method: 'POST',
       url,
       headers: {
-        ...this.compiled.credentialHeaders(url, descriptor.auth),
+        ...(await this.compiled.credentials.for(url, descriptor.auth, options.signal)),
         'idempotency-key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
       },
       json: {
@@ -164,7 +164,7 @@ export class SkillrunClient {
     const answer = await this.transport.request<Execution>({
       method: 'POST',
       url: handle.cancelUrl,
-      headers: this.compiled.credentialHeaders(handle.cancelUrl, handle.descriptor.auth),
+      headers: await this.compiled.credentials.for(handle.cancelUrl, handle.descriptor.auth, options.signal),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (typeof answer.body?.status !== 'string') throw unexpected(handle.cancelUrl, answer.body);
@@ -194,7 +194,7 @@ export class SkillrunClient {
     const answer = await this.transport.request<T>({
       method: 'GET',
       url,
-      headers: this.compiled.credentialHeaders(url),
+      headers: await this.compiled.credentials.for(url, undefined, signal),
       ...(signal ? { signal } : {}),
     });
     return answer.body;
