@@ -13,11 +13,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode, SkillError } from '@skillrun/core';
+import {
+  ErrorCatalog,
+  type ErrorCode,
+  httpStatusOf,
+  isErrorCode,
+  isRetryable,
+  SkillError,
+} from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
 
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 const ROW = /^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*([^|]*?)\s*\|/;
+/** A row's cells after the code: HTTP, Recoverable, Retried. */
+const CELLS = /^\|\s*`[A-Z][A-Z0-9_]*`\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|/;
+/** Codes whose retry depends on the error at hand: the README says on what. */
+const CONDITIONAL = new Set(['STEP_FAILED', 'TOOL_NOT_AVAILABLE']);
 
 const codes = Object.keys(ErrorCatalog) as ErrorCode[];
 
@@ -81,5 +92,27 @@ describe('ErrorCatalog', () => {
     const documented = Object.fromEntries(rows.map(([code, status]) => [code, status]));
     const expected = Object.fromEntries(codes.map((code) => [code, String(httpStatusOf(code))]));
     expect(documented).toEqual(expected);
+  });
+
+  it("README.md's Recoverable and Retried columns say what the catalogue and the workers do", () => {
+    const section =
+      readFileSync(README, 'utf8')
+        .split(/^## Error codes\s*$/m)[1]
+        ?.split(/^## /m)[0] ?? '';
+    const cells = new Map<string, string[]>();
+    for (const line of section.split(/\r?\n/)) {
+      const code = ROW.exec(line.trim())?.[1];
+      const match = CELLS.exec(line.trim());
+      if (code && match) cells.set(code, [match[2] ?? '', match[3] ?? '']);
+    }
+    for (const code of codes) {
+      const { recoverable } = ErrorCatalog[code];
+      const [documentedRecoverable, retried] = cells.get(code) ?? [];
+      expect(documentedRecoverable, code).toBe(recoverable ? 'yes' : 'no');
+      const retriedByDefault = isRetryable({ code, message: '', recoverable });
+      if (CONDITIONAL.has(code))
+        expect(retried, code).toMatch(retriedByDefault ? /^(yes, unless|if )/ : /^no/);
+      else expect(retried, code).toBe(retriedByDefault ? 'yes' : 'no');
+    }
   });
 });
