@@ -170,11 +170,9 @@ describe('the TypeScript client against the service', () => {
 
   it('with an API key: owns its executions and lists them; without one the listing is AUTH_REQUIRED', async () => {
     const key = await system.client.createKey('client-user');
-    const owner = new SkillrunClient({
-      baseUrl: system.gateway.url,
-      apiKey: key,
-      caller: { id: 'client-user', type: 'user' },
-    });
+    // No caller given: the client learns it from GET /me.
+    const owner = new SkillrunClient({ baseUrl: system.gateway.url, apiKey: key });
+    expect(await owner.me()).toMatchObject({ caller_id: 'client-user', method: 'api_key' });
     const handle = await owner.invoke('echo', { text: 'mine' });
     await owner.wait(handle);
     const page = await owner.executions({ skill_id: 'echo', status: ['completed'] });

@@ -156,7 +156,7 @@ describe('the client sends the credentials the descriptor’s auth names, where 
       'x-api-key',
     );
     const own = await run(
-      { apiKey: 'k1', baseUrl: 'http://p.test/' },
+      { apiKey: 'k1', baseUrl: 'http://p.test/', caller: { id: 'me', type: 'user' } },
       descriptorAt('http://p.test', { type: 'none' }),
     );
     expect(own['x-api-key']).toBe('k1');
@@ -170,5 +170,24 @@ describe('the client sends the credentials the descriptor’s auth names, where 
       descriptorAt('http://p.test', { type: 'api_key' }),
     );
     expect(stranger['x-api-key']).toBeUndefined();
+  });
+
+  it('names the caller GET /me says, asked once, when credentials for the service come without one', async () => {
+    const { seen, fetch } = scripted([
+      json(200, { caller_id: 'svc-7', scopes: ['skill:invoke'], method: 'api_key' }),
+      json(202, accepted),
+      json(202, accepted),
+    ]);
+    const client = new SkillrunClient({ apiKey: 'k1', baseUrl: 'http://p.test', fetch });
+    const descriptor = descriptorAt('http://p.test', { type: 'api_key' });
+    await client.invoke(descriptor, {});
+    await client.invoke(descriptor, {});
+    expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET http://p.test/me',
+      'POST http://p.test/x/invoke',
+      'POST http://p.test/x/invoke',
+    ]);
+    expect(seen[0]?.headers['x-api-key']).toBe('k1');
+    expect(seen[2]?.body).toMatchObject({ caller: { id: 'svc-7', type: 'service' } });
   });
 });

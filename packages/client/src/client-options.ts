@@ -33,7 +33,10 @@ export interface ClientOptions {
   providers?: Record<string, Credentials>;
   /** Sent with every request. */
   headers?: Record<string, string>;
-  /** `caller` of every invocation. With credentials, its id must be the credentials' caller. */
+  /**
+   * `caller` of every invocation. With credentials, its id must be the credentials' caller: when
+   * it is not given, the client asks `baseUrl`'s GET /me (skillrun's) once for invocations there.
+   */
   caller?: { id: string; type: CallerType };
   /** Spec 001's exponential backoff (initial delay × 2^n, capped) for failed requests. */
   retry?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };

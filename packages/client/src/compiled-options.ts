@@ -7,6 +7,8 @@ export interface CompiledOptions {
   baseUrl?: string;
   headers: Readonly<Record<string, string>>;
   caller: { id: string; type: CallerType };
+  /** Whether the options named the caller (else it is learnt from GET /me, with credentials). */
+  callerGiven: boolean;
   retry: RetryPolicy;
   /** Whether the caller set retry.initialDelayMs (else a descriptor's backoff_ms is the initial delay). */
   ownInitialDelay: boolean;
@@ -28,6 +30,7 @@ export function compileOptions(options: ClientOptions): CompiledOptions {
     ...(baseUrl === undefined ? {} : { baseUrl }),
     headers: Object.freeze({ ...options.headers }),
     caller: { ...(options.caller ?? { id: 'skillrun-client', type: 'service' as const }) },
+    callerGiven: options.caller !== undefined,
     retry: Object.freeze({ ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) }),
     ownInitialDelay: options.retry?.initialDelayMs !== undefined,
     requestTimeoutMs,

@@ -11,6 +11,7 @@ export type {
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
   type AuthConfig,
+  type CallerIdentity,
   type ErrorBody,
   type Execution,
   type ExecutionPage,

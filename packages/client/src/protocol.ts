@@ -121,6 +121,15 @@ export interface SkillPage {
   next_cursor: string | null;
 }
 
+/** skillrun's GET /me: who the credentials say the caller is. */
+export interface CallerIdentity {
+  /** What caller.id must be in this caller's invocations. */
+  caller_id: string;
+  scopes: string[];
+  skills?: string[];
+  method: string;
+}
+
 export interface ExecutionQuery {
   skill_id?: string;
   /** One status, or several comma-separated (or as an array). */

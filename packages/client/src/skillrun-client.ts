@@ -10,6 +10,7 @@ import type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 import { ExecutionWaiter, readExecution } from './execution-waiter.js';
 import { HttpTransport } from './http-transport.js';
 import type {
+  CallerIdentity,
   Execution,
   ExecutionPage,
   ExecutionQuery,
@@ -45,11 +46,20 @@ export class SkillrunClient {
   private readonly transport: HttpTransport;
   private readonly waiter: ExecutionWaiter;
   private readonly descriptors = new Map<string, { descriptor: SkillDescriptor; at: number }>();
+  private ownCaller: Promise<ClientCaller> | undefined;
 
   constructor(options: ClientOptions = {}) {
     this.compiled = compileOptions(options);
     this.transport = new HttpTransport(this.compiled);
     this.waiter = new ExecutionWaiter(this.compiled, this.transport);
+  }
+
+  /** skillrun's GET /me of `baseUrl`: who the client's credentials say the caller is. */
+  async me(options: CallOptions = {}): Promise<CallerIdentity> {
+    const url = urlWithQuery(this.baseUrl(), '/me');
+    const identity = await this.get<CallerIdentity>(url, options.signal);
+    if (typeof identity?.caller_id !== 'string') throw unexpected(url, identity);
+    return identity;
   }
 
   /** GET /skills of `baseUrl`: one page of the catalogue. */
@@ -99,7 +109,7 @@ export class SkillrunClient {
         'idempotency-key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
       },
       json: {
-        caller: this.compiled.caller,
+        caller: await this.callerFor(url, options.signal),
         skill_id: descriptor.id,
         inputs,
         ...(options.context ? { context: options.context } : {}),
@@ -200,6 +210,29 @@ export class SkillrunClient {
     return answer.body;
   }
 
+  /**
+   * The caller an invocation at `url` names: the given one; else, on `baseUrl`'s origin with
+   * credentials, the one GET /me names (asked once; a service without /me gets the default).
+   */
+  private async callerFor(url: string, signal?: AbortSignal): Promise<ClientCaller> {
+    const { caller, callerGiven, baseUrl } = this.compiled;
+    if (callerGiven || baseUrl === undefined || new URL(url).origin !== new URL(baseUrl).origin)
+      return caller;
+    const credentials = await this.compiled.credentials.for(url, undefined, signal);
+    if (Object.keys(credentials).length === 0) return caller;
+    if (!this.ownCaller) {
+      this.ownCaller = this.me(signal ? { signal } : {}).then(
+        (identity) => ({ id: identity.caller_id, type: caller.type }),
+        (error: unknown) => {
+          if (error instanceof SkillrunError && error.httpStatus === 404) return caller;
+          this.ownCaller = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.ownCaller;
+  }
+
   private baseUrl(): string {
     if (this.compiled.baseUrl === undefined) {
       throw new TypeError('This call needs the baseUrl option: the service whose catalogue to read');
@@ -251,6 +284,8 @@ export class SkillrunClient {
     return backoff && !this.compiled.ownInitialDelay ? { ...own, initialDelayMs: backoff } : own;
   }
 }
+
+type ClientCaller = CompiledOptions['caller'];
 
 function cacheKey(skill: string, version?: string): string {
   return `${skill}\n${version ?? ''}`;
