@@ -1,17 +1,10 @@
-import { spawn } from 'node:child_process';
 import { type ApiKeyRecord, ApiKeyStore, RedisKeys } from '@skillrun/core';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/service-process';
+import { type CliRun, runSkillrun } from '../support/cli-process';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 const PREFIX = '{keys-cli-test}';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('skillrun keys (npm run keys): create, list and revoke API keys from the command line', () => {
   let server: TestRedis;
@@ -19,24 +12,8 @@ describe('skillrun keys (npm run keys): create, list and revoke API keys from th
   let store: ApiKeyStore;
 
   /** Runs the CLI the way the root script does (`skillrun keys ...`), against the test's Redis. */
-  const keys = (...args: string[]): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['apps/cli/bin/skillrun.mjs', 'keys', ...args], {
-        cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', REDIS_URL: server.url, KEY_PREFIX: PREFIX },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const keys = (...args: string[]): Promise<CliRun> =>
+    runSkillrun(['keys', ...args], { env: { REDIS_URL: server.url, KEY_PREFIX: PREFIX } });
 
   const records = (stdout: string): ApiKeyRecord[] =>
     stdout

@@ -14,19 +14,28 @@ interface ReadFlags {
   timeout?: number;
 }
 
-/** `status` and `result`: one execution, read once or followed to its end with --wait. */
-export function registerStatusCommands(program: Command, context: CliContext): void {
-  withServiceOptions(
+/** A command that reads one execution: its skill and id, and --wait / --timeout to follow it. */
+function readCommand(program: Command, name: string, summary: string, description: string, wait: string) {
+  return withServiceOptions(
     program
-      .command('status')
-      .summary("show an execution's status")
-      .description(
-        "Show an execution's status, progress, attempts, times, and its output or error once it has ended.",
-      )
+      .command(name)
+      .summary(summary)
+      .description(description)
       .argument('<skill>', 'the skill id')
       .argument('<execution>', 'the execution id')
-      .option('-w, --wait', 'follow it live to its end (exit code as for invoke --wait)')
+      .option('-w, --wait', wait)
       .option('--timeout <ms>', 'with --wait: give up watching after this long', positiveInteger(86_400_000)),
+  );
+}
+
+/** `status` and `result`: one execution, read once or followed to its end with --wait. */
+export function registerStatusCommands(program: Command, context: CliContext): void {
+  readCommand(
+    program,
+    'status',
+    "show an execution's status",
+    "Show an execution's status, progress, attempts, times, and its output or error once it has ended.",
+    'follow it live to its end (exit code as for invoke --wait)',
   ).action(async (skillId: string, executionId: string, flags: ReadFlags, command: Command) => {
     const settings = settingsOf(command, context);
     const { terminal } = context;
@@ -47,17 +56,12 @@ export function registerStatusCommands(program: Command, context: CliContext): v
     else for (const line of executionView(terminal, execution)) terminal.out(line);
   });
 
-  withServiceOptions(
-    program
-      .command('result')
-      .summary("print an execution's output")
-      .description(
-        "Print a completed execution's output (exit 0). One that failed, timed out or was canceled: its error on stderr (exit 1). One still running: its status on stderr (exit 1), or --wait.",
-      )
-      .argument('<skill>', 'the skill id')
-      .argument('<execution>', 'the execution id')
-      .option('-w, --wait', 'wait for it to end, showing its status live')
-      .option('--timeout <ms>', 'with --wait: give up watching after this long', positiveInteger(86_400_000)),
+  readCommand(
+    program,
+    'result',
+    "print an execution's output",
+    "Print a completed execution's output (exit 0). One that failed, timed out or was canceled: its error on stderr (exit 1). One still running: its status on stderr (exit 1), or --wait.",
+    'wait for it to end, showing its status live',
   ).action(async (skillId: string, executionId: string, flags: ReadFlags, command: Command) => {
     const settings = settingsOf(command, context);
     const { terminal } = context;
