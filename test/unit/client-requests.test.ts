@@ -117,8 +117,11 @@ describe('the client retries per spec 001, safely', () => {
   });
 
   it('aborts a backoff at once with the signal’s reason', async () => {
-    const { seen, fetch } = scripted([json(503, {}, { 'retry-after': '3600' })]);
-    const client = new SkillrunClient({ fetch, ...fast });
+    const { seen, fetch } = scripted([json(503, {}, { 'retry-after': '1' })]);
+    const client = new SkillrunClient({
+      fetch,
+      retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 60_000 },
+    });
     const controller = new AbortController();
     const invoking = client.invoke(
       descriptorAt('http://p.test', { type: 'none' }),
@@ -128,6 +131,17 @@ describe('the client retries per spec 001, safely', () => {
     await expect.poll(() => seen.length).toBe(1);
     controller.abort(new Error('user gave up'));
     await expect(invoking).rejects.toThrow('user gave up');
+  });
+
+  it('gives the error back at once when Retry-After asks for longer than retry.maxDelayMs', async () => {
+    const busy = { code: 'RATE_LIMIT_EXCEEDED', message: 'later', recoverable: true };
+    const { seen, fetch } = scripted([json(429, { error: busy }, { 'retry-after': '3600' })]);
+    const client = new SkillrunClient({ fetch, ...fast });
+    await expect(client.invoke(descriptorAt('http://p.test', { type: 'none' }), {})).rejects.toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      httpStatus: 429,
+    });
+    expect(seen).toHaveLength(1);
   });
 });
 

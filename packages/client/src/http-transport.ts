@@ -28,7 +28,8 @@ const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504])
  * JSON over fetch with spec 001's retry strategy: a request that does not reach the provider, or
  * is answered 408, 429, 502, 503, 504 or EXECUTION_TIMEOUT with retry hints, is tried again after
  * `Retry-After` when the answer says, else after the hint's `suggested_delay_ms` × 2^n, else
- * the policy's initial delay × 2^n (capped). Callers make a POST safe to repeat (Idempotency-Key).
+ * the policy's initial delay × 2^n (capped); a Retry-After past the policy's maxDelayMs ends the
+ * request with its error instead. Callers make a POST safe to repeat (Idempotency-Key).
  * An abort (the caller's signal) ends it at once with the signal's reason.
  */
 export class HttpTransport {
@@ -39,27 +40,32 @@ export class HttpTransport {
     let maxAttempts = policy.maxAttempts;
     for (let attempt = 1; ; attempt++) {
       request.signal?.throwIfAborted();
+      const outcome = await this.once<T>(request).then(
+        (answer) => ({ answer }),
+        (error: unknown) => {
+          if (error instanceof SkillrunError && error.code === 'ENDPOINT_UNREACHABLE')
+            return { unreachable: error };
+          throw error;
+        },
+      );
       let failure: SkillrunError;
       let delayMs: number;
-      try {
-        const answer = await this.once<T>(request);
+      if ('unreachable' in outcome) {
+        failure = outcome.unreachable;
+        delayMs = backoffDelay(policy, attempt - 1);
+      } else {
+        const { answer } = outcome;
         if (answer.status < 400) return answer;
-        const error = errorOf(answer);
-        if (!isRetried(answer.status, error)) throw error;
-        failure = error;
-        const hint = error.retry;
+        failure = errorOf(answer);
+        if (!isRetried(answer.status, failure)) throw failure;
+        const hint = failure.retry;
         if (hint?.max_attempts !== undefined)
           maxAttempts = Math.min(maxAttempts, Math.max(1, hint.max_attempts));
+        const retryAfter = retryAfterMs(answer.headers.get('retry-after'));
+        // Not sooner than the provider asks; and a wait longer than the policy allows is the caller's call.
+        if (retryAfter !== undefined && retryAfter > policy.maxDelayMs) throw failure;
         delayMs =
-          retryAfterMs(answer.headers.get('retry-after')) ??
-          backoffDelay(policy, attempt - 1, hint?.suggested_delay_ms ?? policy.initialDelayMs);
-      } catch (error) {
-        if (request.signal?.aborted) throw request.signal.reason;
-        if (error instanceof SkillrunError) {
-          if (error.code !== 'ENDPOINT_UNREACHABLE') throw error;
-          failure = error;
-        } else throw error;
-        delayMs = backoffDelay(policy, attempt - 1);
+          retryAfter ?? backoffDelay(policy, attempt - 1, hint?.suggested_delay_ms ?? policy.initialDelayMs);
       }
       if (attempt >= maxAttempts) throw failure;
       await sleep(delayMs, request.signal);
