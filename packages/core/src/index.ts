@@ -1,3 +1,24 @@
+export {
+  analyzeStrict,
+  MCP_META_KEY,
+  type McpTool,
+  type McpToolOptions,
+  OPENAI_TOOL_NAME,
+  type OpenAiChatTool,
+  type OpenAiResponsesTool,
+  type OpenAiToolMapping,
+  openAiToolName,
+  type StrictAnalysis,
+  ToolDefinitions,
+  ToolFormat,
+  ToolFormatQuery,
+  toChatCompletionsTool,
+  toMcpTool,
+  toOpenAiTool,
+  toStructuredContent,
+  toToolDefinitions,
+  WRAPPED_OUTPUT,
+} from './agents';
 export { type ApiKeyGrant, ApiKeyStore } from './auth/api-key-store';
 export { type Principal, SCOPES, Scope } from './auth/principal';
 export { CommonConfig } from './config/common-config';

@@ -1,0 +1,67 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum } from '../schemas/json-schema';
+import type { SkillDescriptor } from '../schemas/skill-descriptor';
+import { toMcpTool } from './mcp-tool';
+import { toChatCompletionsTool, toOpenAiTool } from './openai-tool';
+
+/** The tool formats GET /tools and GET /skills/{id}/tools answer in. */
+export const ToolFormat = StringEnum(['openai', 'openai-responses', 'mcp'], {
+  default: 'openai',
+  description:
+    '`openai`: Chat Completions function tools (`{type: "function", function: {...}}`); `openai-responses`: the Responses API\'s flat function tools; `mcp`: MCP Tool objects (revision 2025-11-25), as tools/list at /mcp answers them.',
+});
+export type ToolFormat = Static<typeof ToolFormat>;
+
+export const ToolFormatQuery = Type.Object(
+  { format: Type.Optional(ToolFormat), version: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: false },
+);
+export type ToolFormatQuery = Static<typeof ToolFormatQuery>;
+
+const ToolMapping = Type.Object({
+  skill_id: Type.String(),
+  version: Type.String(),
+  tool_name: Type.String({ description: 'The name the tool has in this format.' }),
+  strict: Type.Optional(
+    Type.Boolean({ description: 'OpenAI formats: whether the tool is sent with `strict: true`.' }),
+  ),
+  notes: Type.Array(Type.String(), {
+    description:
+      'OpenAI formats: why the tool is not strict (a JSON Pointer into the parameters and the reason), and a renamed tool.',
+  }),
+});
+
+/** GET /tools and GET /skills/{id}/tools: the tools, and what was made of each skill. */
+export const ToolDefinitions = Type.Object({
+  format: ToolFormat,
+  tools: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    description: 'Ready to hand to the framework as they are (OpenAI `tools`, or MCP `Tool` objects).',
+  }),
+  skills: Type.Array(ToolMapping, { description: 'One entry per tool, in the same order.' }),
+  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type ToolDefinitions = Static<typeof ToolDefinitions>;
+
+/** The skills as tools of one format, names kept unique across the list. */
+export function toToolDefinitions(
+  descriptors: SkillDescriptor[],
+  format: ToolFormat,
+  options: { tasks?: boolean } = {},
+): Pick<ToolDefinitions, 'format' | 'tools' | 'skills'> {
+  const tools: Record<string, unknown>[] = [];
+  const skills: ToolDefinitions['skills'] = [];
+  const taken = new Set<string>();
+  for (const descriptor of descriptors) {
+    if (format === 'mcp') {
+      const tool = toMcpTool(descriptor, options);
+      tools.push({ ...tool });
+      skills.push({ skill_id: descriptor.id, version: descriptor.version, tool_name: tool.name, notes: [] });
+      continue;
+    }
+    const { tool, mapping } = toOpenAiTool(descriptor, taken);
+    taken.add(tool.name);
+    tools.push(format === 'openai' ? { ...toChatCompletionsTool(tool) } : { ...tool });
+    skills.push(mapping);
+  }
+  return { format, tools, skills };
+}
