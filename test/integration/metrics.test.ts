@@ -137,6 +137,13 @@ describe('metrics, scraped after real traffic', () => {
       expect(gateway.value('skillrun_invocations_rejected_total', { reason }), reason).toBe(count);
     }
     expect(gateway.value('skillrun_invocations_rejected_total')).toBe(6);
+    // Every known reason shows from the start, at 0 until it happens, so rate() sees its first one.
+    expect(gateway.value('skillrun_invocations_rejected_total', { reason: 'SERVICE_UNAVAILABLE' })).toBe(0);
+    expect(gateway.value('skillrun_invocations_rejected_total', { reason: 'UNKNOWN' })).toBe(0);
+    // So do the server error statuses of every route that has answered.
+    for (const status of ['500', '503', '504']) {
+      expect(gateway.value('skillrun_http_requests_total', { route: INVOKE_ROUTE, status }), status).toBe(0);
+    }
 
     const accepted = { method: 'POST', route: INVOKE_ROUTE, status: '202' };
     expect(gateway.value('skillrun_http_requests_total', accepted)).toBe(7);
@@ -204,6 +211,7 @@ describe('metrics, scraped after real traffic', () => {
     for (const state of ['waiting', 'active', 'delayed', 'failed', 'waiting-children']) {
       expect(worker.value('skillrun_queue_jobs', { skill: 'echo', version: '1.0.0', state }), state).toBe(0);
     }
+    expect(worker.value('skillrun_queue_age_seconds', { skill: 'echo', version: '1.0.0' })).toBe(0);
     // Every hosted skill shows (at 0 when idle), and nothing else does.
     expect(worker.labelValues('skill')).toEqual(new Set(readdirSync(fixtureSkills)));
 
@@ -218,6 +226,7 @@ describe('metrics, scraped after real traffic', () => {
     const queue = new Queue('skill.sleepy@1.0.0', { connection, prefix: '{skillrun}' });
     try {
       await queue.pause();
+      const startedAt = Date.now();
       const invoked = await Promise.all(
         ['first', 'second'].map((label) =>
           system.client.invoke('sleepy', { ms: 10, label }, { caller: CALLER }),
@@ -225,7 +234,13 @@ describe('metrics, scraped after real traffic', () => {
       );
       expect(invoked.map((answer) => answer.status)).toEqual([202, 202]);
       const waiting = { skill: 'sleepy', version: '1.0.0', state: 'waiting' };
-      expect((await scrape(workerMetrics)).value('skillrun_queue_jobs', waiting)).toBe(2);
+      const before = await scrape(workerMetrics);
+      expect(before.value('skillrun_queue_jobs', waiting)).toBe(2);
+      const scrapedAt = Date.now();
+      // The age of the oldest job in line: since it was queued, not longer than the test has waited.
+      const age = before.value('skillrun_queue_age_seconds', { skill: 'sleepy', version: '1.0.0' });
+      expect(age).toBeGreaterThan(0);
+      expect(age).toBeLessThanOrEqual((scrapedAt - startedAt) / 1000 + 0.001);
 
       await queue.resume();
       for (const answer of invoked) {
@@ -235,6 +250,7 @@ describe('metrics, scraped after real traffic', () => {
       }
       const after = await scrape(workerMetrics);
       expect(after.value('skillrun_queue_jobs', waiting)).toBe(0);
+      expect(after.value('skillrun_queue_age_seconds', { skill: 'sleepy', version: '1.0.0' })).toBe(0);
       expect(after.value('skillrun_executions_total', { skill: 'sleepy', status: 'completed' })).toBe(2);
     } finally {
       await queue.resume();

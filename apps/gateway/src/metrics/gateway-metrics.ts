@@ -1,3 +1,4 @@
+import { ErrorCatalog } from '@skillrun/core';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
@@ -9,6 +10,13 @@ const MISNAMED_DEFAULTS = [
 
 /** From half a millisecond (a health check) to ten seconds (a request stuck on a slow Redis). */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Every reason an invocation can be rejected with: the catalogue's codes, and UNKNOWN for any other. */
+const REJECTION_REASONS = [...Object.keys(ErrorCatalog), 'UNKNOWN'];
+/** The server-side statuses the catalogue maps a code to: what a 5xx ratio counts. */
+const SERVER_ERROR_STATUSES = [
+  ...new Set(Object.values(ErrorCatalog).flatMap(({ http }) => (http >= 500 ? [String(http)] : []))),
+];
 
 export interface HttpLabels {
   method: string;
@@ -55,13 +63,23 @@ export class GatewayMetrics {
     labelNames: ['skill'] as const,
     registers: [this.registry],
   });
+  /** `method route` pairs whose server error counters show, at 0 until one happens. */
+  private readonly routesSeen = new Set<string>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
+    // Every known reason shows at 0 from the start, so that rate() sees the first rejection.
+    for (const reason of REJECTION_REASONS) this.rejected.inc({ reason }, 0);
   }
 
   requestAnswered(labels: HttpLabels, seconds: number): void {
+    // Once a route has answered, its 5xx counters show at 0, so that rate() sees its first failure.
+    const route = `${labels.method} ${labels.route}`;
+    if (!this.routesSeen.has(route)) {
+      this.routesSeen.add(route);
+      for (const status of SERVER_ERROR_STATUSES) this.requests.inc({ ...labels, status }, 0);
+    }
     this.requests.inc(labels);
     this.requestDuration.observe(labels, seconds);
   }

@@ -1,5 +1,5 @@
 import { type QueueRegistry, type SkillRegistry, withTimeout } from '@skillrun/core';
-import type { JobType } from 'bullmq';
+import type { JobType, Queue } from 'bullmq';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface RedisGaugesDeps {
@@ -23,9 +23,9 @@ const SHOWN_AS: Partial<Record<JobType, string>> = {
 };
 
 /**
- * Gauges read from Redis when Prometheus scrapes: the jobs in each hosted queue by state, and the
- * workers holding a live lease. Every worker hosting a version reports the same queue: aggregate
- * with max, not sum.
+ * Gauges read from Redis when Prometheus scrapes: the jobs in each hosted queue by state, the age of
+ * the oldest job in line, and the workers holding a live lease. Every worker hosting a version
+ * reports the same queue: aggregate with max, not sum.
  */
 export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): void {
   const queueJobs: Gauge<'skill' | 'version' | 'state'> = new Gauge({
@@ -35,6 +35,15 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
     registers: [metrics],
     async collect() {
       await readWithin(queueJobs, deps.timeoutMs, () => readQueues(queueJobs, deps));
+    },
+  });
+  const queueAge: Gauge<'skill' | 'version'> = new Gauge({
+    name: 'skillrun_queue_age_seconds',
+    help: 'Age of the oldest job next in line in a hosted skill version queues (prioritized included), 0 when none waits.',
+    labelNames: ['skill', 'version'] as const,
+    registers: [metrics],
+    async collect() {
+      await readWithin(queueAge, deps.timeoutMs, () => readAges(queueAge, deps));
     },
   });
   const workersAlive: Gauge = new Gauge({
@@ -69,6 +78,28 @@ async function readQueues(gauge: Gauge<'skill' | 'version' | 'state'>, deps: Red
     }
     for (const [state, count] of byState) gauge.set({ skill, version, state }, count);
   });
+}
+
+/**
+ * How long the jobs next in line have waited: the head of each queue's FIFO list and of its
+ * prioritized set (a job behind them is younger, or waits behind them by priority), the oldest of
+ * them; 0 when nothing waits, so that an idle queue reads 0 rather than nothing.
+ */
+async function readAges(gauge: Gauge<'skill' | 'version'>, deps: RedisGaugesDeps): Promise<void> {
+  const now = Date.now();
+  const ages = await Promise.all(
+    deps.hosted.map(({ skill, version }) =>
+      Promise.all(deps.queues.allOf(skill, version).map((queue) => headAgeSeconds(queue, now))),
+    ),
+  );
+  deps.hosted.forEach(({ skill, version }, index) => {
+    gauge.set({ skill, version }, Math.max(0, ...(ages[index] ?? [])));
+  });
+}
+
+async function headAgeSeconds(queue: Queue, now: number): Promise<number> {
+  const heads = await queue.getJobs(['wait', 'prioritized'], 0, 0, true);
+  return Math.max(0, ...heads.map((job) => (job ? (now - job.timestamp) / 1000 : 0)));
 }
 
 /** A scrape never hangs on Redis, and never shows numbers it could not read; false when it could not. */
