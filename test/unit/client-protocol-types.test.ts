@@ -1,5 +1,5 @@
 import type * as client from '@skillrun/client';
-import { SkillrunClient } from '@skillrun/client';
+import { SERVICE_ERROR_CODES, SkillrunClient } from '@skillrun/client';
 import * as core from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
 
@@ -67,5 +67,10 @@ describe("the client's protocol types against core's", () => {
       asExecutionPage,
       asInvocationContext,
     ]).toHaveLength(6);
+  });
+
+  it('names only error codes the service has in its catalogue', () => {
+    const unknown = SERVICE_ERROR_CODES.filter((code) => !core.isErrorCode(code));
+    expect(unknown).toEqual([]);
   });
 });

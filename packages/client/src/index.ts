@@ -8,6 +8,7 @@ export type {
   OAuth2Client,
   WaitOptions,
 } from './client-options.js';
+export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
   type AuthConfig,
@@ -29,4 +30,9 @@ export {
 } from './protocol.js';
 export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';
 export { SkillrunClient, type TypedSkill } from './skillrun-client.js';
-export { type ClientErrorCode, SkillrunError, type SkillrunErrorInit } from './skillrun-error.js';
+export {
+  type ClientErrorCode,
+  type ErrorCode,
+  SkillrunError,
+  type SkillrunErrorInit,
+} from './skillrun-error.js';

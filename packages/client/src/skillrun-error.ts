@@ -1,3 +1,4 @@
+import type { ServiceErrorCode } from './error-codes.js';
 import type { ErrorBody, Execution } from './protocol.js';
 
 /**
@@ -13,6 +14,9 @@ export type ClientErrorCode =
   | 'WAIT_TIMEOUT'
   /** The descriptor names no URL for what was asked (cancel without `x-cancel_url`). */
   | 'NOT_SUPPORTED';
+
+/** A known code, or any other a provider answers. */
+export type ErrorCode = ServiceErrorCode | ClientErrorCode | (string & {});
 
 export interface SkillrunErrorInit {
   httpStatus?: number;
@@ -31,7 +35,7 @@ export interface SkillrunErrorInit {
  */
 export class SkillrunError extends Error {
   override readonly name = 'SkillrunError';
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly httpStatus?: number;
   readonly recoverable: boolean;
   readonly details?: unknown;
@@ -40,7 +44,7 @@ export class SkillrunError extends Error {
   /** The execution whose error this is (invokeAndWait), or the last state seen (WAIT_TIMEOUT). */
   readonly execution?: Execution;
 
-  constructor(code: string, message: string, init: SkillrunErrorInit = {}) {
+  constructor(code: ErrorCode, message: string, init: SkillrunErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.code = code;
     this.recoverable = init.recoverable ?? false;
