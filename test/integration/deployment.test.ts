@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
@@ -250,6 +251,39 @@ describe('the Grafana dashboard', () => {
     for (const panel of panelsWithQueries) {
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
       for (const target of panel.targets ?? []) expect(target.expr, panel.title).toMatch(/\w/);
+    }
+  });
+
+  it('shows 0, not "No data", where nothing happened: each ratio, stat and total falls back to vector(0)', () => {
+    const expressions = panelsWithQueries.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => ({ panel, expr: target.expr ?? '' })),
+    );
+    const ratios = expressions.filter(({ expr }) => / \/ /.test(expr));
+    expect(ratios.length).toBeGreaterThanOrEqual(3);
+    for (const { panel, expr } of ratios) {
+      // A missing numerator counts as 0, a zero denominator (nothing ran) gives 0 rather than NaN.
+      expect(expr, panel.title).toMatch(/^\(.* or vector\(0\)\) \/ clamp_min\(.*, 1e-9\) or vector\(0\)$/);
+    }
+    for (const { panel, expr } of expressions.filter(({ panel }) => panel.type === 'stat')) {
+      expect(expr, panel.title).toMatch(/ or vector\(0\)$/);
+    }
+  });
+
+  it('queries what Prometheus can parse: every expression, as a recording rule, passes promtool', async () => {
+    const records = panelsWithQueries.flatMap((panel, index) =>
+      (panel.targets ?? []).map((target, targetIndex) => ({
+        record: `dashboard:panel_${index}_${targetIndex}`,
+        // Grafana's variables, as Grafana would fill them in.
+        expr: (target.expr ?? '').replaceAll('$__rate_interval', '1m').replaceAll('$skill', '.*'),
+      })),
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'skillrun-dashboard-'));
+    try {
+      const file = join(folder, 'dashboard-rules.yml');
+      writeFileSync(file, stringify({ groups: [{ name: 'dashboard', rules: records }] }));
+      await run('promtool', ['check', 'rules', file]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
