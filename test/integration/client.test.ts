@@ -45,6 +45,9 @@ describe('the TypeScript client against the service', () => {
 
     const stepper = await client.describe('stepper');
     expect(stepper.endpoint['x-events_url']).toContain('{execution_id}');
+    const versions = await client.versions('echo');
+    expect(versions).toMatchObject({ skill_id: 'echo', latest: '1.0.0' });
+    expect(versions.versions[0]?.descriptor_url).toContain('/skills/echo');
     const byUrl = await client.describe(`${system.gateway.url}/skills/echo?version=^1`);
     expect(byUrl).toMatchObject({ id: 'echo', version: '1.0.0' });
     await expect(client.describe('no_such_skill')).rejects.toMatchObject({

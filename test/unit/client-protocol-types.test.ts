@@ -12,6 +12,8 @@ const asAccepted = (value: core.InvocationAccepted): client.InvocationAccepted =
 const asError = (value: core.ErrorBody): client.ErrorBody => value;
 const asSkillPage = (value: core.SkillSearchPage): client.SkillPage => value;
 const asExecutionPage = (value: core.ExecutionListPage): client.ExecutionPage => value;
+const asVersions = (value: core.SkillVersionList): client.SkillVersionList => value;
+const asCaller = (value: core.CallerIdentity): client.CallerIdentity => value;
 const asInvocationContext = (
   value: client.InvocationContext,
 ): NonNullable<core.InvocationRequest['context']> => value;
@@ -65,8 +67,10 @@ describe("the client's protocol types against core's", () => {
       asError,
       asSkillPage,
       asExecutionPage,
+      asVersions,
+      asCaller,
       asInvocationContext,
-    ]).toHaveLength(6);
+    ]).toHaveLength(8);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -26,6 +26,7 @@ export {
   type SkillDescriptor,
   type SkillPage,
   type SkillSearchQuery,
+  type SkillVersionList,
   type TerminalStatus,
 } from './protocol.js';
 export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';

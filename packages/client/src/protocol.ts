@@ -121,6 +121,19 @@ export interface SkillPage {
   next_cursor: string | null;
 }
 
+/** skillrun's GET /skills/{id}/versions: every available version, highest first. */
+export interface SkillVersionList {
+  skill_id: string;
+  latest: string;
+  versions: Array<{
+    version: string;
+    source: string;
+    registered_at?: string;
+    deprecated?: { message: string; deprecated_at: string };
+    descriptor_url: string;
+  }>;
+}
+
 /** skillrun's GET /me: who the credentials say the caller is. */
 export interface CallerIdentity {
   /** What caller.id must be in this caller's invocations. */

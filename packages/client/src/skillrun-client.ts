@@ -18,6 +18,7 @@ import type {
   SkillDescriptor,
   SkillPage,
   SkillSearchQuery,
+  SkillVersionList,
 } from './protocol.js';
 import type { SkillInput, SkillOutput } from './skill-types.js';
 import { SkillrunError } from './skillrun-error.js';
@@ -87,6 +88,14 @@ export class SkillrunClient {
     }
     this.descriptors.set(cacheKey(skill, options.version), { descriptor, at: Date.now() });
     return descriptor;
+  }
+
+  /** skillrun's GET /skills/{id}/versions of `baseUrl`: every available version, highest first. */
+  async versions(skillId: string, options: CallOptions = {}): Promise<SkillVersionList> {
+    const url = urlWithQuery(this.baseUrl(), `/skills/${encodeURIComponent(skillId)}/versions`);
+    const list = await this.get<SkillVersionList>(url, options.signal);
+    if (!Array.isArray(list?.versions)) throw unexpected(url, list);
+    return list;
   }
 
   /**
