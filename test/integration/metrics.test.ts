@@ -212,6 +212,10 @@ describe('metrics, scraped after real traffic', () => {
       expect(worker.value('skillrun_queue_jobs', { skill: 'echo', version: '1.0.0', state }), state).toBe(0);
     }
     expect(worker.value('skillrun_queue_age_seconds', { skill: 'echo', version: '1.0.0' })).toBe(0);
+    for (const check of ['redis', 'queue', 'eviction_policy']) {
+      expect(worker.value('skillrun_readiness_check', { check, status: 'ok' }), check).toBe(1);
+      expect(worker.value('skillrun_readiness_check', { check, status: 'failed' }), check).toBe(0);
+    }
     // Every hosted skill shows (at 0 when idle), and nothing else does.
     expect(worker.labelValues('skill')).toEqual(new Set(readdirSync(fixtureSkills)));
 
@@ -257,6 +261,23 @@ describe('metrics, scraped after real traffic', () => {
       await queue.close();
       connection.disconnect();
     }
+  });
+
+  it('shows the readiness checks, an eviction policy that may drop jobs as failed', async () => {
+    const connection = new Redis(system.redis.url, { maxRetriesPerRequest: null });
+    try {
+      await connection.config('SET', 'maxmemory-policy', 'allkeys-lru');
+      const evicting = await scrape(workerMetrics);
+      const policy = (status: string) => ({ check: 'eviction_policy', status });
+      expect(evicting.value('skillrun_readiness_check', policy('failed'))).toBe(1);
+      expect(evicting.value('skillrun_readiness_check', policy('ok'))).toBe(0);
+      expect(evicting.value('skillrun_readiness_check', { check: 'redis', status: 'ok' })).toBe(1);
+    } finally {
+      await connection.config('SET', 'maxmemory-policy', 'noeviction');
+      connection.disconnect();
+    }
+    const restored = await scrape(workerMetrics);
+    expect(restored.value('skillrun_readiness_check', { check: 'eviction_policy', status: 'ok' })).toBe(1);
   });
 
   /** No execution id, trace id or caller anywhere in the text: labels stay bounded. */

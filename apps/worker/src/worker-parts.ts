@@ -348,13 +348,15 @@ function probeParts(
     version: definition.version,
   }));
   metrics.host(hosted.map(({ skill }) => skill));
+  const readiness = new ReadinessCheck({ redis, keyPrefix: config.KEY_PREFIX, timeoutMs });
   registerRedisGauges(metrics.registry, {
     hosted,
     queues,
     registry: new SkillRegistry(redis, keys),
+    readiness,
     timeoutMs,
   });
-  return { redis, queues, readiness: new ReadinessCheck({ redis, keyPrefix: config.KEY_PREFIX, timeoutMs }) };
+  return { redis, queues, readiness };
 }
 
 function llmBody(

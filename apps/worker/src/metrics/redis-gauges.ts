@@ -1,4 +1,10 @@
-import { type QueueRegistry, type SkillRegistry, withTimeout } from '@skillrun/core';
+import {
+  type CheckStatus,
+  type QueueRegistry,
+  type ReadinessCheck,
+  type SkillRegistry,
+  withTimeout,
+} from '@skillrun/core';
 import type { JobType, Queue } from 'bullmq';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -8,6 +14,8 @@ export interface RedisGaugesDeps {
   /** Queues on a connection that fails fast (no offline queue), so a scrape never piles up commands. */
   queues: QueueRegistry;
   registry: SkillRegistry;
+  /** The checks of /readyz, shown as a gauge so that alerts see Redis not ready or evicting. */
+  readiness: ReadinessCheck;
   /** How long a scrape waits on Redis; past it, the gauges have no sample rather than a stale one. */
   timeoutMs: number;
 }
@@ -22,10 +30,12 @@ const SHOWN_AS: Partial<Record<JobType, string>> = {
   'waiting-children': 'waiting-children',
 };
 
+const CHECK_STATUSES: CheckStatus[] = ['ok', 'unknown', 'failed'];
+
 /**
  * Gauges read from Redis when Prometheus scrapes: the jobs in each hosted queue by state, the age of
- * the oldest job in line, and the workers holding a live lease. Every worker hosting a version
- * reports the same queue: aggregate with max, not sum.
+ * the oldest job in line, the workers holding a live lease, and the readiness checks. Every worker
+ * hosting a version reports the same queue: aggregate with max, not sum.
  */
 export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): void {
   const queueJobs: Gauge<'skill' | 'version' | 'state'> = new Gauge({
@@ -44,6 +54,20 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
     registers: [metrics],
     async collect() {
       await readWithin(queueAge, deps.timeoutMs, () => readAges(queueAge, deps));
+    },
+  });
+  const readinessChecks: Gauge<'check' | 'status'> = new Gauge({
+    name: 'skillrun_readiness_check',
+    help: 'The readiness checks of /readyz (redis, queue, eviction_policy): 1 for the status each has now (ok, unknown, failed), 0 for the others.',
+    labelNames: ['check', 'status'] as const,
+    registers: [metrics],
+    async collect() {
+      // Each check is bounded by the timeout and never throws: a Redis away reads as failed.
+      const { checks } = await deps.readiness.run();
+      for (const { check, status } of checks) {
+        for (const shown of CHECK_STATUSES)
+          readinessChecks.set({ check, status: shown }, shown === status ? 1 : 0);
+      }
     },
   });
   const workersAlive: Gauge = new Gauge({
