@@ -67,6 +67,37 @@ describe('the client against another spec 001 provider', () => {
     });
   });
 
+  it('invokes again after an execution that timed out with retry hints, when asked to (spec 001 6.6)', async () => {
+    const client = new SkillrunClient({ apiKey: provider.key, retry: fast });
+    const timedOut = await client
+      .invokeAndWait(provider.descriptorUrl, { name: 'slow-a' })
+      .catch((error) => error);
+    expect(timedOut).toBeInstanceOf(SkillrunError);
+    expect(timedOut).toMatchObject({
+      code: 'EXECUTION_TIMEOUT',
+      retry: { suggested_delay_ms: 5, max_attempts: 3 },
+      execution: { status: 'timeout' },
+    });
+
+    provider.requests.length = 0;
+    const statuses: string[] = [];
+    const output = await client.invokeAndWait(
+      provider.descriptorUrl,
+      { name: 'slow-b' },
+      {
+        retryTimeouts: true,
+        idempotencyKey: 'greet-slow-b',
+        onUpdate: (execution) => statuses.push(execution.status),
+      },
+    );
+    expect(output).toEqual({ greeting: 'Hello, slow-b!' });
+    expect(statuses).toContain('timeout');
+    const keys = provider.requests
+      .filter((request) => request.method === 'POST')
+      .map((request) => request.headers['idempotency-key']);
+    expect(keys).toEqual(['greet-slow-b', 'greet-slow-b#2']);
+  });
+
   it('obtains an OAuth 2 token with its client credentials for an oauth2 skill, once, and sends it', async () => {
     const client = new SkillrunClient({ oauth2: provider.oauthClient, retry: fast });
     const descriptor = await client.describe(provider.oauthDescriptorUrl);

@@ -28,6 +28,8 @@ export interface ProviderServer {
 interface ProviderExecution {
   id: string;
   name: string;
+  /** Whether it ends `timeout` (the first run of a name that starts with `slow`). */
+  timesOut: boolean;
   reads: number;
   created: string;
 }
@@ -38,7 +40,8 @@ interface ProviderExecution {
  * no cancel, no long-poll: its status says `running` twice (Retry-After: 0), then `completed`
  * without the output, which only its result carries (spec 001's three steps). Its status_url is
  * spec 001's base form (`{status_url}/{execution_id}`), its result_url a template. A name `fail`
- * fails with the provider's own error code. Idempotency-Key repeats answer the same execution.
+ * fails with the provider's own error code; the first execution of a name that starts with `slow`
+ * ends `timeout` with spec 001's retry hints. Idempotency-Key repeats answer the same execution.
  */
 export async function startProviderServer(): Promise<ProviderServer> {
   const key = `provider-${randomUUID()}`;
@@ -46,6 +49,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
   const refusals: Array<'unavailable' | 'timeout'> = [];
   const executions = new Map<string, ProviderExecution>();
   const byIdempotencyKey = new Map<string, string>();
+  const slowNames = new Set<string>();
   let origin = '';
   const oauthClient = { clientId: 'greeter-app', clientSecret: `secret-${randomUUID()}` };
   const tokens = new Set<string>();
@@ -92,6 +96,19 @@ export async function startProviderServer(): Promise<ProviderServer> {
   const execution = (found: ProviderExecution, withOutcome: boolean) => {
     const done = found.reads > 2;
     const failed = found.name === 'fail';
+    if (done && found.timesOut) {
+      return {
+        execution_id: found.id,
+        status: 'timeout',
+        skill_id: 'org.example.greet',
+        error: {
+          code: 'EXECUTION_TIMEOUT',
+          message: 'Skill execution exceeded the configured timeout of 10000ms',
+          retry: { suggested_delay_ms: 5, max_attempts: 3 },
+        },
+        timestamps: { created_at: found.created, updated_at: new Date().toISOString() },
+      };
+    }
     return {
       execution_id: found.id,
       status: done ? (failed ? 'failed' : 'completed') : 'running',
@@ -153,8 +170,10 @@ export async function startProviderServer(): Promise<ProviderServer> {
       if (!id) {
         id = randomUUID();
         byIdempotencyKey.set(idempotencyKey, id);
-        const inputs = (body?.inputs ?? {}) as { name?: string };
-        executions.set(id, { id, name: String(inputs.name), reads: 0, created: new Date().toISOString() });
+        const name = String((body?.inputs as { name?: unknown } | undefined)?.name);
+        const timesOut = name.startsWith('slow') && !slowNames.has(name);
+        slowNames.add(name);
+        executions.set(id, { id, name, timesOut, reads: 0, created: new Date().toISOString() });
       }
       return send(res, 202, { execution_id: id, status: 'accepted', skill_id: 'org.example.greet' });
     }

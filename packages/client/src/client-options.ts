@@ -66,4 +66,12 @@ export interface WaitOptions extends CallOptions {
   onUpdate?: (execution: Execution) => void;
 }
 
-export interface InvokeAndWaitOptions extends InvokeOptions, Omit<WaitOptions, 'signal'> {}
+export interface InvokeAndWaitOptions extends InvokeOptions, Omit<WaitOptions, 'signal'> {
+  /**
+   * Spec 001 section 6.6: invoke again when the execution ends `timeout` with `retry` hints, after
+   * the hint's `suggested_delay_ms` × 2^n, up to its `max_attempts` executions in all. Off by
+   * default: each run is a new execution, and skillrun has already retried as the skill allows.
+   * `timeoutMs` applies to each run's wait.
+   */
+  retryTimeouts?: boolean;
+}

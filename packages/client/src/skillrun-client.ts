@@ -1,3 +1,4 @@
+import { backoffDelay, sleep } from './backoff.js';
 import type {
   CallOptions,
   ClientOptions,
@@ -153,25 +154,50 @@ export class SkillrunClient {
     return this.waiter.wait(await this.resolve(execution, options.signal), options);
   }
 
-  /** Invokes and waits: the output, or a SkillrunError with the execution's error code. */
+  /**
+   * Invokes and waits: the output, or a SkillrunError with the execution's error code. With
+   * `retryTimeouts`, an execution that ends `timeout` with spec 001's `retry` hints is invoked again.
+   */
   async invokeAndWait(
     skill: string | SkillDescriptor,
     inputs: object,
     options: InvokeAndWaitOptions = {},
   ): Promise<unknown> {
-    const { timeoutMs, onUpdate, ...invokeOptions } = options;
-    const handle = await this.invoke(skill, inputs, invokeOptions);
-    const ended = await this.wait(handle, {
+    const { timeoutMs, onUpdate, retryTimeouts, idempotencyKey, ...invokeOptions } = options;
+    const waitOptions = {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(onUpdate ? { onUpdate } : {}),
-    });
-    if (ended.status === 'completed') return ended.output;
-    const error = ended.error ?? {
-      code: ENDED_WITHOUT_ERROR[ended.status] ?? 'TOOL_EXECUTION_FAILED',
-      message: `Execution ${ended.execution_id} ended ${ended.status}`,
     };
-    throw SkillrunError.fromBody(error, { execution: ended });
+    for (let run = 1; ; run++) {
+      // Each run is a new execution: a given key is made another for it.
+      const key =
+        idempotencyKey === undefined
+          ? {}
+          : { idempotencyKey: run === 1 ? idempotencyKey : `${idempotencyKey}#${run}` };
+      const ended = await this.wait(
+        await this.invoke(skill, inputs, { ...invokeOptions, ...key }),
+        waitOptions,
+      );
+      if (ended.status === 'completed') return ended.output;
+      const error = ended.error ?? {
+        code: ENDED_WITHOUT_ERROR[ended.status] ?? 'TOOL_EXECUTION_FAILED',
+        message: `Execution ${ended.execution_id} ended ${ended.status}`,
+      };
+      const hint = error.retry;
+      const again =
+        retryTimeouts === true &&
+        ended.status === 'timeout' &&
+        error.recoverable !== false &&
+        hint !== undefined &&
+        run < (hint.max_attempts ?? 1);
+      if (!again) throw SkillrunError.fromBody(error, { execution: ended });
+      const policy = this.compiled.retry;
+      await sleep(
+        backoffDelay(policy, run - 1, hint.suggested_delay_ms ?? policy.initialDelayMs),
+        options.signal,
+      );
+    }
   }
 
   /** POST the descriptor's `endpoint.x-cancel_url` (skillrun's extension): the execution, canceled. */
