@@ -1,3 +1,4 @@
+import { copyFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -55,3 +56,27 @@ export const APP_ENTRIES: Record<string, string> = {
   'apps/worker/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',
   'apps/standalone/dist/skill-thread': 'apps/worker/src/sandbox/skill-thread.ts',
 };
+
+/**
+ * The console (apps/gateway/console): its TypeScript bundled for browsers, minified, with its style
+ * and page, into apps/gateway/dist/console, which the gateway serves at /console. Everything it loads
+ * is in that folder: no CDN, so it works where the gateway is the only host in reach.
+ */
+export async function bundleConsole(): Promise<void> {
+  const source = `${repoRoot}apps/gateway/console`;
+  const outdir = `${repoRoot}apps/gateway/dist/console`;
+  await mkdir(outdir, { recursive: true });
+  await build({
+    entryPoints: { console: `${source}/src/main.ts`, style: `${source}/style.css` },
+    absWorkingDir: repoRoot,
+    outdir,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: ['chrome111', 'firefox111', 'safari16.4'],
+    minify: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  await copyFile(`${source}/index.html`, `${outdir}/index.html`);
+}

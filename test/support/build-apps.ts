@@ -1,9 +1,10 @@
-import { APP_ENTRIES, bundle } from '../../scripts/bundle.mjs';
+import { APP_ENTRIES, bundle, bundleConsole } from '../../scripts/bundle.mjs';
 
 /**
  * Vitest's global setup for the integration tests: `npm run build` once, so that every gateway and
- * worker a test starts runs the bundle production runs, from the sources as they are now.
+ * worker a test starts runs the bundle production runs (and the console
+ * the gateway serves), from the sources as they are now.
  */
 export default async function buildApps(): Promise<void> {
-  await bundle(APP_ENTRIES);
+  await Promise.all([bundle(APP_ENTRIES), bundleConsole()]);
 }

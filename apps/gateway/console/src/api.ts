@@ -1,0 +1,94 @@
+/** An error envelope's `error`, as the service answers it. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  recoverable?: boolean;
+  details?: unknown;
+  suggested_action?: string;
+}
+
+/** A refusal by the service (or no answer: status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.message);
+  }
+}
+
+export interface RequestOptions {
+  method?: string;
+  json?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** A JWT is three base64url parts, its header a JSON object (`eyJ`); anything else is an API key. */
+const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
+
+/**
+ * The service's API, from the page's own origin, with the credential the person signed in with:
+ * an API key in `X-API-Key`, or an OAuth 2 access token (a JWT) as `Authorization: Bearer`. The
+ * credential travels in headers only, never in a URL.
+ */
+export class Api {
+  constructor(private readonly credential: string) {}
+
+  headers(): Record<string, string> {
+    return JWT.test(this.credential)
+      ? { authorization: `Bearer ${this.credential}` }
+      : { 'x-api-key': this.credential };
+  }
+
+  fetch(path: string, options: RequestOptions = {}): Promise<Response> {
+    return fetch(path, {
+      method: options.method ?? 'GET',
+      headers: {
+        accept: 'application/json',
+        ...this.headers(),
+        ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      cache: 'no-store',
+    });
+  }
+
+  /** The answer's JSON; an ApiError with the service's envelope when it refuses. */
+  async request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    let response: Response;
+    try {
+      response = await this.fetch(path, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiError(0, { code: 'UNREACHABLE', message: 'The service does not answer.' });
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const envelope = body as { error?: ErrorBody } | undefined;
+      throw new ApiError(
+        response.status,
+        envelope?.error ?? { code: `HTTP_${response.status}`, message: response.statusText || 'Refused' },
+      );
+    }
+    return body as T;
+  }
+}
+
+/** A query string from the fields that have a value. */
+export function query(fields: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

@@ -1,0 +1,38 @@
+import type { Api } from './api';
+import type { Me } from './protocol';
+
+/** What a page is given: the API as the person signed in, who that is, and its lifetime. */
+export interface PageContext {
+  api: Api;
+  me: Me;
+  /** Aborted when the person leaves the page: its streams and timers stop. */
+  signal: AbortSignal;
+  /** The path's segments after the page's own (`#/executions/a/b` → ['a', 'b']). */
+  params: string[];
+  query: URLSearchParams;
+  navigate(hash: string): void;
+  /** Sets the document's title and the page's heading, which takes the focus (for screen readers). */
+  title(text: string): HTMLHeadingElement;
+}
+
+export function isAdmin(me: Me): boolean {
+  return me.scopes.includes('admin');
+}
+
+/** Whether this caller may cancel, replay and invoke (the `skill:invoke` scope, or admin). */
+export function mayInvoke(me: Me): boolean {
+  return isAdmin(me) || me.scopes.includes('skill:invoke');
+}
+
+/** A hash link: `#/executions/skill/id` from its segments, each encoded. */
+export function link(...segments: string[]): string {
+  return `#/${segments.map(encodeURIComponent).join('/')}`;
+}
+
+/** Runs `tick` every `ms` until the page's signal aborts (not while the tab is hidden). */
+export function every(signal: AbortSignal, ms: number, tick: () => void): void {
+  const timer = setInterval(() => {
+    if (document.visibilityState !== 'hidden') tick();
+  }, ms);
+  signal.addEventListener('abort', () => clearInterval(timer));
+}

@@ -1,0 +1,56 @@
+import { ApiError } from './api';
+import type { PageContext } from './context';
+import { readEventStream } from './event-stream';
+import { isFinal } from './format';
+import type { Execution } from './protocol';
+
+/**
+ * Follows an execution until it ends or the page is left: its live status (server-sent events,
+ * `GET events`) while the service offers it, else polling `GET status` with `Prefer: wait`, which
+ * answers as soon as it changes. Calls `onStatus` with every state.
+ */
+export async function followExecution(
+  context: PageContext,
+  skillId: string,
+  executionId: string,
+  onStatus: (execution: Execution) => void,
+  onMode: (mode: string) => void = () => {},
+): Promise<void> {
+  const base = `/skills/${encodeURIComponent(skillId)}`;
+  const id = encodeURIComponent(executionId);
+  let last: Execution | undefined;
+  let lastEventId: string | undefined;
+  let streaming = true;
+  while (!context.signal.aborted && !(last && isFinal(last.status))) {
+    try {
+      if (streaming) {
+        onMode('live');
+        await readEventStream(
+          context.api,
+          `${base}/events/${id}`,
+          (event) => {
+            if (event.event !== 'status') return;
+            if (event.id) lastEventId = event.id;
+            last = JSON.parse(event.data) as Execution;
+            onStatus(last);
+          },
+          context.signal,
+          lastEventId,
+        );
+      } else {
+        onMode('polling');
+        last = await context.api.request<Execution>(`${base}/status/${id}`, {
+          signal: context.signal,
+          headers: { prefer: 'wait=10' },
+        });
+        onStatus(last);
+      }
+    } catch (error) {
+      if (context.signal.aborted) return;
+      if (error instanceof ApiError && (error.status === 404 || error.status === 401)) throw error;
+      // No stream (too many open, or a proxy that buffers): poll instead, after a breath.
+      streaming = false;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { Execution } from './protocol';
+
+/** 850 ms, 1.2 s, 3 min 4 s, 2 h 5 min. */
+export function duration(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '–';
+  const value = Math.max(0, ms);
+  if (value < 1000) return `${Math.round(value)} ms`;
+  if (value < 60_000) return `${(value / 1000).toFixed(1)} s`;
+  if (value < 3_600_000) return `${Math.floor(value / 60_000)} min ${Math.floor((value % 60_000) / 1000)} s`;
+  return `${Math.floor(value / 3_600_000)} h ${Math.floor((value % 3_600_000) / 60_000)} min`;
+}
+
+const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
+
+/** From acceptance to the first start (or until now while it waits). */
+export function queueWait(execution: Execution, now = Date.now()): number | undefined {
+  const created = ms(execution.timestamps.created_at);
+  const started = ms(execution.timestamps.started_at);
+  if (created === undefined) return undefined;
+  if (started !== undefined) return started - created;
+  return execution.status === 'accepted' ? now - created : undefined;
+}
+
+/** From the start to the end (or until now while it runs). */
+export function runTime(execution: Execution, now = Date.now()): number | undefined {
+  const started = ms(execution.timestamps.started_at);
+  if (started === undefined) return undefined;
+  const ended = ms(execution.timestamps.completed_at);
+  return (ended ?? (isFinal(execution.status) ? undefined : now) ?? started) - started;
+}
+
+export function isFinal(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'timeout' || status === 'canceled';
+}
+
+export function time(iso: string | undefined): string {
+  if (iso === undefined) return '–';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** `5d0c3d9e…`: enough of an id to tell it apart in a list. */
+export function shortId(id: string): string {
+  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
+}

@@ -1,0 +1,160 @@
+import { Api, ApiError } from './api';
+import { isAdmin, type PageContext } from './context';
+import { h, replace } from './dom';
+import { executionPage } from './pages/execution-page';
+import { executionsPage } from './pages/executions-page';
+import { signInPage } from './pages/sign-in-page';
+import { skillPage } from './pages/skill-page';
+import { skillsPage } from './pages/skills-page';
+import { taskPage } from './pages/task-page';
+import { tasksPage } from './pages/tasks-page';
+import type { Me } from './protocol';
+import { session } from './session';
+
+type Page = (context: PageContext) => HTMLElement;
+
+/** The pages by their first segment after `#/`, each with the one it takes for its detail view. */
+const PAGES: Record<string, { list: Page; detail: Page }> = {
+  executions: { list: executionsPage, detail: executionPage },
+  skills: { list: skillsPage, detail: skillPage },
+  tasks: { list: tasksPage, detail: taskPage },
+};
+
+const root = document.getElementById('app') as HTMLElement;
+
+/** `#/executions/a/b?x=1` → ['executions', 'a', 'b'] and the query. */
+function route(): { segments: string[]; query: URLSearchParams } {
+  const hash = location.hash.replace(/^#\/?/, '');
+  const [path = '', search = ''] = hash.split('?', 2);
+  const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+  return { segments, query: new URLSearchParams(search) };
+}
+
+function start(api: Api, me: Me): void {
+  let leave = new AbortController();
+  const main = h('main', { id: 'main', tabindex: -1 });
+  const links = ['executions', 'skills', 'tasks'].map((name) =>
+    h('a', { href: `#/${name}`, 'data-page': name }, name[0]?.toUpperCase() + name.slice(1)),
+  );
+  const signOut = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      onclick: () => {
+        leave.abort();
+        session.clear();
+        window.removeEventListener('hashchange', show);
+        boot();
+      },
+    },
+    'Sign out',
+  );
+  replace(
+    root,
+    h(
+      'a',
+      {
+        href: '#main',
+        class: 'skip-link',
+        onclick: (event) => {
+          event.preventDefault();
+          main.focus();
+        },
+      },
+      'Skip to content',
+    ),
+    h(
+      'header',
+      { class: 'top' },
+      h('span', { class: 'brand' }, 'skillrun'),
+      h(
+        'nav',
+        { 'aria-label': 'Console' },
+        h(
+          'ul',
+          {},
+          links.map((a) => h('li', {}, a)),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'who' },
+        h('span', { id: 'who' }, `${me.caller_id}${isAdmin(me) ? ' (admin)' : ''}`),
+        ' ',
+        h('a', { href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'),
+        isAdmin(me)
+          ? [' ', h('a', { href: '/admin/queues', target: '_blank', rel: 'noopener' }, 'Queues')]
+          : '',
+        ' ',
+        signOut,
+      ),
+    ),
+    main,
+  );
+
+  function show(): void {
+    leave.abort();
+    leave = new AbortController();
+    const { segments, query } = route();
+    const [name = 'executions', ...params] = segments;
+    const page = PAGES[name];
+    if (!page) {
+      location.hash = '#/executions';
+      return;
+    }
+    for (const a of links) {
+      if (a.dataset.page === name) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    }
+    const context: PageContext = {
+      api,
+      me,
+      signal: leave.signal,
+      params,
+      query,
+      navigate: (hash) => {
+        if (location.hash === hash) show();
+        else location.hash = hash;
+      },
+      title: (text) => {
+        document.title = `${text} · skillrun console`;
+        return h('h1', { tabindex: -1 }, text);
+      },
+    };
+    const view = (params.length > 0 ? page.detail : page.list)(context);
+    replace(main, view);
+    view.querySelector('h1')?.focus();
+  }
+
+  window.addEventListener('hashchange', show);
+  show();
+}
+
+/** Signs in with the tab's credential, or asks for one. */
+function boot(reason?: string): void {
+  const credential = session.get();
+  const signIn = () =>
+    replace(
+      root,
+      signInPage((given, api, me) => {
+        session.set(given);
+        start(api, me);
+      }, reason),
+    );
+  if (!credential) {
+    signIn();
+    return;
+  }
+  const api = new Api(credential);
+  api.request<Me>('/me').then(
+    (me) => start(api, me),
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) session.clear();
+      reason = error instanceof ApiError ? error.message : String(error);
+      signIn();
+    },
+  );
+}
+
+boot();

@@ -1,0 +1,244 @@
+import type { Api } from '../api';
+import { link, mayInvoke, type PageContext } from '../context';
+import { h, replace } from '../dom';
+import { errorView } from '../error-view';
+import { followExecution } from '../follow-execution';
+import { duration, isFinal, queueWait, runTime, time } from '../format';
+import { jsonView } from '../json-view';
+import type { Execution } from '../protocol';
+import { statusBadge } from '../status-badge';
+
+type Entry = [label: string, value: Node | string];
+
+function facts(entries: (Entry | false)[]): HTMLElement {
+  return h(
+    'dl',
+    { class: 'facts' },
+    entries
+      .filter((entry): entry is Entry => entry !== false)
+      .map(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]),
+  );
+}
+
+/** accepted → started → (retries) → the outcome, each with its time and what it took. */
+function timeline(execution: Execution): HTMLElement {
+  const { timestamps } = execution;
+  const retries = Math.max(0, execution.attempts - 1);
+  const items: Node[] = [h('li', {}, h('strong', {}, 'Accepted'), ` ${time(timestamps.created_at)}`)];
+  if (timestamps.started_at) {
+    items.push(
+      h(
+        'li',
+        {},
+        h('strong', {}, 'Started'),
+        ` ${time(timestamps.started_at)}, after ${duration(queueWait(execution))} in the queue`,
+        execution.worker_id ? ` on ${execution.worker_id}` : '',
+      ),
+    );
+  } else if (!isFinal(execution.status)) {
+    items.push(h('li', { class: 'pending' }, `Waiting in the queue (${duration(queueWait(execution))})`));
+  }
+  if (retries > 0) {
+    items.push(
+      h(
+        'li',
+        {},
+        h('strong', {}, `${retries} ${retries === 1 ? 'retry' : 'retries'}`),
+        ` (attempt ${execution.attempts} of ${execution.max_attempts})`,
+        !isFinal(execution.status) && execution.error ? `: the last failed with ${execution.error.code}` : '',
+      ),
+    );
+  }
+  if (execution.task) {
+    items.push(
+      h(
+        'li',
+        {},
+        h('strong', {}, `Task ${execution.task.state}`),
+        execution.task.claimed_by ? ` by ${execution.task.claimed_by}` : '',
+        `, due ${time(execution.task.deadline)}`,
+      ),
+    );
+  }
+  if (isFinal(execution.status)) {
+    items.push(
+      h(
+        'li',
+        {},
+        h('strong', {}, execution.status[0]?.toUpperCase() + execution.status.slice(1)),
+        ` ${time(timestamps.completed_at ?? timestamps.updated_at)}`,
+        execution.timestamps.started_at ? `, after ${duration(runTime(execution))} running` : '',
+        execution.error ? ` with ${execution.error.code}: ${execution.error.message}` : '',
+      ),
+    );
+  } else if (execution.status === 'running') {
+    items.push(h('li', { class: 'pending' }, `Running for ${duration(runTime(execution))}`));
+  }
+  return h('ol', { class: 'timeline', 'aria-label': 'Timeline' }, items);
+}
+
+/** A composite's steps as a tree: each step links to its own page, and its own steps hang below it. */
+async function stepsTree(
+  api: Api,
+  execution: Execution,
+  signal: AbortSignal,
+  depth = 0,
+): Promise<HTMLElement> {
+  const items = await Promise.all(
+    (execution.steps ?? []).map(async (step) => {
+      const label = [
+        h('span', { class: 'step-name' }, step.step),
+        ' ',
+        statusBadge(step.status),
+        ` ${step.skill_id}${step.skill_version ? `@${step.skill_version}` : ''}`,
+        step.attempt > 1 ? ` (attempt ${step.attempt} of the composite)` : '',
+      ];
+      if (!step.execution_id) return h('li', {}, label);
+      let children: HTMLElement | string = '';
+      if (depth < 3) {
+        const child = await api
+          .request<Execution>(
+            `/skills/${encodeURIComponent(step.skill_id)}/status/${encodeURIComponent(step.execution_id)}`,
+            { signal },
+          )
+          .catch(() => undefined);
+        if (child?.steps?.length) children = await stepsTree(api, child, signal, depth + 1);
+      }
+      return h(
+        'li',
+        {},
+        h('a', { href: link('executions', step.skill_id, step.execution_id) }, label),
+        children,
+      );
+    }),
+  );
+  return h('ul', { class: 'steps' }, items);
+}
+
+/**
+ * #/executions/{skill}/{id}: one execution, followed live until it ends: its timeline, progress,
+ * output or error envelope, identity (trace id, caller, worker), LLM usage, a composite's steps as a
+ * tree, and Cancel (while it has not ended) and Replay (once it has) for a caller who may invoke.
+ */
+export function executionPage(context: PageContext): HTMLElement {
+  const [skillId = '', executionId = ''] = context.params;
+  const heading = context.title(`Execution ${executionId}`);
+  const body = h('div', { 'aria-busy': 'true' });
+  const actionsArea = h('div', { class: 'actions' });
+  const message = h('div', { class: 'action-result', role: 'status' });
+  const mode = h('p', { class: 'live' });
+  const steps = h('div', { class: 'steps-area' });
+  let current: Execution | undefined;
+  let stepsKey = '';
+
+  async function act(kind: 'cancel' | 'replay'): Promise<void> {
+    replace(message);
+    try {
+      const answer = await context.api.request<Execution>(
+        `/skills/${encodeURIComponent(skillId)}/${kind}/${encodeURIComponent(executionId)}`,
+        { method: 'POST', ...(kind === 'replay' ? { json: {} } : {}) },
+      );
+      if (kind === 'replay') context.navigate(link('executions', answer.skill_id, answer.execution_id));
+      else render(answer);
+    } catch (error) {
+      replace(message, errorView(error));
+    }
+  }
+
+  function render(execution: Execution): void {
+    current = execution;
+    body.setAttribute('aria-busy', 'false');
+    const may = mayInvoke(context.me);
+    replace(
+      actionsArea,
+      may && !isFinal(execution.status)
+        ? h(
+            'button',
+            { type: 'button', class: 'danger', onclick: () => void act('cancel') },
+            'Cancel execution',
+          )
+        : '',
+      may && isFinal(execution.status)
+        ? h('button', { type: 'button', onclick: () => void act('replay') }, 'Replay')
+        : '',
+    );
+    replace(
+      body,
+      h(
+        'p',
+        { class: 'headline' },
+        statusBadge(execution.status),
+        ' ',
+        h('a', { href: link('skills', execution.skill_id) }, execution.skill_id),
+        ` ${execution.skill_version}`,
+      ),
+      execution.progress !== undefined && !isFinal(execution.status)
+        ? h(
+            'p',
+            {},
+            h('label', { for: 'progress' }, 'Progress '),
+            h('progress', {
+              id: 'progress',
+              max: 100,
+              value: Math.min(100, Math.max(0, execution.progress)),
+            }),
+            ` ${execution.progress}`,
+          )
+        : '',
+      h('h2', {}, 'Timeline'),
+      timeline(execution),
+      h('h2', {}, 'Details'),
+      facts([
+        ['Execution id', h('code', {}, execution.execution_id)],
+        ['Trace id', h('code', {}, execution.trace_id)],
+        ['Caller', `${execution.caller.id} (${execution.caller.type})`],
+        ['Priority', execution.priority],
+        !!execution.requested_version && ['Requested version', execution.requested_version],
+        ['Attempts', `${execution.attempts} of ${execution.max_attempts}`],
+        ['Worker', execution.worker_id ?? '–'],
+        ['Queue wait', duration(queueWait(execution))],
+        ['Run time', duration(runTime(execution))],
+        !!execution.replay_of && [
+          'Replay of',
+          h('a', { href: link('executions', execution.skill_id, execution.replay_of) }, execution.replay_of),
+        ],
+        !!execution.parent && [
+          'Step of',
+          h('span', {}, `"${execution.parent.step}" in `, h('code', {}, execution.parent.execution_id)),
+        ],
+        !!execution.usage && [
+          'LLM usage',
+          `${execution.usage.total_tokens} tokens (${execution.usage.prompt_tokens} prompt, ${execution.usage.completion_tokens} completion), ${execution.usage.requests} requests, ${execution.usage.models.join(', ')}`,
+        ],
+      ]),
+      execution.error ? [h('h2', {}, 'Error'), jsonView({ error: execution.error }, 'Error envelope')] : '',
+      execution.output !== undefined
+        ? [
+            h('h2', {}, 'Output'),
+            jsonView(execution.output, 'Output', `${execution.execution_id}-output.json`),
+          ]
+        : '',
+      execution.steps?.length ? [h('h2', {}, 'Steps'), steps] : '',
+    );
+    const key = JSON.stringify(execution.steps ?? []);
+    if (execution.steps?.length && key !== stepsKey) {
+      stepsKey = key;
+      void stepsTree(context.api, execution, context.signal).then(
+        (tree) => replace(steps, tree),
+        () => {},
+      );
+    }
+  }
+
+  followExecution(context, skillId, executionId, render, (how) => {
+    mode.textContent =
+      how === 'live' ? 'Live: changes arrive as they happen.' : 'Live: read again as it changes (polling).';
+  })
+    .then(() => {
+      if (current && isFinal(current.status)) mode.textContent = `Ended: ${current.status}.`;
+    })
+    .catch((error: unknown) => {
+      if (!context.signal.aborted) replace(body, errorView(error));
+    });
+  return h('section', { class: 'page' }, heading, mode, actionsArea, message, body);
+}

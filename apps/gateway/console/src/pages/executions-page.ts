@@ -1,0 +1,239 @@
+import { query } from '../api';
+import { every, isAdmin, link, type PageContext } from '../context';
+import { h, replace } from '../dom';
+import { errorView } from '../error-view';
+import { readEventStream } from '../event-stream';
+import { duration, queueWait, runTime, shortId, time } from '../format';
+import type { Execution, ExecutionPage } from '../protocol';
+import { statusBadge } from '../status-badge';
+
+const STATUSES = ['accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
+const PAGE_SIZE = 25;
+const POLL_MS = 3000;
+
+/** `2026-05-01T10:00` (datetime-local, the person's time zone) as RFC 3339, or undefined. */
+function rfc3339(local: string | null): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/**
+ * #/executions: the executions the caller may see (an admin: everyone's), newest first, filtered
+ * by skill, version, status, caller and creation time (the filters live in the address, so a
+ * filtered list can be bookmarked), a page at a time. It stays current without a reload: the
+ * caller's live event stream (`GET /executions/events`) says when to read the page again; an
+ * admin watching every caller polls, as no stream covers them all.
+ */
+export function executionsPage(context: PageContext): HTMLElement {
+  const { query: params } = context;
+  const admin = isAdmin(context.me);
+  const heading = context.title('Executions');
+  const statuses = new Set((params.get('status') ?? '').split(',').filter(Boolean));
+  const textField = (name: string, label: string, value: string | null, type = 'text') =>
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: `filter-${name}` }, label),
+      h('input', { id: `filter-${name}`, name, type, value: value ?? '' }),
+    );
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search', 'aria-label': 'Filter executions' },
+    textField('skill_id', 'Skill', params.get('skill_id')),
+    textField('version', 'Version', params.get('version')),
+    admin ? textField('caller_id', 'Caller', params.get('caller_id')) : '',
+    textField('since', 'Created since', params.get('since'), 'datetime-local'),
+    textField('until', 'Created until', params.get('until'), 'datetime-local'),
+    h(
+      'fieldset',
+      { class: 'statuses' },
+      h('legend', {}, 'Status'),
+      STATUSES.map((status) =>
+        h(
+          'label',
+          { class: 'check' },
+          h('input', { type: 'checkbox', name: 'status', value: status, checked: statuses.has(status) }),
+          ` ${status}`,
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Apply filters'),
+      h('a', { href: '#/executions', class: 'button secondary' }, 'Clear'),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const next = new URLSearchParams();
+    for (const name of ['skill_id', 'version', 'caller_id', 'since', 'until']) {
+      const value = String(data.get(name) ?? '').trim();
+      if (value) next.set(name, value);
+    }
+    const checked = data.getAll('status').map(String);
+    if (checked.length) next.set('status', checked.join(','));
+    const text = next.toString();
+    context.navigate(`#/executions${text ? `?${text}` : ''}`);
+  });
+
+  const live = h('p', { class: 'live', role: 'status' }, '');
+  const results = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'true' });
+  const pager = h('nav', { class: 'pager', 'aria-label': 'Pages' });
+  const cursors: (string | undefined)[] = [undefined];
+  let page = 0;
+  let loading: Promise<void> | undefined;
+  let again = false;
+
+  async function load(): Promise<void> {
+    const version = params.get('version') ?? '';
+    const answer = await context.api.request<ExecutionPage>(
+      `/executions${query({
+        skill_id: params.get('skill_id') ?? undefined,
+        status: params.get('status') ?? undefined,
+        caller_id: admin ? (params.get('caller_id') ?? undefined) : undefined,
+        since: rfc3339(params.get('since')),
+        until: rfc3339(params.get('until')),
+        limit: PAGE_SIZE,
+        cursor: cursors[page],
+      })}`,
+      { signal: context.signal },
+    );
+    // The API has no version filter: the page's executions of other versions are left out here.
+    const shown = answer.executions.filter(
+      (execution) => version === '' || execution.skill_version.startsWith(version),
+    );
+    cursors[page + 1] = answer.next_cursor ?? undefined;
+    replace(results, shown.length === 0 ? h('p', { class: 'empty' }, 'No executions match.') : table(shown));
+    results.setAttribute('aria-busy', 'false');
+    replace(
+      pager,
+      h('button', { type: 'button', disabled: page === 0, onclick: () => turn(page - 1) }, 'Previous page'),
+      h('span', {}, ` Page ${page + 1} `),
+      h(
+        'button',
+        { type: 'button', disabled: !answer.next_cursor, onclick: () => turn(page + 1) },
+        'Next page',
+      ),
+    );
+  }
+
+  function refresh(): void {
+    if (loading) {
+      again = true;
+      return;
+    }
+    loading = load()
+      .catch((error: unknown) => {
+        if (!context.signal.aborted) replace(results, errorView(error));
+      })
+      .finally(() => {
+        loading = undefined;
+        if (again && !context.signal.aborted) {
+          again = false;
+          refresh();
+        }
+      });
+  }
+
+  function turn(to: number): void {
+    page = to;
+    refresh();
+  }
+
+  function table(executions: Execution[]): HTMLElement {
+    const now = Date.now();
+    return h(
+      'table',
+      { class: 'executions' },
+      h('caption', { class: 'visually-hidden' }, 'Executions, newest first'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          [
+            'Execution',
+            'Skill',
+            'Version',
+            'Status',
+            'Created',
+            'Queue wait',
+            'Run time',
+            'Attempts',
+            'Worker',
+            'Caller',
+          ].map((label) => h('th', { scope: 'col' }, label)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        executions.map((execution) =>
+          h(
+            'tr',
+            { 'data-execution-id': execution.execution_id },
+            h(
+              'td',
+              {},
+              h(
+                'a',
+                { href: link('executions', execution.skill_id, execution.execution_id), class: 'mono' },
+                shortId(execution.execution_id),
+              ),
+            ),
+            h('td', {}, execution.skill_id),
+            h('td', {}, execution.skill_version),
+            h('td', {}, statusBadge(execution.status)),
+            h('td', {}, time(execution.timestamps.created_at)),
+            h('td', {}, duration(queueWait(execution, now))),
+            h('td', {}, duration(runTime(execution, now))),
+            h('td', {}, `${execution.attempts}/${execution.max_attempts}`),
+            h('td', { class: 'mono' }, execution.worker_id ?? '–'),
+            h('td', {}, execution.caller.id),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The caller's changes as they happen; reading the page again on each (a burst reads it once). */
+  async function follow(): Promise<void> {
+    const caller = admin ? (params.get('caller_id') ?? undefined) : undefined;
+    if (admin && caller === undefined) {
+      live.textContent = `Live: every caller's executions, read every ${POLL_MS / 1000} s.`;
+      every(context.signal, POLL_MS, refresh);
+      return;
+    }
+    let lastEventId: string | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    while (!context.signal.aborted) {
+      try {
+        live.textContent = 'Live: changes arrive as they happen.';
+        await readEventStream(
+          context.api,
+          `/executions/events${query({ caller_id: caller })}`,
+          (event) => {
+            if (event.id) lastEventId = event.id;
+            clearTimeout(timer);
+            timer = setTimeout(refresh, 150);
+          },
+          context.signal,
+          lastEventId,
+        );
+      } catch {
+        if (context.signal.aborted) return;
+        live.textContent = `Live: the event stream is unavailable; read every ${POLL_MS / 1000} s.`;
+        every(context.signal, POLL_MS, refresh);
+        return;
+      }
+    }
+  }
+
+  refresh();
+  void follow();
+  return h('section', { class: 'page' }, heading, form, live, results, pager);
+}

@@ -1,0 +1,67 @@
+import { Api, ApiError } from '../api';
+import { h, replace } from '../dom';
+import { errorView } from '../error-view';
+import type { Me } from '../protocol';
+
+/**
+ * The sign-in form: an API key (or an OAuth 2 access token), checked with `GET /me` before it is
+ * kept. Calls `onSignedIn` with the API and who it stands for.
+ */
+export function signInPage(
+  onSignedIn: (credential: string, api: Api, me: Me) => void,
+  reason?: string,
+): HTMLElement {
+  const input = h('input', {
+    id: 'credential',
+    name: 'credential',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    'aria-describedby': 'credential-hint',
+  });
+  const outcome = h(
+    'div',
+    { class: 'action-result' },
+    reason ? h('p', { class: 'notice notice-error', role: 'alert' }, reason) : '',
+  );
+  const form = h(
+    'form',
+    { class: 'sign-in', 'aria-labelledby': 'sign-in-heading' },
+    h('h1', { id: 'sign-in-heading', tabindex: -1 }, 'Sign in to skillrun'),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'credential' }, 'API key or access token'),
+      input,
+      h(
+        'p',
+        { class: 'hint', id: 'credential-hint' },
+        'An API key (srk_…, or the admin key) or an OAuth 2 access token. Kept in this tab only.',
+      ),
+    ),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Sign in')),
+    outcome,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const credential = input.value.trim();
+    if (!credential) return;
+    const api = new Api(credential);
+    api.request<Me>('/me').then(
+      (me) => onSignedIn(credential, api, me),
+      (error: unknown) =>
+        replace(
+          outcome,
+          error instanceof ApiError && error.status === 401
+            ? h(
+                'p',
+                { class: 'notice notice-error', role: 'alert' },
+                'The service does not know this key or token.',
+              )
+            : errorView(error),
+        ),
+    );
+  });
+  queueMicrotask(() => input.focus());
+  return h('main', { id: 'main', class: 'sign-in-page' }, form);
+}

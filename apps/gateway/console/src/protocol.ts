@@ -1,0 +1,151 @@
+import type { ErrorBody } from './api';
+
+/** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
+export interface Execution {
+  execution_id: string;
+  status: 'accepted' | 'running' | 'completed' | 'failed' | 'timeout' | 'canceled';
+  skill_id: string;
+  skill_version: string;
+  requested_version?: string;
+  output?: unknown;
+  error?: ErrorBody;
+  attempts: number;
+  max_attempts: number;
+  progress?: number;
+  worker_id?: string;
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    requests: number;
+    models: string[];
+  };
+  parent?: { execution_id: string; step: string };
+  steps?: {
+    step: string;
+    skill_id: string;
+    skill_version?: string;
+    execution_id?: string;
+    status: string;
+    attempt: number;
+  }[];
+  task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
+  replay_of?: string;
+  trace_id: string;
+  priority: string;
+  caller: { id: string; type: string };
+  timestamps: { created_at: string; updated_at: string; started_at?: string; completed_at?: string };
+}
+
+export interface ExecutionPage {
+  executions: Execution[];
+  next_cursor: string | null;
+}
+
+export interface Me {
+  caller_id: string;
+  scopes: string[];
+  skills?: string[];
+  method: string;
+}
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  description?: string;
+  title?: string;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  additionalProperties?: boolean | JsonSchema;
+  [keyword: string]: unknown;
+};
+
+/** One input of a Skill Descriptor (spec 000): its JSON Schema in `schema`. */
+export interface ParameterDefinition {
+  name: string;
+  type: string;
+  description?: string;
+  required: boolean;
+  default?: unknown;
+  schema?: JsonSchema;
+}
+
+export interface Deprecation {
+  message: string;
+  deprecated_at: string;
+}
+
+export interface SkillDescriptor {
+  id: string;
+  name: string;
+  version: string;
+  capability_type: string;
+  description: string;
+  provider?: { name: string; url?: string };
+  endpoint: {
+    url: string;
+    status_url: string;
+    timeout_ms: number;
+    'x-events_url'?: string;
+    [field: string]: unknown;
+  };
+  inputs: ParameterDefinition[];
+  output: { content_type: string; schema: JsonSchema; description?: string };
+  auth: { type: string; description?: string };
+  access: string;
+  tags?: string[];
+  'x-category'?: string;
+  'x-deprecated'?: Deprecation;
+  [field: string]: unknown;
+}
+
+export interface SkillPage {
+  skills: SkillDescriptor[];
+  next_cursor: string | null;
+}
+
+export interface SkillVersions {
+  skill_id: string;
+  latest: string;
+  versions: {
+    version: string;
+    source: string;
+    registered_at: string;
+    deprecated?: Deprecation;
+    descriptor_url: string;
+  }[];
+}
+
+export interface Task {
+  execution_id: string;
+  skill_id: string;
+  skill_version: string;
+  description: string;
+  instructions?: string;
+  inputs: Record<string, unknown>;
+  output_schema: JsonSchema;
+  state: 'open' | 'claimed';
+  claimed_by?: string;
+  claimed_at?: string;
+  deadline: string;
+  created_at: string;
+  caller: { id: string; type: string };
+}
+
+export interface TaskPage {
+  tasks: Task[];
+  next_cursor: string | null;
+}
