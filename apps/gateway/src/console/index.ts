@@ -1,0 +1,1 @@
+export { CONSOLE_PATH, consoleRoutes } from './console-routes';
