@@ -12,6 +12,7 @@ export {
   ToolDefinitions,
   ToolFormat,
   ToolFormatQuery,
+  ToolListQuery,
   toChatCompletionsTool,
   toMcpTool,
   toOpenAiTool,

@@ -16,4 +16,5 @@ export {
   toOpenAiTool,
 } from './openai-tool';
 export { analyzeStrict, type StrictAnalysis } from './strict-schema';
-export { ToolDefinitions, ToolFormat, ToolFormatQuery, toToolDefinitions } from './tool-definitions';
+export { ToolDefinitions, ToolFormat, ToolFormatQuery,
+  ToolListQuery, toToolDefinitions } from './tool-definitions';

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../schemas/json-schema';
+import { SkillSearchQuery } from '../schemas/skill-catalog-api';
 import type { SkillDescriptor } from '../schemas/skill-descriptor';
 import { toMcpTool } from './mcp-tool';
 import { toChatCompletionsTool, toOpenAiTool } from './openai-tool';
@@ -17,6 +18,13 @@ export const ToolFormatQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ToolFormatQuery = Static<typeof ToolFormatQuery>;
+
+/** GET /tools: the search of GET /skills, and the format. */
+export const ToolListQuery = Type.Object(
+  { ...SkillSearchQuery.properties, format: Type.Optional(ToolFormat) },
+  { additionalProperties: false },
+);
+export type ToolListQuery = Static<typeof ToolListQuery>;
 
 const ToolMapping = Type.Object({
   skill_id: Type.String(),
