@@ -240,7 +240,8 @@ describe('skillrun, the command line, against a real service', () => {
 
   it('lists executions with filters (skill, status, since, until, limit, cursor) as a table and JSON', async () => {
     const key = await system.client.createKey('cli-history');
-    const as = { env: { SKILLRUN_API_KEY: key, SKILLRUN_CALLER: 'cli-history' } };
+    // The key alone (no SKILLRUN_CALLER): the caller it stands for comes from the service (GET /me).
+    const as = { env: { SKILLRUN_API_KEY: key, SKILLRUN_CALLER: '' } };
     const ok = JSON.parse((await skillrun(['invoke', 'echo', 'text=h', '--wait', '--json'], as)).stdout);
     const ok2 = JSON.parse((await skillrun(['invoke', 'echo', 'text=i', '--wait', '--json'], as)).stdout);
     const bad = JSON.parse((await skillrun(['invoke', 'fatal', '--wait', '--json'], as)).stdout);

@@ -34,7 +34,7 @@ export function createClient(settings: Settings): SkillrunClient {
     baseUrl: settings.baseUrl,
     ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
     ...(settings.bearerToken === undefined ? {} : { bearerToken: settings.bearerToken }),
-    caller: settings.caller,
+    ...(settings.caller === undefined ? {} : { caller: settings.caller }),
     headers: { 'user-agent': `skillrun-cli/${CLI_VERSION}` },
     // A person is waiting: a few quick retries, then say the service is away.
     retry: { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 1000 },

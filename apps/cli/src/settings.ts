@@ -17,8 +17,11 @@ export interface Settings {
   readonly baseUrl: string;
   readonly apiKey?: string;
   readonly bearerToken?: string;
-  /** --caller, SKILLRUN_CALLER, a JWT's `sub`, or the user's name. */
-  readonly caller: { id: string; type: 'user' };
+  /**
+   * --caller, SKILLRUN_CALLER, a JWT's `sub`, or without credentials the user's name; with an API
+   * key and none of those, absent: the client asks the service's GET /me whose key it is.
+   */
+  readonly caller?: { id: string; type: 'user' };
   readonly json: boolean;
 }
 
@@ -36,12 +39,12 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
     flags.caller ??
     nonEmpty(env.SKILLRUN_CALLER) ??
     (bearerToken === undefined ? undefined : subjectOf(bearerToken)) ??
-    defaultCallerId();
+    (apiKey === undefined ? defaultCallerId() : undefined);
   return Object.freeze({
     baseUrl,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(bearerToken === undefined ? {} : { bearerToken }),
-    caller: { id: callerId, type: 'user' as const },
+    ...(callerId === undefined ? {} : { caller: { id: callerId, type: 'user' as const } }),
     json: flags.json === true,
   });
 }

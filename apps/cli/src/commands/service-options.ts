@@ -13,7 +13,7 @@ export function withServiceOptions(command: Command): Command {
     .addOption(
       new Option(
         '--caller <id>',
-        "the caller you invoke as; with an API key, the key's caller id (env SKILLRUN_CALLER; default: a JWT's sub, else your user name)",
+        "the caller you invoke as (env SKILLRUN_CALLER; default: an API key's own caller, from the service's GET /me; a JWT's sub; else your user name)",
       ),
     )
     .addOption(new Option('--json', 'print JSON on stdout, for scripts'));
