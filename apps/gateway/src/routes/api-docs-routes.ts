@@ -18,6 +18,16 @@ export function openApiRoutes(document: object): Router {
 }
 
 /**
+ * The document as Swagger UI renders it: without `jsonSchemaDialect`, which Swagger UI supports only
+ * at OpenAPI's default and otherwise answers with a red warning box. The default dialect is draft
+ * 2020-12 with OpenAPI's vocabulary, a superset of ours; /openapi.json keeps naming 2020-12.
+ */
+function forSwaggerUi(document: object): object {
+  const { jsonSchemaDialect: _dialect, ...rest } = document as Record<string, unknown>;
+  return rest;
+}
+
+/**
  * /docs (the router is mounted there): the same document browsable (Swagger UI, served locally),
  * an HTML page, with helmet's headers.
  */
@@ -28,7 +38,14 @@ export function apiDocsRoutes(document: object): Router {
     htmlPageHeaders(),
     lazyRouter(async () => {
       const { default: swaggerUi } = await import('swagger-ui-express');
-      return Router().use(swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'skillrun API' }));
+      return Router().use(
+        swaggerUi.serve,
+        swaggerUi.setup(forSwaggerUi(document), {
+          customSiteTitle: 'skillrun API',
+          // No badge from validator.swagger.io: the page asks nothing of any host but this one.
+          swaggerOptions: { validatorUrl: null },
+        }),
+      );
     }),
   );
   return router;
