@@ -1,0 +1,162 @@
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { nodeArgsOf } from '../node-args.mjs';
+import {
+  CONTAINER_SECURITY,
+  envList,
+  envSources,
+  httpProbe,
+  labelsOf,
+  metadataOf,
+  POD_SECURITY,
+} from './pod-parts';
+import type { Values, WorkerPoolValues } from './values';
+
+export const METRICS_PORT = 9464;
+
+/** What a worker needs besides its sandbox threads: 330 MB peak RSS measured draining (docs/performance.md, row 5). */
+const WORKER_BASE_MEMORY_MI = 384;
+/** After the grace, closing the queues and withdrawing from the registry. */
+const CLOSE_MARGIN_SECONDS = 15;
+
+export function workerPoolName(values: Values, pool: WorkerPoolValues): string {
+  return `${values.name}-worker-${pool.name}`;
+}
+
+/** The skill ids a pool hosts (WORKER_SKILLS may name id@version). */
+export function poolSkillIds(pool: WorkerPoolValues): string[] {
+  return [...new Set(pool.skills.map((skill) => skill.split('@')[0] ?? skill))];
+}
+
+/**
+ * The worker Service's metrics as KEDA asks Prometheus for them: the pool's skills, in this
+ * namespace, from this deployment's workers (the ServiceMonitor's job is the worker Service).
+ */
+function selectorOf(values: Values, pool: WorkerPoolValues, extra = ''): string {
+  const skills = poolSkillIds(pool)
+    .map((id) => id.replace(/[.\\]/g, '\\\\$&'))
+    .join('|');
+  return `{namespace="${values.namespace}", job="${values.name}-worker", skill=~"${skills}"${extra}}`;
+}
+
+/**
+ * Jobs of the pool's skills that need a slot now or soon: waiting (prioritized included), delayed
+ * (retries in their backoff) and running. Every worker hosting a version reports the same queue: max.
+ */
+export function queueDepthQuery(values: Values, pool: WorkerPoolValues): string {
+  const selector = selectorOf(values, pool, ', state=~"waiting|delayed|active"');
+  return `sum(max by (skill, version, state) (skillrun_queue_jobs${selector})) or vector(0)`;
+}
+
+/** How long the oldest job in line of the pool's skills has waited. */
+export function queueAgeQuery(values: Values, pool: WorkerPoolValues): string {
+  return `max(skillrun_queue_age_seconds${selectorOf(values, pool)}) or vector(0)`;
+}
+
+/**
+ * Memory a pool's worker may reach: its own, plus each sandbox thread's limit twice over (its
+ * heap, and as much again in buffers outside it: README, SANDBOX_THREAD_MEMORY_MB).
+ */
+export function workerMemoryLimitMi(pool: WorkerPoolValues): number {
+  return WORKER_BASE_MEMORY_MI + pool.sandboxThreads * 2 * pool.sandboxThreadMemoryMb;
+}
+
+export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
+  const name = workerPoolName(values, pool);
+  const selector = labelsOf(values, 'worker', pool.name);
+  const deployment = new Deployment({
+    metadata: metadataOf(values, name, 'worker', pool.name),
+    spec: {
+      // KEDA sets the number of replicas.
+      selector: { matchLabels: selector },
+      // New workers start before old ones drain: the pool never runs short during an upgrade.
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
+      template: {
+        metadata: { labels: selector },
+        spec: {
+          securityContext: POD_SECURITY,
+          // SIGTERM: no new jobs, SHUTDOWN_GRACE_MS for the running ones, then they go back to
+          // their queue; the kill comes only after that.
+          terminationGracePeriodSeconds: Math.ceil(pool.shutdownGraceMs / 1000) + CLOSE_MARGIN_SECONDS,
+          containers: [
+            {
+              name: 'worker',
+              image: values.image,
+              imagePullPolicy: values.imagePullPolicy,
+              command: ['node', ...nodeArgsOf('start:worker')],
+              ports: [{ name: 'metrics', containerPort: METRICS_PORT }],
+              envFrom: envSources(values, 'worker'),
+              env: [
+                // The pod's name: the worker's id in the registry and the logs.
+                { name: 'WORKER_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                ...envList({
+                  METRICS_PORT: String(METRICS_PORT),
+                  WORKER_SKILLS: pool.skills.join(','),
+                  WORKER_CONCURRENCY: String(pool.concurrency),
+                  SANDBOX_THREADS: String(pool.sandboxThreads),
+                  SANDBOX_THREAD_MEMORY_MB: String(pool.sandboxThreadMemoryMb),
+                  SHUTDOWN_GRACE_MS: String(pool.shutdownGraceMs),
+                  ...(pool.env ?? {}),
+                }),
+              ],
+              readinessProbe: httpProbe('/readyz', 'metrics', 5, 2),
+              livenessProbe: httpProbe('/healthz', 'metrics', 10, 3),
+              startupProbe: httpProbe('/healthz', 'metrics', 2, 60),
+              resources: {
+                requests: { cpu: `${pool.sandboxThreads * 1000}m`, memory: `${WORKER_BASE_MEMORY_MI}Mi` },
+                limits: { memory: `${workerMemoryLimitMi(pool)}Mi` },
+                ...(pool.resources ?? {}),
+              },
+              securityContext: CONTAINER_SECURITY,
+            },
+          ],
+        },
+      },
+    },
+  });
+  const scaledObject = new ScaledObject({
+    metadata: metadataOf(values, name, 'worker', pool.name),
+    spec: {
+      scaleTargetRef: { name },
+      minReplicaCount: pool.minReplicas,
+      maxReplicaCount: pool.maxReplicas,
+      pollingInterval: 15,
+      advanced: {
+        horizontalPodAutoscalerConfig: {
+          // Scale in slowly: a drained worker's slots are gone for SHUTDOWN_GRACE_MS.
+          behavior: { scaleDown: { stabilizationWindowSeconds: 300 } },
+        },
+      },
+      triggers: [
+        {
+          // ceil(jobs ÷ slots per replica) replicas.
+          type: 'prometheus',
+          name: 'queue-depth',
+          metricType: 'AverageValue',
+          metadata: {
+            serverAddress: values.prometheusUrl,
+            query: queueDepthQuery(values, pool),
+            threshold: String(pool.targetJobsPerReplica ?? pool.concurrency),
+          },
+        },
+        {
+          // More replicas, in proportion, while the oldest job in line waits past the target.
+          type: 'prometheus',
+          name: 'queue-age',
+          metricType: 'Value',
+          metadata: {
+            serverAddress: values.prometheusUrl,
+            query: queueAgeQuery(values, pool),
+            threshold: String(pool.targetQueueAgeSeconds),
+          },
+        },
+      ],
+    },
+  });
+  const disruptionBudget = new PodDisruptionBudget({
+    metadata: metadataOf(values, name, 'worker', pool.name),
+    spec: { maxUnavailable: 1, selector: { matchLabels: selector } },
+  });
+  return [deployment, scaledObject, disruptionBudget];
+}

@@ -1,0 +1,288 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { buildManifests } from '../../scripts/kubernetes/manifests';
+import { renderFile } from '../../scripts/kubernetes/render-file';
+import { nodeArgsOf } from '../../scripts/node-args.mjs';
+import {
+  containerOf,
+  envOf,
+  type KubeObject,
+  selects,
+  validatedObjects,
+} from '../support/kubernetes-manifests';
+import { repoRoot } from '../support/service-process';
+
+// The Kubernetes manifests (docs/kubernetes.md), checked without a cluster: each example's values
+// render to the committed file, every object passes its Kubernetes, KEDA or prometheus-operator
+// schema, and the invariants the compose test checks hold here too.
+
+const run = promisify(execFile);
+const readRepoFile = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+const VALUES = 'deploy/kubernetes/values';
+const RENDERED = 'deploy/kubernetes/rendered';
+const examples = readdirSync(join(repoRoot, VALUES)).filter((name) => name.endsWith('.yaml'));
+
+/** Settings that hold credentials: only ever from a Secret. */
+const SECRET_SETTINGS = [
+  'ADMIN_API_KEY',
+  'LLM_API_KEY',
+  'PROVIDER_SECRETS_KEY',
+  'TASK_LINK_SECRET',
+  'REDIS_SENTINEL_PASSWORD',
+];
+
+const exampleValues = (file: string) => parse(readRepoFile(`${VALUES}/${file}`)) as Record<string, unknown>;
+
+it('has an example for each way to reach Redis: a URL, Sentinels, a cluster', () => {
+  expect(examples.sort()).toEqual(['redis-cluster.yaml', 'redis-sentinel.yaml', 'redis-url.yaml']);
+});
+
+describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
+  const rendered = readRepoFile(`${RENDERED}/${file}`);
+  const objects = validatedObjects(rendered);
+  const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
+  const named = (kind: string, name: string) => {
+    const found = ofKind(kind).find((object) => object.metadata.name === name);
+    if (!found) throw new Error(`no ${kind} ${name}`);
+    return found;
+  };
+  const deployments = ofKind('Deployment');
+  const gateway = named('Deployment', 'skillrun-gateway');
+  const workers = deployments.filter((deployment) => deployment !== gateway);
+  const podLabels = (deployment: KubeObject) =>
+    deployment.spec.template.metadata.labels as Record<string, string>;
+  const sharedConfig = named('ConfigMap', 'skillrun-config').data ?? {};
+
+  it('renders to the committed file (node --import tsx scripts/kubernetes/render.mts --examples)', () => {
+    expect(renderFile(join(repoRoot, VALUES, file))).toBe(rendered);
+  });
+
+  it('holds only objects that pass their schema, each name once per kind, all in one namespace', () => {
+    expect(objects.length).toBeGreaterThan(10);
+    const keys = objects.map((object) => `${object.kind}/${object.metadata.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(objects.map((object) => object.metadata.namespace))).toEqual(new Set(['skillrun']));
+    expect(workers.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('starts gateways and workers from one image with the command lines of npm run start:gateway and start:worker', () => {
+    expect(containerOf(gateway).command).toEqual(['node', ...nodeArgsOf('start:gateway')]);
+    for (const worker of workers) {
+      expect(containerOf(worker).command, worker.metadata.name).toEqual([
+        'node',
+        ...nodeArgsOf('start:worker'),
+      ]);
+    }
+    expect(new Set(deployments.map((deployment) => containerOf(deployment).image)).size).toBe(1);
+  });
+
+  it('probes /readyz and /healthz on the ports the processes listen on, as a user other than root', () => {
+    const gatewayContainer = containerOf(gateway);
+    const ports = (deployment: KubeObject) =>
+      Object.fromEntries(
+        (containerOf(deployment).ports ?? []).map((port) => [port.name, port.containerPort]),
+      );
+    expect(ports(gateway).http).toBe(Number(envOf(gatewayContainer).PORT));
+    for (const worker of workers)
+      expect(ports(worker).metrics).toBe(Number(envOf(containerOf(worker)).METRICS_PORT));
+    for (const deployment of deployments) {
+      const container = containerOf(deployment);
+      const portName = deployment === gateway ? 'http' : 'metrics';
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: portName });
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: portName });
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(pod.securityContext.runAsUser).not.toBe(0);
+      expect(container.securityContext?.allowPrivilegeEscalation).toBe(false);
+    }
+  });
+
+  it('lets each worker drain: its kill comes after SHUTDOWN_GRACE_MS, new workers start before old ones stop', () => {
+    for (const worker of workers) {
+      const env = envOf(containerOf(worker));
+      const graceSeconds = Number(env.SHUTDOWN_GRACE_MS) / 1000;
+      expect(worker.spec.template.spec.terminationGracePeriodSeconds, worker.metadata.name).toBeGreaterThan(
+        graceSeconds,
+      );
+      expect(worker.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
+      // The container sees the node's cores: its sandbox threads are set, and requested.
+      expect(Number(env.SANDBOX_THREADS)).toBeGreaterThan(0);
+      expect(containerOf(worker).resources?.requests?.cpu).toBe(`${Number(env.SANDBOX_THREADS) * 1000}m`);
+      const limit = String(containerOf(worker).resources?.limits?.memory);
+      // Room for every sandbox thread's heap and buffers (2 × SANDBOX_THREAD_MEMORY_MB each).
+      expect(Number.parseInt(limit, 10)).toBeGreaterThan(
+        Number(env.SANDBOX_THREADS) * 2 * Number(env.SANDBOX_THREAD_MEMORY_MB),
+      );
+    }
+  });
+
+  it('scales the gateway on CPU, each worker pool by KEDA on its skills queue depth and age', () => {
+    const autoscalers = ofKind('HorizontalPodAutoscaler');
+    expect(autoscalers.map((hpa) => hpa.spec.scaleTargetRef)).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'skillrun-gateway' },
+    ]);
+    expect(autoscalers[0]?.spec.metrics[0].resource.name).toBe('cpu');
+    expect(containerOf(gateway).resources?.requests?.cpu).toBeDefined();
+    // The autoscalers own the replica counts: an apply must not reset them.
+    for (const deployment of deployments) expect(deployment.spec.replicas).toBeUndefined();
+
+    for (const worker of workers) {
+      const scalers = ofKind('ScaledObject').filter(
+        (scaler) => scaler.spec.scaleTargetRef.name === worker.metadata.name,
+      );
+      expect(scalers, worker.metadata.name).toHaveLength(1);
+      const skills = envOf(containerOf(worker)).WORKER_SKILLS?.split(',') ?? [];
+      const triggers = scalers[0]?.spec.triggers as {
+        type: string;
+        metadata: { query: string; threshold: string };
+      }[];
+      expect(triggers.map((trigger) => trigger.type)).toEqual(['prometheus', 'prometheus']);
+      // KEDA's CRD takes any string here; the HPA only these two (jobs per replica, age as a whole).
+      expect(triggers.map((trigger) => (trigger as { metricType?: string }).metricType)).toEqual([
+        'AverageValue',
+        'Value',
+      ]);
+      const [depth, age] = triggers.map((trigger) => trigger.metadata.query);
+      expect(depth).toContain('skillrun_queue_jobs{');
+      // Prioritized jobs count as waiting; delayed ones (retries) are counted too.
+      expect(depth).toContain('state=~"waiting|delayed|active"');
+      expect(age).toContain('skillrun_queue_age_seconds{');
+      for (const query of [depth, age]) {
+        expect(query).toContain(`skill=~"${skills.map((skill) => skill.split('@')[0]).join('|')}"`);
+        // Only this deployment's workers, as the worker ServiceMonitor names their job.
+        expect(query).toContain('namespace="skillrun", job="skillrun-worker"');
+      }
+      expect(Number(triggers[0]?.metadata.threshold)).toBe(
+        Number(envOf(containerOf(worker)).WORKER_CONCURRENCY),
+      );
+      expect(scalers[0]?.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
+    }
+    // No skill is hosted by two pools: their scalers would count its queue twice.
+    const hosted = workers.flatMap((worker) => envOf(containerOf(worker)).WORKER_SKILLS?.split(',') ?? []);
+    expect(new Set(hosted).size).toBe(hosted.length);
+  });
+
+  it("asks Prometheus only what it can parse, of metrics the README documents (KEDA's queries through promtool)", async () => {
+    const queries = ofKind('ScaledObject').flatMap((scaler) =>
+      (scaler.spec.triggers as { metadata: { query: string } }[]).map((trigger) => trigger.metadata.query),
+    );
+    const readme = readRepoFile('README.md');
+    for (const metric of new Set(queries.flatMap((query) => query.match(/\bskillrun_\w+/g) ?? []))) {
+      expect(readme).toContain(`\`${metric}\``);
+    }
+    const folder = mkdtempSync(join(tmpdir(), 'skillrun-keda-'));
+    try {
+      const rules = queries.map((expr, index) => ({ record: `keda:query_${index}`, expr }));
+      writeFileSync(join(folder, 'rules.yml'), stringify({ groups: [{ name: 'keda', rules }] }));
+      await run('promtool', ['check', 'rules', join(folder, 'rules.yml')]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps every pod in service during disruptions: a PodDisruptionBudget for each Deployment', () => {
+    for (const deployment of deployments) {
+      const budgets = ofKind('PodDisruptionBudget').filter((budget) =>
+        selects(budget.spec.selector.matchLabels, podLabels(deployment)),
+      );
+      expect(budgets, deployment.metadata.name).toHaveLength(1);
+      expect(budgets[0]?.spec.maxUnavailable).toBe(1);
+    }
+  });
+
+  it('reads credentials only from Secrets, and sets only settings the README documents', () => {
+    const plainEnv = [sharedConfig, ...deployments.map((deployment) => envOf(containerOf(deployment)))];
+    const readme = readRepoFile('README.md');
+    for (const env of plainEnv) {
+      for (const [name, value] of Object.entries(env)) {
+        expect(SECRET_SETTINGS, name).not.toContain(name);
+        if (name === 'REDIS_URL') expect(value, 'a password in REDIS_URL').not.toContain('@');
+        expect(readme, `${name} is not in the README's Configuration table`).toContain(`| \`${name}\``);
+      }
+    }
+    for (const deployment of deployments) {
+      const secrets = (containerOf(deployment).envFrom ?? []).flatMap(
+        (source) => source.secretRef?.name ?? [],
+      );
+      expect(secrets, deployment.metadata.name).toContain('skillrun-shared');
+      expect(secrets, deployment.metadata.name).toContain(
+        deployment === gateway ? 'skillrun-gateway' : 'skillrun-worker',
+      );
+    }
+  });
+
+  it('reaches Redis as the values say, keys under a hash-tagged prefix', () => {
+    const values = exampleValues(file) as { redis: { mode: string } };
+    const settings = Object.keys(sharedConfig).filter((name) => name.startsWith('REDIS_'));
+    const expected = {
+      url: ['REDIS_URL'],
+      sentinel: ['REDIS_SENTINELS', 'REDIS_SENTINEL_NAME'],
+      cluster: ['REDIS_CLUSTER_NODES'],
+    }[values.redis.mode];
+    expect(settings.sort()).toEqual(expected);
+    expect(sharedConfig.KEY_PREFIX).toMatch(/\{[^{}]+\}/);
+  });
+
+  it('lets Prometheus scrape every replica, with the alerting rules and the dashboard beside', () => {
+    for (const monitor of ofKind('ServiceMonitor')) {
+      const service = named('Service', monitor.metadata.name);
+      expect(monitor.spec.selector.matchLabels).toEqual(service.metadata.labels);
+      const portNames = (service.spec.ports as { name: string }[]).map((port) => port.name);
+      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ path: '/metrics' })]);
+      expect(portNames).toContain(monitor.spec.endpoints[0].port);
+      expect(monitor.metadata.labels).toMatchObject({ release: 'kube-prometheus-stack' });
+    }
+    // Each Service selects the pods of its component: the worker Service every pool's.
+    expect(
+      ofKind('ServiceMonitor')
+        .map((monitor) => monitor.metadata.name)
+        .sort(),
+    ).toEqual(['skillrun-gateway', 'skillrun-worker']);
+    for (const deployment of deployments) {
+      const service = deployment === gateway ? 'skillrun-gateway' : 'skillrun-worker';
+      expect(
+        selects(named('Service', service).spec.selector, podLabels(deployment)),
+        deployment.metadata.name,
+      ).toBe(true);
+    }
+
+    const alerts = parse(readRepoFile('deploy/prometheus/alerts.yml')) as { groups: unknown[] };
+    expect(named('PrometheusRule', 'skillrun-alerts').spec.groups).toEqual(alerts.groups);
+    const dashboard = named('ConfigMap', 'skillrun-dashboard');
+    expect(dashboard.metadata.labels?.grafana_dashboard).toBe('1');
+    const original = readRepoFile('deploy/grafana/dashboards/skillrun.json');
+    const uid = (exampleValues(file) as { monitoring: { grafanaDatasourceUid: string } }).monitoring
+      .grafanaDatasourceUid;
+    expect(dashboard.data?.['skillrun.json']).toBe(
+      original.replaceAll('"uid": "skillrun-prometheus"', `"uid": "${uid}"`),
+    );
+    expect(JSON.parse(dashboard.data?.['skillrun.json'] ?? '').uid).toBe('skillrun');
+  });
+});
+
+describe('values the renderer refuses', () => {
+  const base = () => exampleValues('redis-url.yaml');
+
+  it('a cluster without a hash tag in the key prefix', () => {
+    const values = { ...base(), redis: { mode: 'cluster', nodes: ['redis-0:6379'] }, keyPrefix: 'skillrun' };
+    expect(() => buildManifests(values)).toThrow(/hash tag/);
+  });
+
+  it('a credential in plain settings', () => {
+    expect(() => buildManifests({ ...base(), env: { ADMIN_API_KEY: 'x'.repeat(32) } })).toThrow(/Secret/);
+  });
+
+  it('a pool scaled to zero, a pool without skills, a setting it does not know', () => {
+    const pool = (base().workerPools as Record<string, unknown>[])[0];
+    expect(() => buildManifests({ ...base(), workerPools: [{ ...pool, minReplicas: 0 }] })).toThrow(
+      /minReplicas/,
+    );
+    expect(() => buildManifests({ ...base(), workerPools: [{ ...pool, skills: [] }] })).toThrow(/skills/);
+    expect(() => buildManifests({ ...base(), replicas: 3 })).toThrow(/Invalid values/);
+  });
+});
