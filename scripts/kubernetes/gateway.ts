@@ -1,3 +1,4 @@
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -75,26 +76,67 @@ export function gatewayObjects(values: Values) {
     metadata: metadataOf(values, name, 'gateway'),
     spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
   });
-  const autoscaler = new HorizontalPodAutoscaler({
-    metadata: metadataOf(values, name, 'gateway'),
-    spec: {
-      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
-      minReplicas: gateway.minReplicas,
-      maxReplicas: gateway.maxReplicas,
-      metrics: [
-        {
-          type: 'Resource',
-          resource: {
-            name: 'cpu',
-            target: { type: 'Utilization', averageUtilization: gateway.targetCpuUtilization },
-          },
-        },
-      ],
-    },
-  });
+  const autoscaler = gatewayAutoscaler(values, name);
   const disruptionBudget = new PodDisruptionBudget({
     metadata: metadataOf(values, name, 'gateway'),
     spec: { maxUnavailable: 1, selector: { matchLabels: selector } },
   });
   return [deployment, service, autoscaler, disruptionBudget];
+}
+
+/** The gateways' HTTP answers per second, in this namespace, as the gateway ServiceMonitor names their job. */
+export function requestRateQuery(values: Values): string {
+  const selector = `{namespace="${values.namespace}", job="${values.name}-gateway"}`;
+  return `sum(rate(skillrun_http_requests_total${selector}[1m])) or vector(0)`;
+}
+
+/** A plain HPA on CPU; with targetRequestsPerSecond, KEDA's on CPU and requests (it makes the HPA). */
+function gatewayAutoscaler(values: Values, name: string) {
+  const { gateway } = values;
+  const metadata = metadataOf(values, name, 'gateway');
+  if (gateway.targetRequestsPerSecond === undefined) {
+    return new HorizontalPodAutoscaler({
+      metadata,
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        minReplicas: gateway.minReplicas,
+        maxReplicas: gateway.maxReplicas,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: {
+              name: 'cpu',
+              target: { type: 'Utilization', averageUtilization: gateway.targetCpuUtilization },
+            },
+          },
+        ],
+      },
+    });
+  }
+  return new ScaledObject({
+    metadata,
+    spec: {
+      scaleTargetRef: { name },
+      minReplicaCount: gateway.minReplicas,
+      maxReplicaCount: gateway.maxReplicas,
+      triggers: [
+        {
+          type: 'cpu',
+          name: 'cpu',
+          metricType: 'Utilization',
+          metadata: { value: String(gateway.targetCpuUtilization) },
+        },
+        {
+          type: 'prometheus',
+          name: 'http-requests',
+          metricType: 'AverageValue',
+          metadata: {
+            serverAddress: values.prometheusUrl,
+            query: requestRateQuery(values),
+            threshold: String(gateway.targetRequestsPerSecond),
+          },
+        },
+      ],
+    },
+  });
 }

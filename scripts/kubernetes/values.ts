@@ -96,6 +96,11 @@ export const ValuesSchema = Type.Object(
         minReplicas: Type.Integer({ minimum: 1, default: 2 }),
         maxReplicas: Type.Integer({ minimum: 1, default: 10 }),
         targetCpuUtilization: Type.Integer({ minimum: 1, maximum: 100, default: 70 }),
+        /**
+         * Also scale on HTTP requests per second per replica, read from Prometheus: KEDA then makes
+         * the gateway's HPA (on CPU and requests) in place of a plain one on CPU.
+         */
+        targetRequestsPerSecond: Type.Optional(Type.Integer({ minimum: 1 })),
         /** TRUST_PROXY: the ingress controller's addresses (default: private ranges). */
         trustProxy: Type.String({ default: 'uniquelocal' }),
         resources: Type.Optional(Resources),

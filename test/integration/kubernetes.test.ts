@@ -123,10 +123,33 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
 
   it('scales the gateway on CPU, each worker pool by KEDA on its skills queue depth and age', () => {
     const autoscalers = ofKind('HorizontalPodAutoscaler');
-    expect(autoscalers.map((hpa) => hpa.spec.scaleTargetRef)).toEqual([
-      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'skillrun-gateway' },
-    ]);
-    expect(autoscalers[0]?.spec.metrics[0].resource.name).toBe('cpu');
+    const gatewayScalers = ofKind('ScaledObject').filter(
+      (scaler) => scaler.spec.scaleTargetRef.name === 'skillrun-gateway',
+    );
+    const { gateway: gatewayValues } = exampleValues(file) as {
+      gateway: { targetRequestsPerSecond?: number };
+    };
+    if (gatewayValues.targetRequestsPerSecond === undefined) {
+      // A plain HPA on CPU.
+      expect(gatewayScalers).toEqual([]);
+      expect(autoscalers.map((hpa) => hpa.spec.scaleTargetRef)).toEqual([
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'skillrun-gateway' },
+      ]);
+      expect(autoscalers[0]?.spec.metrics[0].resource.name).toBe('cpu');
+    } else {
+      // KEDA's, on CPU and on the gateways' requests per second (it makes the HPA itself).
+      expect(autoscalers).toEqual([]);
+      expect(gatewayScalers).toHaveLength(1);
+      const triggers = gatewayScalers[0]?.spec.triggers as {
+        type: string;
+        metadata: Record<string, string>;
+      }[];
+      expect(triggers.map((trigger) => trigger.type)).toEqual(['cpu', 'prometheus']);
+      expect(triggers[1]?.metadata.query).toContain(
+        'rate(skillrun_http_requests_total{namespace="skillrun", job="skillrun-gateway"}',
+      );
+      expect(Number(triggers[1]?.metadata.threshold)).toBe(gatewayValues.targetRequestsPerSecond);
+    }
     expect(containerOf(gateway).resources?.requests?.cpu).toBeDefined();
     // The autoscalers own the replica counts: an apply must not reset them.
     for (const deployment of deployments) expect(deployment.spec.replicas).toBeUndefined();
@@ -169,8 +192,11 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
 
   it("asks Prometheus only what it can parse, of metrics the README documents (KEDA's queries through promtool)", async () => {
     const queries = ofKind('ScaledObject').flatMap((scaler) =>
-      (scaler.spec.triggers as { metadata: { query: string } }[]).map((trigger) => trigger.metadata.query),
+      (scaler.spec.triggers as { metadata: { query?: string } }[]).flatMap(
+        (trigger) => trigger.metadata.query ?? [],
+      ),
     );
+    expect(queries.length).toBeGreaterThanOrEqual(2 * workers.length);
     const readme = readRepoFile('README.md');
     for (const metric of new Set(queries.flatMap((query) => query.match(/\bskillrun_\w+/g) ?? []))) {
       expect(readme).toContain(`\`${metric}\``);
