@@ -16,5 +16,10 @@ export {
   toOpenAiTool,
 } from './openai-tool';
 export { analyzeStrict, type StrictAnalysis } from './strict-schema';
-export { ToolDefinitions, ToolFormat, ToolFormatQuery,
-  ToolListQuery, toToolDefinitions } from './tool-definitions';
+export {
+  ToolDefinitions,
+  ToolFormat,
+  ToolFormatQuery,
+  ToolListQuery,
+  toToolDefinitions,
+} from './tool-definitions';
