@@ -1,5 +1,7 @@
 import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
+import type { AgentGateway } from './agents/agent-gateway';
+import { agentRoutes } from './agents/agent-routes';
 import type { Authenticator } from './auth/authenticator';
 import type { CallerStreams } from './caller-streams';
 import type { ExecutionCanceler } from './execution-canceler';
@@ -49,6 +51,8 @@ export interface AppDeps {
   webhooks: WebhookDesk;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
+  /** Skills for agents: tool definitions (GET /tools), MCP (/mcp) and A2A (/a2a, the Agent Card). */
+  agents: AgentGateway;
   baseUrl: string;
   logger: Logger;
   bodyLimitBytes: number;
@@ -90,6 +94,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/executions', executionRoutes(deps.history, deps.replayer, deps.callerStreams));
   app.use('/tasks', taskRoutes(deps.tasks));
   app.use('/webhooks', webhookRoutes(deps.webhooks));
+  app.use(agentRoutes(deps.agents));
   if (deps.queueDashboard) {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }

@@ -11,12 +11,14 @@ import {
   redisTargetOf,
 } from '@skillrun/core';
 import express from 'express';
+import { AgentConfig } from './agents/agent-config';
 import { type Limits, parseLimits } from './limits/limits-config';
 import { QueueDashboardConfig } from './queue-dashboard-config';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
   ...QueueDashboardConfig,
+  ...AgentConfig,
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on.' }),
   TRUST_PROXY: Type.Optional(

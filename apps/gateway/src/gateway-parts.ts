@@ -20,6 +20,7 @@ import {
 } from '@skillrun/core';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
+import { AgentGateway } from './agents/agent-gateway';
 import { createApp } from './app';
 import { Authenticator } from './auth/authenticator';
 import { CustomAuthorizer } from './auth/custom-authorizer';
@@ -61,6 +62,8 @@ export interface GatewayParts {
   feed: ChangeFeed;
   /** Which callers have standing webhooks or followers: read before the first invocation, then every while. */
   notified: NotifiedCallers;
+  /** MCP sessions, A2A, and what tells MCP sessions of tool list changes: closed at shutdown. */
+  agents: AgentGateway;
 }
 
 /**
@@ -158,6 +161,32 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     authenticator,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
   });
+  const discovery = new SkillDiscovery(registry, descriptors, access);
+  const executions = new ExecutionReader({
+    store,
+    watcher,
+    identity,
+    maxWaitSeconds: config.MAX_WAIT_SECONDS,
+  });
+  const canceler = new ExecutionCanceler({ redis, keys, store, queues, identity, metrics });
+  const agents = new AgentGateway({
+    discovery,
+    authenticator,
+    invocations,
+    executions,
+    canceler,
+    store,
+    registry,
+    baseUrl: config.PUBLIC_BASE_URL,
+    logger,
+    callWaitSeconds: config.MCP_CALL_WAIT_SECONDS,
+    toolsPageSize: config.MCP_TOOLS_PAGE_SIZE,
+    listChangedPollMs: config.MCP_LIST_CHANGED_POLL_MS,
+    maxSessions: config.MCP_MAX_SESSIONS,
+    a2aSendWaitSeconds: config.A2A_SEND_WAIT_SECONDS,
+    providerName: config.PROVIDER_NAME,
+    retentionSeconds: config.EXECUTION_TTL_SECONDS,
+  });
   const app = createApp({
     readiness: new ReadinessCheck({
       redis,
@@ -165,7 +194,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       timeoutMs: config.REDIS_TIMEOUT_MS,
     }),
     metrics,
-    discovery: new SkillDiscovery(registry, descriptors, access),
+    discovery,
     publisher: new SkillPublisher(
       registry,
       schemas,
@@ -174,13 +203,8 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
         : new ProviderCredentialsStore(redis, keys, config.PROVIDER_SECRETS_KEY),
     ),
     invocations,
-    executions: new ExecutionReader({
-      store,
-      watcher,
-      identity,
-      maxWaitSeconds: config.MAX_WAIT_SECONDS,
-    }),
-    canceler: new ExecutionCanceler({ redis, keys, store, queues, identity, metrics }),
+    executions,
+    canceler,
     history,
     replayer: new ExecutionReplayer({ store, authenticator, invocations, history }),
     streams: new ExecutionStreams({
@@ -225,6 +249,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     }),
     authenticator,
     apiKeys,
+    agents,
     baseUrl: config.PUBLIC_BASE_URL,
     logger,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -234,5 +259,5 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
       ? { queueDashboard: { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS } }
       : {}),
   });
-  return { app, redis, queues, watcher, feed, notified };
+  return { app, redis, queues, watcher, feed, notified, agents };
 }

@@ -48,6 +48,7 @@ export class GatewayService {
     this.parts?.watcher.close();
     this.parts?.notified.close();
     this.parts?.feed.close();
+    await this.parts?.agents.close();
     const server = this.server;
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,7 +6,7 @@ import {
   SkillSearchQuery,
   VersionQuery,
 } from '@skillrun/core';
-
+import { agentPaths } from './agent-paths';
 import {
   DEPRECATION_HEADER,
   ERRORS,
@@ -290,6 +290,7 @@ export function openApiDocument(baseUrl: string): Json {
       },
       ...taskPaths,
       ...webhookPaths,
+      ...agentPaths,
       '/me': {
         get: {
           operationId: 'whoAmI',

@@ -1,0 +1,76 @@
+import type { SkillDescriptor } from '@skillrun/core';
+
+type Json = Record<string, unknown>;
+
+/** Where the A2A bindings are served, under the gateway's base URL. */
+export const A2A_JSONRPC_PATH = '/a2a';
+
+/** What a skill's inputs look like, told to a reader of the card: each input with its type. */
+function exampleOf(descriptor: SkillDescriptor): string {
+  const inputs = Object.fromEntries(
+    descriptor.inputs
+      .filter((input) => input.required)
+      .map((input) => [input.name, input.default ?? `<${input.type}>`]),
+  );
+  return `Message metadata {"skill_id": "${descriptor.id}"} and a data part ${JSON.stringify(inputs)}`;
+}
+
+/**
+ * The Agent Card (A2A 1.0, in its JSON form: the protocol's ProtoJSON) of this service: one agent
+ * whose skills are the registry's, as anyone may discover them (public and restricted skills, each
+ * at its latest version). Security schemes are our credentials: an API key in X-API-Key, or a
+ * bearer token (one of our API keys, or an OAuth 2 JWT). JSON-RPC is served at /a2a, for 1.0 and
+ * for 0.3 (its method names: message/send, tasks/get, tasks/cancel, ...).
+ */
+export function agentCardJson(
+  skills: SkillDescriptor[],
+  context: { baseUrl: string; providerName: string },
+): Json {
+  const { baseUrl } = context;
+  const anyCredentials = [{ schemes: { apiKey: { list: [] } } }, { schemes: { bearer: { list: [] } } }];
+  return {
+    name: 'skillrun',
+    description:
+      "The skills of this skillrun service as one agent. Send a message whose metadata names the skill (skill_id) with a data part carrying its inputs; the task is the skill's execution, its artifact the skill's output.",
+    supportedInterfaces: [
+      { url: `${baseUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: `${baseUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
+    provider: { url: baseUrl, organization: context.providerName },
+    version: '1.0.0',
+    documentationUrl: `${baseUrl}/docs`,
+    capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: {
+      apiKey: {
+        apiKeySecurityScheme: {
+          description: 'A skillrun API key (srk_…)',
+          location: 'header',
+          name: 'X-API-Key',
+        },
+      },
+      bearer: {
+        httpAuthSecurityScheme: {
+          description: 'A skillrun API key, or an OAuth 2 access token (JWT) of the configured issuer',
+          scheme: 'Bearer',
+          bearerFormat: 'JWT',
+        },
+      },
+    },
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
+    skills: skills.map((descriptor) => ({
+      id: descriptor.id,
+      name: descriptor.name,
+      description: descriptor['x-deprecated']
+        ? `${descriptor.description} (Deprecated: ${descriptor['x-deprecated'].message})`
+        : descriptor.description,
+      tags: descriptor.tags ?? [],
+      examples: [exampleOf(descriptor)],
+      inputModes: ['application/json'],
+      outputModes: ['application/json'],
+      ...(descriptor.access === 'public' && descriptor.auth.type === 'none'
+        ? {}
+        : { securityRequirements: anyCredentials }),
+    })),
+  };
+}

@@ -1,0 +1,36 @@
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { Request, Router } from 'express';
+import { authRequired } from '../../auth/skill-access';
+import { orServiceUnavailable } from '../../or-service-unavailable';
+import type { AgentGateway } from '../agent-gateway';
+import { A2A_JSONRPC_PATH } from './a2a-agent-card';
+
+/**
+ * A2A on the agents' router: the Agent Card at /.well-known/agent-card.json, and JSON-RPC at
+ * POST /a2a (A2A 1.0, and the v0.3 method names, which the SDK's compat layer serves when the
+ * request's A2A-Version is 0.3 or absent). Credentials that are presented must be valid (401 in
+ * our envelope otherwise); what each skill asks for is checked as for HTTP.
+ */
+export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
+  let rpc: ReturnType<typeof jsonRpcHandler> | undefined;
+
+  router.get('/.well-known/agent-card.json', async (_req, res) => {
+    const card = await orServiceUnavailable(() => agents().a2a.agentCardJson());
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(card);
+  });
+
+  router.post(A2A_JSONRPC_PATH, async (req: Request, res, next) => {
+    const gateway = agents();
+    const identity = await orServiceUnavailable(() => gateway.deps.authenticator.identify(req.headers));
+    if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
+    rpc ??= jsonRpcHandler({
+      requestHandler: gateway.a2a,
+      userBuilder: UserBuilder.noAuthentication,
+      legacyCompat: { enabled: true },
+    });
+    // The SDK's router serves its own root.
+    req.url = '/';
+    rpc(req, res, next);
+  });
+}

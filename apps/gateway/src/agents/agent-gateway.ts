@@ -1,0 +1,32 @@
+import { SkillA2aHandler } from './a2a/skill-a2a-handler';
+import type { AgentDeps } from './agent-deps';
+import { McpSessions } from './mcp/mcp-sessions';
+import { ToolListWatch } from './tool-list-watch';
+
+/**
+ * The agent protocols a gateway serves, built from its services: MCP sessions (and the watch that
+ * tells them when the tool list changes), and A2A. Closed when the gateway shuts down.
+ */
+export class AgentGateway {
+  readonly mcp: McpSessions;
+  readonly a2a: SkillA2aHandler;
+  private readonly watch: ToolListWatch;
+
+  constructor(readonly deps: AgentDeps) {
+    this.mcp = new McpSessions(deps);
+    this.a2a = new SkillA2aHandler(deps);
+    this.watch = new ToolListWatch({
+      registry: deps.registry,
+      intervalMs: deps.listChangedPollMs,
+      active: () => this.mcp.size > 0,
+      onChange: () => this.mcp.notifyToolsChanged(),
+      logger: deps.logger,
+    });
+    this.watch.start();
+  }
+
+  async close(): Promise<void> {
+    this.watch.close();
+    await this.mcp.close();
+  }
+}

@@ -1,0 +1,84 @@
+import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ErrorEnvelope,
+  type Execution,
+  type SkillDescriptor,
+  SkillError,
+  skillUrls,
+  toStructuredContent,
+} from '@skillrun/core';
+
+/** A completed execution's output: structuredContent, and the same as text for clients without it. */
+export function outputResult(descriptor: Pick<SkillDescriptor, 'output'>, output: unknown): CallToolResult {
+  const structuredContent = toStructuredContent(descriptor, output);
+  return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent };
+}
+
+/** An error a model can act on: our envelope, as the text of an `isError` result. */
+export function errorResult(envelope: ErrorEnvelope): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
+}
+
+/** What an execution that has ended comes to as a tool result. */
+export function endResult(descriptor: Pick<SkillDescriptor, 'output'>, execution: Execution): CallToolResult {
+  if (execution.status === 'completed') return outputResult(descriptor, execution.output);
+  const error =
+    execution.error ?? new SkillError('INTERNAL_ERROR', `The execution ended ${execution.status}`).toBody();
+  return errorResult({ error });
+}
+
+/**
+ * An execution still running when tools/call stops waiting: an error result that says so, with
+ * where its result will be (it goes on; nothing is canceled).
+ */
+export function stillRunningResult(
+  execution: Execution,
+  baseUrl: string,
+  waitedSeconds: number,
+): CallToolResult {
+  const urls = skillUrls(baseUrl, execution.skill_id);
+  const id = execution.execution_id;
+  const progress = execution.progress === undefined ? '' : `, progress ${execution.progress}`;
+  const text = JSON.stringify({
+    execution_id: id,
+    status: execution.status,
+    ...(execution.progress === undefined ? {} : { progress: execution.progress }),
+    message: `The skill has not finished within ${waitedSeconds} s (status ${execution.status}${progress}); it goes on. Its result will be at result_url (GET; Prefer: wait=N waits for it). Call the tool as a task to follow it here instead.`,
+    status_url: urls.status.replace('{execution_id}', id),
+    result_url: urls.result.replace('{execution_id}', id),
+  });
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** MCP's task status for an execution's. */
+export function taskStatusOf(status: Execution['status']): Task['status'] {
+  switch (status) {
+    case 'accepted':
+    case 'running':
+      return 'working';
+    case 'completed':
+      return 'completed';
+    case 'canceled':
+      return 'cancelled';
+    case 'failed':
+    case 'timeout':
+      return 'failed';
+  }
+}
+
+/** An execution as an MCP task (revision 2025-11-25): the task id is the execution id. */
+export function toTask(execution: Execution, settings: { ttlMs: number; pollIntervalMs: number }): Task {
+  const status = taskStatusOf(execution.status);
+  const message =
+    execution.error?.message ??
+    (execution.progress === undefined ? undefined : `progress ${execution.progress}`);
+  return {
+    taskId: execution.execution_id,
+    status,
+    ...(message === undefined ? {} : { statusMessage: message }),
+    createdAt: execution.timestamps.created_at,
+    lastUpdatedAt: execution.timestamps.completed_at ?? execution.timestamps.updated_at,
+    ttl: settings.ttlMs,
+    ...(status === 'working' ? { pollInterval: settings.pollIntervalMs } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+import type { CallToolResult, GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type Execution, isTerminalStatus, SkillError } from '@skillrun/core';
+import { principalOf } from '../../auth/identity';
+import { orServiceUnavailable } from '../../or-service-unavailable';
+import type { RequestHeaders } from '../../request-headers';
+import type { AgentDeps } from '../agent-deps';
+import { followExecution } from '../execution-follower';
+import { endResult, toTask } from './mcp-results';
+import type { McpToolCalls } from './mcp-tool-calls';
+
+/** The `_meta` key that ties a tasks/result answer to its task (revision 2025-11-25). */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/**
+ * MCP tasks (revision 2025-11-25, "Tasks", experimental in the SDK) mapped onto executions: the
+ * task id is the execution id, tasks/get reads it, tasks/result waits for its end (as GET result
+ * with Prefer: wait does, without a bound), tasks/cancel is POST cancel. Only the caller that owns
+ * the execution (or an admin) finds it: to anyone else it is not found, as over HTTP.
+ */
+export class McpTasks {
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly calls: McpToolCalls,
+  ) {}
+
+  async get(taskId: string, headers: RequestHeaders): Promise<GetTaskResult> {
+    const execution = await this.read(taskId, headers);
+    return toTask(execution, this.calls.taskSettings());
+  }
+
+  async result(taskId: string, headers: RequestHeaders, signal: AbortSignal): Promise<CallToolResult> {
+    const first = await this.read(taskId, headers);
+    const execution = await this.orInvalidParams(() =>
+      followExecution(this.deps.executions, {
+        skillId: first.skill_id,
+        executionId: taskId,
+        headers,
+        boundMs: Number.POSITIVE_INFINITY,
+        signal,
+      }),
+    );
+    if (!isTerminalStatus(execution.status))
+      throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
+    const viewer = principalOf(await orServiceUnavailable(() => this.deps.authenticator.identify(headers)));
+    const descriptor = await this.orInvalidParams(() =>
+      this.deps.discovery.describe(execution.skill_id, execution.skill_version, viewer),
+    ).catch(() => ({ output: { content_type: 'application/json', schema: {} } }));
+    return { ...endResult(descriptor, execution), _meta: { [RELATED_TASK]: { taskId } } };
+  }
+
+  async cancel(taskId: string, headers: RequestHeaders): Promise<GetTaskResult> {
+    const execution = await this.read(taskId, headers);
+    if (isTerminalStatus(execution.status)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot cancel task: already in terminal status ${toTask(execution, this.calls.taskSettings()).status}`,
+      );
+    }
+    const canceled = await this.orInvalidParams(() =>
+      this.deps.canceler.cancel({ skillId: execution.skill_id, executionId: taskId, headers }),
+    );
+    return toTask(canceled, this.calls.taskSettings());
+  }
+
+  /** The execution a task id names, as the request's caller may read it. */
+  private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
+    return this.orInvalidParams(async () => {
+      const stored = await orServiceUnavailable(() => this.deps.store.get(taskId));
+      if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
+      const { execution } = await this.deps.executions.read({
+        skillId: stored.skill_id,
+        executionId: taskId,
+        headers,
+      });
+      return execution;
+    });
+  }
+
+  /** Our errors as JSON-RPC errors: not found and bad requests as InvalidParams, with the envelope as data. */
+  private async orInvalidParams<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof SkillError)) throw error;
+      const code = error.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+      throw new McpError(code, error.message, { error: error.toBody() });
+    }
+  }
+}
