@@ -3,6 +3,7 @@ import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';
 import { executionPage } from './pages/execution-page';
 import { executionsPage } from './pages/executions-page';
+import { fleetPage } from './pages/fleet-page';
 import { signInPage } from './pages/sign-in-page';
 import { skillPage } from './pages/skill-page';
 import { skillsPage } from './pages/skills-page';
@@ -18,6 +19,7 @@ const PAGES: Record<string, { list: Page; detail: Page }> = {
   executions: { list: executionsPage, detail: executionPage },
   skills: { list: skillsPage, detail: skillPage },
   tasks: { list: tasksPage, detail: taskPage },
+  workers: { list: fleetPage, detail: fleetPage },
 };
 
 const root = document.getElementById('app') as HTMLElement;
@@ -33,7 +35,10 @@ function route(): { segments: string[]; query: URLSearchParams } {
 function start(api: Api, me: Me): void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
-  const links = ['executions', 'skills', 'tasks'].map((name) =>
+  const pages = isAdmin(me)
+    ? ['executions', 'skills', 'tasks', 'workers']
+    : ['executions', 'skills', 'tasks'];
+  const links = pages.map((name) =>
     h('a', { href: `#/${name}`, 'data-page': name }, name[0]?.toUpperCase() + name.slice(1)),
   );
   const signOut = h(
