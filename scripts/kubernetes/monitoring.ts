@@ -13,13 +13,20 @@ const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.
 /** The datasource uid the dashboard file names (compose's Grafana provisions it). */
 const COMPOSE_DATASOURCE_UID = 'skillrun-prometheus';
 
-/** deploy/grafana/dashboards/skillrun.json, naming your Grafana's Prometheus datasource. */
+/**
+ * deploy/grafana/dashboards/skillrun.json, naming your Grafana's Prometheus datasource, and the jobs
+ * as the ServiceMonitors name them (the Services' names) where compose's Prometheus says `gateway`
+ * and `worker`.
+ */
 export function dashboardFor(values: Values): string {
   const dashboard = repoFile('deploy/grafana/dashboards/skillrun.json');
-  return dashboard.replaceAll(
-    `"uid": "${COMPOSE_DATASOURCE_UID}"`,
-    `"uid": ${JSON.stringify(values.monitoring.grafanaDatasourceUid)}`,
-  );
+  return dashboard
+    .replaceAll(
+      `"uid": "${COMPOSE_DATASOURCE_UID}"`,
+      `"uid": ${JSON.stringify(values.monitoring.grafanaDatasourceUid)}`,
+    )
+    .replaceAll('job=\\"gateway\\"', `job=\\"${values.name}-gateway\\"`)
+    .replaceAll('job=\\"worker\\"', `job=\\"${values.name}-worker\\"`);
 }
 
 export function monitoringObjects(values: Values) {

@@ -284,10 +284,16 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     const original = readRepoFile('deploy/grafana/dashboards/skillrun.json');
     const uid = (exampleValues(file) as { monitoring: { grafanaDatasourceUid: string } }).monitoring
       .grafanaDatasourceUid;
-    expect(dashboard.data?.['skillrun.json']).toBe(
-      original.replaceAll('"uid": "skillrun-prometheus"', `"uid": "${uid}"`),
+    // The compose dashboard, but for the datasource's uid and the jobs the ServiceMonitors name.
+    const text = dashboard.data?.['skillrun.json'] ?? '';
+    expect(text).toBe(
+      original
+        .replaceAll('"uid": "skillrun-prometheus"', `"uid": "${uid}"`)
+        .replaceAll(/job=\\"(gateway|worker)\\"/g, 'job=\\"skillrun-$1\\"'),
     );
-    expect(JSON.parse(dashboard.data?.['skillrun.json'] ?? '').uid).toBe('skillrun');
+    const jobs = [...text.matchAll(/job=\\"([^\\]+)\\"/g)].map(([, job]) => job);
+    expect(jobs.sort()).toEqual(['skillrun-gateway', 'skillrun-worker']);
+    expect(JSON.parse(text).uid).toBe('skillrun');
   });
 });
 
