@@ -4,6 +4,7 @@ import type { AgentGateway } from './agents/agent-gateway';
 import { agentRoutes } from './agents/agent-routes';
 import type { Authenticator } from './auth/authenticator';
 import type { CallerStreams } from './caller-streams';
+import { CONSOLE_PATH, consoleRoutes, type FleetOverview, fleetRoutes } from './console';
 import type { ExecutionCanceler } from './execution-canceler';
 import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReader } from './execution-reader';
@@ -51,6 +52,8 @@ export interface AppDeps {
   webhooks: WebhookDesk;
   authenticator: Authenticator;
   apiKeys: ApiKeyStore;
+  /** Workers and queues, for GET /admin/fleet (the console's workers page). */
+  fleet: FleetOverview;
   /** Skills for agents: tool definitions (GET /tools), MCP (/mcp) and A2A (/a2a, the Agent Card). */
   agents: AgentGateway;
   baseUrl: string;
@@ -67,7 +70,7 @@ export interface AppDeps {
  * The gateway's HTTP API, built from its dependencies so that tests can drive it. Each router is
  * mounted under its prefix, so that a request descends only into its own (the first, /skills, is
  * the hot path). Security headers are sized for what is answered: `nosniff` on every answer,
- * helmet's full set on the two HTML pages (/docs, /admin/queues) only.
+ * helmet's full set on the HTML pages (/docs, /admin/queues, the console at /console) only.
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -98,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.queueDashboard) {
     app.use(QUEUE_DASHBOARD_PATH, queueDashboardRoutes(deps.queueDashboard, deps.authenticator));
   }
+  app.use('/admin/fleet', fleetRoutes(deps.fleet, deps.authenticator));
   app.use('/admin', adminRoutes(deps.apiKeys, deps.authenticator));
   app.use('/me', meRoutes(deps.authenticator));
   app.use('/healthz', livenessRoutes());
@@ -106,6 +110,7 @@ export function createApp(deps: AppDeps): Express {
   const document = openApiDocument(deps.baseUrl);
   app.use('/openapi.json', openApiRoutes(document));
   app.use('/docs', apiDocsRoutes(document));
+  app.use(CONSOLE_PATH, consoleRoutes());
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;

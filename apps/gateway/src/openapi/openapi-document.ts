@@ -7,6 +7,7 @@ import {
   VersionQuery,
 } from '@skillrun/core';
 import { agentPaths } from './agent-paths';
+import { fleetPaths } from './fleet-paths';
 import {
   DEPRECATION_HEADER,
   ERRORS,
@@ -290,6 +291,7 @@ export function openApiDocument(baseUrl: string): Json {
       },
       ...taskPaths,
       ...webhookPaths,
+      ...fleetPaths,
       ...agentPaths,
       '/me': {
         get: {
@@ -387,6 +389,14 @@ export function openApiDocument(baseUrl: string): Json {
         get: {
           operationId: 'getDocs',
           summary: 'This document, browsable',
+          tags: ['meta'],
+          responses: { '200': { description: 'HTML', content: { 'text/html': {} } } },
+        },
+      },
+      '/console': {
+        get: {
+          operationId: 'getConsole',
+          summary: 'The operations console (a page for browsers; it signs in with an API key or token)',
           tags: ['meta'],
           responses: { '200': { description: 'HTML', content: { 'text/html': {} } } },
         },
