@@ -28,6 +28,11 @@ const BUCKETS = 12;
 /** Pages of GET /executions read for the sparklines, at most (100 executions each). */
 const HISTORY_PAGES = 10;
 
+/** The hour's count beside its line. */
+function total(counts: number[] | undefined): HTMLElement {
+  return h('span', { class: 'spark-total' }, ` ${(counts ?? []).reduce((sum, count) => sum + count, 0)}`);
+}
+
 interface History {
   ended: Map<string, { completed: number[]; failed: number[] }>;
   running: Map<string, number>;
@@ -69,7 +74,8 @@ export function fleetPage(context: PageContext): HTMLElement {
         running.set(execution.worker_id, (running.get(execution.worker_id) ?? 0) + 1);
       }
       const end = execution.timestamps.completed_at;
-      if (!end) continue;
+      // Canceled ones are neither throughput nor the skill's errors.
+      if (!end || execution.status === 'canceled') continue;
       const bucket = BUCKETS - 1 - Math.floor((now - Date.parse(end)) / BUCKET_MS);
       if (bucket < 0 || bucket >= BUCKETS) continue;
       const key = `${execution.skill_id}@${execution.skill_version}`;
@@ -182,11 +188,17 @@ export function fleetPage(context: PageContext): HTMLElement {
               h('td', {}, String(queue.active)),
               h('td', {}, String(queue.delayed)),
               h('td', {}, queue.waiting > 0 ? duration(queue.oldest_waiting_seconds * 1000) : '–'),
-              h('td', {}, sparkline(series?.completed ?? zeros, `${key} completed per 5 minutes`, 'ok')),
+              h(
+                'td',
+                {},
+                sparkline(series?.completed ?? zeros, `${key} completed per 5 minutes`, 'ok'),
+                total(series?.completed),
+              ),
               h(
                 'td',
                 {},
                 sparkline(series?.failed ?? zeros, `${key} failed or timed out per 5 minutes`, 'error'),
+                total(series?.failed),
               ),
             );
           }),
