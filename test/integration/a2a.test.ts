@@ -1,5 +1,5 @@
 import { type Part, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client as A2aClient, ClientFactory } from '@a2a-js/sdk/client';
+import { type Client as A2aClient, ClientFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestSystem } from '../support/system';
 
@@ -80,6 +80,11 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
         url: `${system.gateway.url}/a2a`,
       }),
       expect.objectContaining({ protocolBinding: 'JSONRPC', protocolVersion: '0.3' }),
+      expect.objectContaining({
+        protocolBinding: 'HTTP+JSON',
+        protocolVersion: '1.0',
+        url: `${system.gateway.url}/a2a/rest`,
+      }),
     ]);
   });
 
@@ -160,6 +165,25 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
     expect(reason?.$case === 'data' ? reason.value : undefined).toMatchObject({
       error: { code: expect.any(String) },
     });
+  });
+
+  it('serves the same over the HTTP+JSON binding (/a2a/rest)', async () => {
+    const rest = await new ClientFactory({ transports: [new RestTransportFactory()] }).createFromUrl(
+      system.gateway.url,
+    );
+    const task = asTask(await rest.sendMessage(message('echo', { text: 'rest', count: 1 }), as));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(outputOf(task)).toMatchObject({ text: 'rest' });
+    expect(outputOf(await rest.getTask({ tenant: '', id: task.id }, as))).toMatchObject({ text: 'rest' });
+    const events: StreamResponse[] = [];
+    for await (const event of rest.sendMessageStream(message('sleepy', { ms: 200 }), as)) events.push(event);
+    expect(events[0]?.payload?.$case).toBe('task');
+    expect(events.some((event) => event.payload?.$case === 'artifactUpdate')).toBe(true);
+    const denied = await system.client.request(`/a2a/rest/tasks/${task.id}`, {
+      headers: { 'x-api-key': 'srk_not-a-key', 'a2a-version': '1.0' },
+    });
+    expect(denied.status).toBe(401);
+    expect(denied.body).toMatchObject({ error: { code: 'AUTH_REQUIRED' } });
   });
 
   it('takes the v0.3 method names (message/send, tasks/get, tasks/cancel) over JSON-RPC', async () => {

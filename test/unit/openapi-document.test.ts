@@ -111,9 +111,12 @@ describe('the OpenAPI document', () => {
       maxJsonDepth: 64,
     } as never);
     const { routes, mounts } = servedBy((app as unknown as { router: { stack: Layer[] } }).router.stack);
-    // Swagger UI is middleware mounted at /docs (its page and assets); the document names its page.
-    expect(mounts).toEqual(['/docs']);
-    const served = [...routes, 'GET /docs'];
+    // Swagger UI and the console are middleware mounted at /docs and /console (a page and its
+    // assets); the document names each page.
+    // A2A's HTTP+JSON binding is @a2a-js/sdk's router mounted at /a2a/rest; the document names its operations.
+    expect(mounts).toEqual(['/a2a/rest', '/docs', '/console']);
+    const a2aRest = documentedOperations().filter((operation) => operation.includes(' /a2a/rest/'));
+    const served = [...routes, 'GET /docs', 'GET /console', ...a2aRest];
     expect(new Set(served).size, 'a route is registered twice').toBe(served.length);
     expect(documentedOperations().sort()).toEqual(served.sort());
   });

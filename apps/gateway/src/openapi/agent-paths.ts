@@ -9,6 +9,17 @@ const toolDefinitions = {
 const MCP =
   'MCP (Model Context Protocol, revision 2025-11-25; 2025-06-18 and earlier are negotiated too) over Streamable HTTP, with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it. Errors of the protocol are JSON-RPC errors; the HTTP errors listed here are our envelope. See the README, "MCP".';
 const mcpErrors = errors('400', '401', '404', '503');
+const A2A_REST =
+  "A2A 1.0's HTTP+JSON binding, served by @a2a-js/sdk's router under /a2a/rest (also with a tenant path segment, and ListTasks and push notification configuration, which answer UnsupportedOperation or PushNotificationNotSupported). Same mapping onto executions as JSON-RPC at /a2a; A2A's errors are answered in the binding's own error form, invalid credentials as 401 in our envelope. See the README, \"A2A\".";
+const taskId = { name: 'task_id', in: 'path', required: true, schema: { type: 'string' } };
+const a2aJson = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object' } } },
+});
+const a2aStream = {
+  description: 'Server-sent events: the task, its status updates, the output as an artifact update.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
 
 /** Ours: skills for agents (tool definitions, MCP, A2A). */
 export const agentPaths = {
@@ -69,6 +80,56 @@ export const agentPaths = {
         },
         ...errors('401', '503'),
       },
+    },
+  },
+  '/a2a/rest/message:send': {
+    post: {
+      operationId: 'a2aRestSendMessage',
+      summary: 'A2A HTTP+JSON binding: SendMessage (ours)',
+      description: A2A_REST,
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': a2aJson('The task (or a message).'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/message:stream': {
+    post: {
+      operationId: 'a2aRestSendStreamingMessage',
+      summary: 'A2A HTTP+JSON binding: SendStreamingMessage (ours)',
+      description: A2A_REST,
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': a2aStream, ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}': {
+    get: {
+      operationId: 'a2aRestGetTask',
+      summary: 'A2A HTTP+JSON binding: GetTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aJson('The task.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}:cancel': {
+    post: {
+      operationId: 'a2aRestCancelTask',
+      summary: 'A2A HTTP+JSON binding: CancelTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aJson('The canceled task.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}:subscribe': {
+    get: {
+      operationId: 'a2aRestSubscribeToTask',
+      summary: 'A2A HTTP+JSON binding: SubscribeToTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aStream, ...errors('401', '503') },
     },
   },
   '/mcp': {

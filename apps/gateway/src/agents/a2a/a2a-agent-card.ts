@@ -4,6 +4,7 @@ type Json = Record<string, unknown>;
 
 /** Where the A2A bindings are served, under the gateway's base URL. */
 export const A2A_JSONRPC_PATH = '/a2a';
+export const A2A_REST_PATH = '/a2a/rest';
 
 /** What a skill's inputs look like, told to a reader of the card: each input with its type. */
 function exampleOf(descriptor: SkillDescriptor): string {
@@ -20,7 +21,8 @@ function exampleOf(descriptor: SkillDescriptor): string {
  * whose skills are the registry's, as anyone may discover them (public and restricted skills, each
  * at its latest version). Security schemes are our credentials: an API key in X-API-Key, or a
  * bearer token (one of our API keys, or an OAuth 2 JWT). JSON-RPC is served at /a2a, for 1.0 and
- * for 0.3 (its method names: message/send, tasks/get, tasks/cancel, ...).
+ * for 0.3 (its method names: message/send, tasks/get, tasks/cancel, ...); the HTTP+JSON binding
+ * (1.0) at /a2a/rest.
  */
 export function agentCardJson(
   skills: SkillDescriptor[],
@@ -35,6 +37,7 @@ export function agentCardJson(
     supportedInterfaces: [
       { url: `${baseUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${baseUrl}${A2A_JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${baseUrl}${A2A_REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
     ],
     provider: { url: baseUrl, organization: context.providerName },
     version: '1.0.0',

@@ -1,18 +1,29 @@
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import type { Request, Router } from 'express';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { Request, RequestHandler, Router } from 'express';
 import { authRequired } from '../../auth/skill-access';
 import { orServiceUnavailable } from '../../or-service-unavailable';
 import type { AgentGateway } from '../agent-gateway';
-import { A2A_JSONRPC_PATH } from './a2a-agent-card';
+import { A2A_JSONRPC_PATH, A2A_REST_PATH } from './a2a-agent-card';
 
 /**
  * A2A on the agents' router: the Agent Card at /.well-known/agent-card.json, and JSON-RPC at
  * POST /a2a (A2A 1.0, and the v0.3 method names, which the SDK's compat layer serves when the
  * request's A2A-Version is 0.3 or absent). Credentials that are presented must be valid (401 in
- * our envelope otherwise); what each skill asks for is checked as for HTTP.
+ * our envelope otherwise); what each skill asks for is checked as for HTTP. The HTTP+JSON binding
+ * (1.0) is the SDK's router under /a2a/rest (POST message:send, message:stream, GET tasks/{id},
+ * POST tasks/{id}:cancel, GET or POST tasks/{id}:subscribe, ...).
  */
 export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
-  let rpc: ReturnType<typeof jsonRpcHandler> | undefined;
+  let rpc: RequestHandler | undefined;
+  let rest: RequestHandler | undefined;
+
+  /** Presented credentials must be valid, whatever the skill asks for. */
+  const checkCredentials = async (req: Request) => {
+    const gateway = agents();
+    const identity = await orServiceUnavailable(() => gateway.deps.authenticator.identify(req.headers));
+    if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
+    return gateway;
+  };
 
   router.get('/.well-known/agent-card.json', async (_req, res) => {
     const card = await orServiceUnavailable(() => agents().a2a.agentCardJson());
@@ -21,9 +32,7 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
   });
 
   router.post(A2A_JSONRPC_PATH, async (req: Request, res, next) => {
-    const gateway = agents();
-    const identity = await orServiceUnavailable(() => gateway.deps.authenticator.identify(req.headers));
-    if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
+    const gateway = await checkCredentials(req);
     rpc ??= jsonRpcHandler({
       requestHandler: gateway.a2a,
       userBuilder: UserBuilder.noAuthentication,
@@ -32,5 +41,11 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
     // The SDK's router serves its own root.
     req.url = '/';
     rpc(req, res, next);
+  });
+
+  router.use(A2A_REST_PATH, async function a2aRest(req: Request, res, next) {
+    const gateway = await checkCredentials(req);
+    rest ??= restHandler({ requestHandler: gateway.a2a, userBuilder: UserBuilder.noAuthentication });
+    rest(req, res, next);
   });
 }
