@@ -1,0 +1,275 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../support/client';
+import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { ADMIN_HEADERS, repoRoot, TEST_ADMIN_KEY } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+const SKILLS_DIR = `${repoRoot}test/fixtures/console-skills`;
+
+/**
+ * The operations console at /console, driven in Chromium (Debian's, through playwright-core)
+ * against a real gateway and worker: what an operator does there, as they would do it.
+ */
+describe('the console, in a browser', () => {
+  let system: TestSystem;
+  let client: Client;
+  let browser: Browser;
+  /** The console as the browser reaches it: by a host name, over plain HTTP. */
+  let origin: string;
+  const keys: Record<string, string> = {};
+  const headers = (caller: string) => ({ 'x-api-key': keys[caller] ?? '' });
+  let tab: ConsoleTab | undefined;
+
+  async function open(caller: string): Promise<ConsoleTab> {
+    tab = await ConsoleTab.open(browser, origin);
+    await tab.signIn(caller === 'admin' ? TEST_ADMIN_KEY : (keys[caller] ?? ''));
+    return tab;
+  }
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([TestSystem.start({ SKILLS_DIR }), launchChromium()]);
+    await system.addWorker({ SKILLS_DIR });
+    client = system.client;
+    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    for (const caller of ['alice', 'bob']) keys[caller] = await client.createKey(caller);
+  });
+  afterEach(async () => {
+    if (!tab) return;
+    // Nothing but the gateway was asked for anything, and no script failed or was refused by the CSP.
+    expect(tab.foreignRequests).toEqual([]);
+    expect(tab.pageErrors).toEqual([]);
+    await tab.close();
+    tab = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('is served under /console with a CSP of its own that works over plain HTTP', async () => {
+    const answer = await fetch(`${system.gateway.url}/console/`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(answer.headers.get('strict-transport-security')).toBeNull();
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    const html = await answer.text();
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    // Its API docs, opened the same way, are not blank either: the same CSP rule.
+    const docs = await fetch(`${system.gateway.url}/docs/`);
+    expect(docs.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+  });
+
+  it('shows the API docs at a host name over plain HTTP, without a validator badge or any other host', async () => {
+    tab = await ConsoleTab.open(browser, origin, '/docs/');
+    const { page } = tab;
+    await page.locator('.swagger-ui .info .title').getByText('skillrun').waitFor();
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.locator('.errors-wrapper').count()).toBe(0);
+    expect(await page.locator('img[src*="validator"], .validator-badge').count()).toBe(0);
+    await tab.screenshot('api-docs');
+  });
+
+  it('asks for a key, refuses a wrong one, and says who a right one is', async () => {
+    tab = await ConsoleTab.open(browser, origin);
+    const { page } = tab;
+    await page.getByLabel('API key or access token').fill('srk_not_a_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('The service does not know this key or token.').waitFor();
+    await tab.signIn(keys.alice ?? '');
+    expect(await page.locator('#who').textContent()).toBe('alice');
+    // The key stays out of the address.
+    expect(page.url()).not.toContain(keys.alice);
+  });
+
+  it("lists the caller's executions with their durations, filters them, and opens one", async () => {
+    const greeted = await client.invokeAs('alice', 'greet', { name: 'Ada' }, headers('alice'));
+    await client.waitForEnd('greet', greeted, 20_000, headers('alice'));
+    const slept = await client.invokeAs('alice', 'slow', { ms: 0 }, headers('alice'));
+    await client.waitForEnd('slow', slept, 20_000, headers('alice'));
+    const others = await client.invokeAs('bob', 'greet', { name: 'Bob' }, headers('bob'));
+
+    const { page } = await open('alice');
+    const row = (id: string) => page.locator(`tr[data-execution-id="${id}"]`);
+    await row(greeted).waitFor();
+    await row(slept).waitFor();
+    expect(await row(greeted).locator('td').allTextContents()).toEqual([
+      `${greeted.slice(0, 8)}…`,
+      'greet',
+      '1.0.0',
+      'completed',
+      expect.any(String),
+      expect.stringMatching(/ms|s$/),
+      expect.stringMatching(/ms|s$/),
+      '1/1',
+      expect.stringMatching(/./),
+      'alice',
+    ]);
+    expect(await row(others).count()).toBe(0);
+    await tab?.screenshot('executions');
+
+    await page.getByLabel('Skill', { exact: true }).fill('slow');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/skill_id=slow/);
+    await row(greeted).waitFor({ state: 'detached' });
+    await row(slept).waitFor();
+
+    await page.getByLabel('Skill', { exact: true }).fill('');
+    await page.getByLabel('failed').check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No executions match.').waitFor();
+
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await row(greeted).getByRole('link').click();
+    await page.getByRole('heading', { name: `Execution ${greeted}` }).waitFor();
+    await page.getByText('Hello, Ada!').waitFor();
+    const facts = page.locator('dl.facts');
+    expect(await facts.textContent()).toContain('Trace id');
+    expect(await page.locator('ol.timeline').textContent()).toMatch(/Accepted.*Started.*Completed/s);
+  });
+
+  it('shows a new execution in the list as it starts, and follows one live to its end', async () => {
+    const { page } = await open('alice');
+    await page.locator('p.live').getByText('Live').waitFor();
+    // Started elsewhere (here, over HTTP) while the list is open: it appears without a reload.
+    const id = await client.invokeAs('alice', 'slow', { ms: 3000 }, headers('alice'));
+    await page.locator(`tr[data-execution-id="${id}"]`).waitFor();
+    await page.locator(`tr[data-execution-id="${id}"]`).getByRole('link').click();
+    await page.getByRole('heading', { name: `Execution ${id}` }).waitFor();
+    await page.locator('.headline .status-running').waitFor();
+    await page.locator('progress').waitFor();
+    await tab?.screenshot('execution-running');
+    await page.locator('.headline .status-completed').waitFor({ timeout: 20_000 });
+    await page.getByText('"slept_ms"').waitFor();
+    await page.getByText('Ended: completed.').waitFor();
+  });
+
+  it('tries a skill from a form generated from its inputs: the service says what is wrong, then it runs', async () => {
+    const { page } = await open('alice');
+    await page.getByRole('link', { name: 'Skills' }).click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('greets');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'greet' }).click();
+    await page.getByRole('heading', { name: 'greet 1.0.0' }).waitFor();
+    // The inputs, readably.
+    const inputs = page.getByRole('table', { name: 'Inputs' });
+    expect(await inputs.locator('tbody tr').first().locator('th, td').allTextContents()).toEqual([
+      'name',
+      'string',
+      'yes',
+      '',
+      '1–40 chars',
+      'Who to greet.',
+    ]);
+    await tab?.screenshot('skill');
+
+    await page.getByLabel('times').fill('9');
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    // Both messages come from the service, each beside its field: name is missing, times too high.
+    const errorOf = async (label: string) => {
+      const id = await page.getByLabel(label).getAttribute('id');
+      return page.locator(`[id="${id}-error"]`);
+    };
+    await (await errorOf('name')).waitFor();
+    expect(await (await errorOf('name')).textContent()).toMatch(/required/);
+    expect(await (await errorOf('times')).textContent()).toMatch(/5/);
+    expect(await page.locator('.field-error:not([hidden])').count()).toBe(2);
+    await tab?.screenshot('skill-refused');
+
+    await page.getByLabel('name').fill('Grace');
+    await page.getByLabel('times').fill('2');
+    await page.getByLabel('tone').selectOption({ label: '"formal"' });
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    await page.getByRole('heading', { name: /^Execution / }).waitFor();
+    await page.getByText('Good day, Grace! Good day, Grace!').waitFor();
+  });
+
+  it('completes a task from its inbox with a form generated from the output schema', async () => {
+    const id = await client.invokeAs('alice', 'approve', { text: 'Ship it?' }, headers('alice'));
+    await expect
+      .poll(async () => (await client.status('approve', id, headers('alice'))).task?.state)
+      .toBe('open');
+
+    const { page } = await open('bob');
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('link', { name: `${id.slice(0, 8)}…` }).click();
+    await page.getByText('Read the text, then approve it or not.').waitFor();
+    await page.getByText('"Ship it?"').waitFor();
+    await page.getByRole('button', { name: 'Claim' }).click();
+    await page.getByText('Claimed by bob').waitFor();
+    await tab?.screenshot('task');
+
+    await page.getByLabel('approved').check();
+    await page.getByLabel('note').fill('far too long a note for this field');
+    await page.getByRole('button', { name: 'Complete task' }).click();
+    await page.locator('.field-error:not([hidden])').getByText(/20/).waitFor();
+
+    await page.getByLabel('note').fill('fine');
+    await page.getByRole('button', { name: 'Complete task' }).click();
+    await page.getByText('Task completed: the execution is completed.').waitFor();
+    const final = await client.status('approve', id, headers('alice'));
+    expect(final.output).toEqual({ approved: true, note: 'fine' });
+  });
+
+  it('cancels an execution that runs, and replays one that ended', async () => {
+    const id = await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice'));
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/slow/${id}`);
+    await page.locator('.headline .status-running').waitFor();
+    await page.getByRole('button', { name: 'Cancel execution' }).click();
+    await page.locator('.headline .status-canceled').waitFor();
+    await page.getByText('EXECUTION_CANCELED').first().waitFor();
+    expect((await client.status('slow', id, headers('alice'))).status).toBe('canceled');
+
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.waitForURL((url) => !url.hash.endsWith(id));
+    await page.getByText('Replay of').waitFor();
+    const replayId = decodeURIComponent(new URL(page.url()).hash.split('/').at(-1) ?? '');
+    expect((await client.status('slow', replayId, headers('alice'))).replay_of).toBe(id);
+    await client.cancel('slow', replayId, headers('alice'));
+  });
+
+  it('shows an admin the workers alive, what they host, their queues and the last hour in lines', async () => {
+    const id = await client.invokeAs('alice', 'greet', { name: 'Lin' }, headers('alice'));
+    await client.waitForEnd('greet', id, 20_000, headers('alice'));
+    const { page } = await open('admin');
+    await page.getByRole('link', { name: 'Workers' }).click();
+    await page.getByRole('heading', { name: 'Workers and queues' }).waitFor();
+    const worker = page.locator('tr[data-worker-id]');
+    await worker.first().waitFor();
+    expect(await worker.count()).toBe(1);
+    const hosts = await worker.locator('td').first().textContent();
+    expect(hosts).toContain('greet@1.0.0');
+    expect(hosts).toContain('approve@1.0.0');
+    const greet = page.locator('tr[data-queue="greet@1.0.0"]');
+    expect(await greet.locator('td').first().textContent()).toBe('1');
+    // The completed line counts this hour's greetings (at least the one above).
+    await expect
+      .poll(async () => (await greet.locator('svg.sparkline-ok').getAttribute('aria-label')) ?? '')
+      .toMatch(/[1-9]\d*$/);
+    await tab?.screenshot('workers');
+    // Not for callers: the fleet is the admin's.
+    expect((await client.request('/admin/fleet', { headers: headers('alice') })).status).toBe(403);
+  });
+
+  it("shows an admin everyone's executions, and one caller's when asked", async () => {
+    const id = await client.invokeAs('bob', 'greet', { name: 'Bo' }, headers('bob'));
+    const alices = await client.invokeAs('alice', 'greet', { name: 'Al' }, headers('alice'));
+    const { page } = await open('admin');
+    expect(await page.locator('#who').textContent()).toBe('admin (admin)');
+    await page.locator(`tr[data-execution-id="${id}"]`).waitFor();
+    await page.getByLabel('Caller').fill('alice');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/caller_id=alice/);
+    await page.locator(`tr[data-execution-id="${alices}"]`).waitFor();
+    await page.locator(`tr[data-execution-id="${id}"]`).waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => new Set(await page.locator('tbody tr td:last-child').allTextContents()))
+      .toEqual(new Set(['alice']));
+    expect((await client.request('/executions', { headers: ADMIN_HEADERS })).status).toBe(200);
+  });
+});

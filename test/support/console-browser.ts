@@ -1,0 +1,78 @@
+import { mkdir } from 'node:fs/promises';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { repoRoot } from './service-process';
+
+/** Debian's chromium (CI installs it with apt); CHROMIUM_PATH names another. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** A host name that is not localhost, which this browser resolves to 127.0.0.1 (any host name works). */
+export const CONSOLE_HOST = 'skillrun.test';
+
+/** Chromium, headless, asking nothing of the network on its own (no updates, no safe browsing). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      `--host-resolver-rules=MAP ${CONSOLE_HOST} 127.0.0.1`,
+    ],
+  });
+}
+
+/**
+ * A browser tab on the console, which records every request the page makes to a host other than
+ * the gateway (the console must work air-gapped) and every script error or CSP violation it logs.
+ */
+export class ConsoleTab {
+  readonly foreignRequests: string[] = [];
+  readonly pageErrors: string[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly origin: string,
+  ) {
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+        this.foreignRequests.push(url);
+      }
+    });
+    page.on('pageerror', (error) => this.pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) {
+        this.pageErrors.push(message.text());
+      }
+    });
+  }
+
+  static async open(browser: Browser, origin: string, path = '/console/'): Promise<ConsoleTab> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const tab = new ConsoleTab(context, page, origin);
+    await page.goto(`${origin}${path}`);
+    return tab;
+  }
+
+  /** Signs in with a key through the sign-in form, then waits for the console to say who it is. */
+  async signIn(key: string): Promise<void> {
+    await this.page.getByLabel('API key or access token').fill(key);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.locator('#who').waitFor();
+  }
+
+  /** Saves a screenshot under docs/images when CONSOLE_SCREENSHOTS is set (the README shows them). */
+  async screenshot(name: string): Promise<void> {
+    if (!process.env.CONSOLE_SCREENSHOTS) return;
+    const dir = `${repoRoot}docs/images`;
+    await mkdir(dir, { recursive: true });
+    await this.page.screenshot({ path: `${dir}/console-${name}.png`, fullPage: false });
+  }
+
+  close(): Promise<void> {
+    return this.context.close();
+  }
+}
