@@ -55,6 +55,17 @@ describe('npm start', () => {
     await redis?.stop();
   });
 
+  it('says where to open the console and the API docs, and both answer there', async () => {
+    await expect.poll(() => output.includes('open the console at')).toBe(true);
+    const line = output.split('\n').find((text) => text.includes('open the console at')) ?? '{}';
+    const { console_url, docs_url } = JSON.parse(line) as { console_url: string; docs_url: string };
+    // PUBLIC_BASE_URL's default names localhost; the test reaches the same port at 127.0.0.1.
+    expect(console_url).toBe(`${url.replace('127.0.0.1', 'localhost')}/console/`);
+    expect(docs_url).toBe(`${url.replace('127.0.0.1', 'localhost')}/docs`);
+    expect((await fetch(`${url}/console/`)).status).toBe(200);
+    expect((await fetch(`${url}/docs`, { redirect: 'follow' })).status).toBe(200);
+  });
+
   it('runs the README session: invoke text_stats, then one waiting GET status answers completed', async () => {
     const accepted = await fetch(`${url}/skills/text_stats/invoke`, {
       method: 'POST',

@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const redis = await chooseRedis(process.env, repo('.data/redis'));
   const env = { ...process.env, REDIS_URL: redis.url };
   const worker = new WorkerService(loadWorkerConfig(env, { skillsDir: repo('skills') }));
-  const gateway = new GatewayService(loadGatewayConfig(env));
+  const gatewayConfig = loadGatewayConfig(env);
+  const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)
     gateway.logger.info({ redis_url: redis.url }, 'started a private redis-server (data in .data/redis)');
   const stop = async () => {
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
     throw error;
   }
   stopOnSignals(gateway.logger, stop);
+  const base = gatewayConfig.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const urls = { console_url: `${base}/console/`, docs_url: `${base}/docs` };
+  gateway.logger.info(urls, `open the console at ${urls.console_url} and the API docs at ${urls.docs_url}`);
 }
 
 main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));
