@@ -9,6 +9,7 @@ import {
 import type { Execution } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/agent-mcp';
+import { type JwksServer, startJwksServer } from '../support/jwks-server';
 import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -22,6 +23,7 @@ const textOf = (result: Json) =>
 
 describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
   let system: TestSystem;
+  let jwks: JwksServer;
   let key: string;
   let mcp: McpClient;
   const opened: McpClient[] = [];
@@ -33,7 +35,11 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
   }
 
   beforeAll(async () => {
+    jwks = await startJwksServer();
     system = await TestSystem.start({
+      OAUTH_ISSUER: jwks.issuer,
+      OAUTH_AUDIENCE: jwks.audience,
+      OAUTH_JWKS_URL: jwks.jwksUrl,
       SKILLS_DIR,
       MCP_CALL_WAIT_SECONDS: '2',
       MCP_TOOLS_PAGE_SIZE: '3',
@@ -46,6 +52,7 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
   afterAll(async () => {
     await Promise.all(opened.map((client) => client.close().catch(() => {})));
     await system?.stop();
+    await jwks?.close();
   });
 
   it('lists the skills as tools, page by page with cursors, each with its schemas, title and annotations', async () => {
@@ -231,6 +238,21 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     });
     expect(deprecated.status).toBe(200);
     await expect.poll(() => changes).toBeGreaterThan(0);
+  });
+
+  it("takes an OAuth 2 bearer token as HTTP does: the call is the token subject's", async () => {
+    const token = await jwks.sign({ sub: 'agent-jwt', scope: 'skill:invoke skill:read' });
+    const viaToken = await connect({ authorization: `Bearer ${token}` });
+    const result = await viaToken.callTool({ name: 'echo', arguments: { text: 'jwt' } });
+    expect(result.structuredContent).toMatchObject({ text: 'jwt' });
+    const history = await system.client.request<{ executions: Execution[] }>('/executions?skill_id=echo', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(history.body.executions.map((execution) => execution.caller.id)).toEqual(['agent-jwt']);
+    const forged = await jwks.sign({ sub: 'agent-jwt' }, { key: 'other' });
+    await expect(connectMcp(system.gateway.url, { authorization: `Bearer ${forged}` })).rejects.toThrow(
+      /AUTH_REQUIRED/,
+    );
   });
 
   it('refuses invalid credentials (AUTH_REQUIRED) and a request without a session with our envelope', async () => {
