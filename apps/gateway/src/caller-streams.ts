@@ -89,7 +89,7 @@ export class CallerStreams {
         secondLook = true;
         wake?.();
       }, SECOND_LOOK_MS);
-      gone.then(() => clearTimeout(timer));
+      void gone.then(() => clearTimeout(timer));
       for (;;) {
         if (secondLook) {
           secondLook = false;

@@ -67,7 +67,7 @@ export class WebhookDeliveries {
         RETENTION_SECONDS,
         LISTED_PER_WEBHOOK,
         delivery.id,
-        ...Object.entries(fields).flatMap(([field, value]) => [field, value]),
+        ...Object.entries(fields).flat(),
       ],
     );
     return added === 1;
