@@ -71,9 +71,12 @@ describe('skillrun exit codes and error reports', () => {
       .map((part) => Buffer.from(part).toString('base64url'))
       .concat('signature')
       .join('.');
-    expect(resolveSettings({ token: jwt }, {}).caller.id).toBe('svc-42');
-    expect(resolveSettings({ token: jwt, caller: 'me' }, {}).caller.id).toBe('me');
-    expect(resolveSettings({ token: 'not-a-jwt' }, {}).caller.id).not.toBe('');
+    expect(resolveSettings({ token: jwt }, {}).caller?.id).toBe('svc-42');
+    expect(resolveSettings({ token: jwt, caller: 'me' }, {}).caller?.id).toBe('me');
+    expect(resolveSettings({ token: 'not-a-jwt' }, {}).caller?.id).toMatch(/.+/);
+    // An API key alone names no caller: the client asks the service's GET /me.
+    expect(resolveSettings({ apiKey: 'srk_x' }, {}).caller).toBeUndefined();
+    expect(resolveSettings({ apiKey: 'srk_x', caller: 'me' }, {}).caller?.id).toBe('me');
     expect(() => resolveSettings({ url: 'ftp://x' }, {})).toThrow(UsageError);
   });
 });
