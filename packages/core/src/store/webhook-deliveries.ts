@@ -63,12 +63,7 @@ export class WebhookDeliveries {
     };
     const added = await this.addScript(
       [this.keys.delivery(delivery.id), this.keys.deliveriesOf(delivery.webhookId)],
-      [
-        RETENTION_SECONDS,
-        LISTED_PER_WEBHOOK,
-        delivery.id,
-        ...Object.entries(fields).flat(),
-      ],
+      [RETENTION_SECONDS, LISTED_PER_WEBHOOK, delivery.id, ...Object.entries(fields).flat()],
     );
     return added === 1;
   }
