@@ -1,4 +1,6 @@
 export {
+  A2A_SECURITY_SCHEMES,
+  type A2aSkill,
   analyzeStrict,
   MCP_META_KEY,
   type McpTool,
@@ -13,6 +15,7 @@ export {
   ToolFormat,
   ToolFormatQuery,
   ToolListQuery,
+  toA2aSkill,
   toChatCompletionsTool,
   toMcpTool,
   toOpenAiTool,

@@ -1,3 +1,4 @@
+export { A2A_SECURITY_SCHEMES, type A2aSkill, toA2aSkill } from './a2a-skill';
 export {
   MCP_META_KEY,
   type McpTool,

@@ -1,20 +1,10 @@
-import type { SkillDescriptor } from '@skillrun/core';
+import { type SkillDescriptor, toA2aSkill } from '@skillrun/core';
 
 type Json = Record<string, unknown>;
 
 /** Where the A2A bindings are served, under the gateway's base URL. */
 export const A2A_JSONRPC_PATH = '/a2a';
 export const A2A_REST_PATH = '/a2a/rest';
-
-/** What a skill's inputs look like, told to a reader of the card: each input with its type. */
-function exampleOf(descriptor: SkillDescriptor): string {
-  const inputs = Object.fromEntries(
-    descriptor.inputs
-      .filter((input) => input.required)
-      .map((input) => [input.name, input.default ?? `<${input.type}>`]),
-  );
-  return `Message metadata {"skill_id": "${descriptor.id}"} and a data part ${JSON.stringify(inputs)}`;
-}
 
 /**
  * The Agent Card (A2A 1.0, in its JSON form: the protocol's ProtoJSON) of this service: one agent
@@ -29,7 +19,6 @@ export function agentCardJson(
   context: { baseUrl: string; providerName: string },
 ): Json {
   const { baseUrl } = context;
-  const anyCredentials = [{ schemes: { apiKey: { list: [] } } }, { schemes: { bearer: { list: [] } } }];
   return {
     name: 'skillrun',
     description:
@@ -61,19 +50,6 @@ export function agentCardJson(
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
-    skills: skills.map((descriptor) => ({
-      id: descriptor.id,
-      name: descriptor.name,
-      description: descriptor['x-deprecated']
-        ? `${descriptor.description} (Deprecated: ${descriptor['x-deprecated'].message})`
-        : descriptor.description,
-      tags: descriptor.tags ?? [],
-      examples: [exampleOf(descriptor)],
-      inputModes: ['application/json'],
-      outputModes: ['application/json'],
-      ...(descriptor.access === 'public' && descriptor.auth.type === 'none'
-        ? {}
-        : { securityRequirements: anyCredentials }),
-    })),
+    skills: skills.map(toA2aSkill),
   };
 }
