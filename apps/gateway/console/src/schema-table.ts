@@ -33,7 +33,8 @@ export function schemaTable(schema: JsonSchema, caption: string): HTMLElement {
   return h(
     'table',
     { class: 'schema' },
-    h('caption', {}, caption),
+    // The page's heading already says it: the caption names the table for screen readers.
+    h('caption', { class: 'visually-hidden' }, caption),
     h(
       'thead',
       {},

@@ -1,4 +1,4 @@
-import { link, type PageContext } from '../context';
+import { isAdmin, link, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { time } from '../format';
@@ -87,10 +87,13 @@ export function taskPage(context: PageContext): HTMLElement {
         h('dt', {}, 'Due'),
         h('dd', {}, time(task.deadline)),
         h('dt', {}, 'Execution'),
+        // Its page is for whoever asked for the task (or an admin): a link only for them.
         h(
           'dd',
           {},
-          h('a', { href: link('executions', task.skill_id, task.execution_id) }, task.execution_id),
+          task.caller.id === context.me.caller_id || isAdmin(context.me)
+            ? h('a', { href: link('executions', task.skill_id, task.execution_id) }, task.execution_id)
+            : h('code', {}, task.execution_id),
         ),
       ),
       state,
