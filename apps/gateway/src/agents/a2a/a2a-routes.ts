@@ -4,6 +4,7 @@ import { authRequired } from '../../auth/skill-access';
 import { orServiceUnavailable } from '../../or-service-unavailable';
 import type { AgentGateway } from '../agent-gateway';
 import { A2A_JSONRPC_PATH, A2A_REST_PATH } from './a2a-agent-card';
+import { CLIENT_ADDRESS_HEADER } from './skill-a2a-handler';
 
 /**
  * A2A on the agents' router: the Agent Card at /.well-known/agent-card.json, and JSON-RPC at
@@ -17,8 +18,12 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
   let rpc: RequestHandler | undefined;
   let rest: RequestHandler | undefined;
 
-  /** Presented credentials must be valid, whatever the skill asks for. */
+  /**
+   * Presented credentials must be valid, whatever the skill asks for. The client's address (what
+   * anonymous callers are counted by) goes to the handler in a header set here, whatever the client sent.
+   */
   const checkCredentials = async (req: Request) => {
+    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const gateway = agents();
     const identity = await orServiceUnavailable(() => gateway.deps.authenticator.identify(req.headers));
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');

@@ -21,12 +21,15 @@ import { type A2ARequestHandler, type ServerCallContext, STATE_HEADERS_KEY } fro
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
 import { orServiceUnavailable } from '../../or-service-unavailable';
-import type { RequestHeaders } from '../../request-headers';
+import { headerOf, type RequestHeaders } from '../../request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';
 import { agentCardJson } from './a2a-agent-card';
 import { outputArtifact, toA2aTask } from './a2a-tasks';
+
+/** The header a2a-routes sets to the client's address before the SDK sees the request. */
+export const CLIENT_ADDRESS_HEADER = 'x-skillrun-client-address';
 
 /** Skills read per page when the card is built. */
 const CARD_PAGE = 100;
@@ -233,7 +236,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
         body: { caller: { id: callerId, type: 'service' }, skill_id: skillId, inputs },
         headers,
         versionQuery: undefined,
-        address: 'a2a',
+        address: headerOf(headers, CLIENT_ADDRESS_HEADER) ?? 'unknown',
       });
       if ('refused' in outcome) throw outcome.refused;
       return outcome.accepted.execution;
