@@ -130,6 +130,7 @@ export function executionsPage(context: PageContext): HTMLElement {
         if (!context.signal.aborted) replace(results, errorView(error));
       })
       .finally(() => {
+        results.setAttribute('aria-busy', 'false');
         loading = undefined;
         if (again && !context.signal.aborted) {
           again = false;
