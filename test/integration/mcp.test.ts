@@ -94,6 +94,21 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     expect(history.body.executions[0]).toMatchObject({ caller: { id: 'agent-alice' }, status: 'completed' });
   });
 
+  it("takes a call's own Idempotency-Key in _meta: a repeat answers the first execution's output", async () => {
+    const meta = { 'io.skillrun/idempotency-key': `mcp-${Date.now()}` };
+    const first = await mcp.callTool({ name: 'sleepy', arguments: { ms: 50, label: 'once' }, _meta: meta });
+    const again = await mcp.callTool({ name: 'sleepy', arguments: { ms: 50, label: 'once' }, _meta: meta });
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    const history = await system.client.request<{ executions: Execution[] }>('/executions?skill_id=sleepy', {
+      headers: { 'x-api-key': key },
+    });
+    const labelled = history.body.executions.filter((execution) => execution.status === 'completed');
+    expect(labelled.length).toBe(1);
+    const other = await mcp.callTool({ name: 'sleepy', arguments: { ms: 50, label: 'twice' }, _meta: meta });
+    expect(other.isError).toBe(true);
+    expect(JSON.parse(textOf(other))).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+  });
+
   it('answers bad arguments, an unknown tool and a failing skill with an error result carrying our envelope', async () => {
     const bad = await mcp.callTool({ name: 'echo', arguments: { text: '', count: 99 } });
     expect(bad.isError).toBe(true);

@@ -24,6 +24,18 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** The server's name and version, as `initialize` answers them. */
 export const MCP_SERVER_INFO = { name: 'skillrun', version: '0.1.0' };
 
+/** The `_meta` key of a tools/call that carries an Idempotency-Key for that call alone. */
+export const IDEMPOTENCY_META_KEY = 'io.skillrun/idempotency-key';
+
+/**
+ * The headers with the call's own Idempotency-Key, when its `_meta` names one (a session's HTTP
+ * requests share their headers, so a key there would bind every call); validated as the header is.
+ */
+function withIdempotencyKey(headers: RequestHeaders, key: unknown): RequestHeaders {
+  if (key === undefined) return headers;
+  return { ...headers, 'idempotency-key': typeof key === 'string' ? key : JSON.stringify(key) };
+}
+
 /** The request's header fields (credentials), as the transport hands them to each handler. */
 function headersOf(extra: Extra): RequestHeaders {
   return (extra.requestInfo?.headers ?? {}) as RequestHeaders;
@@ -81,7 +93,7 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
       name,
       arguments: args,
       ...(task ? { task } : {}),
-      headers: headersOf(extra),
+      headers: withIdempotencyKey(headersOf(extra), _meta?.[IDEMPOTENCY_META_KEY]),
       address: addressOf(extra),
       signal: extra.signal,
       stop: closing,
