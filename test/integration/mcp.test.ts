@@ -270,6 +270,36 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     );
   });
 
+  it('lets a gateway shut down promptly with a session, its GET stream and a call in flight, which runs on', async () => {
+    const replica = await system.addGateway();
+    const client = await connectMcp(replica.url, { 'x-api-key': key });
+    opened.push(client);
+    const call = client
+      .callTool({ name: 'sleepy', arguments: { ms: 1500, label: 'outlives-its-gateway' } })
+      .catch((error: Error) => error);
+    let execution: Execution | undefined;
+    await expect
+      .poll(async () => {
+        const listed = await system.client.request<{ executions: Execution[] }>(
+          '/executions?skill_id=sleepy&status=accepted,running',
+          { headers: { 'x-api-key': key } },
+        );
+        execution = listed.body.executions[0];
+        return execution?.execution_id;
+      })
+      .toBeDefined();
+    const started = Date.now();
+    expect(await replica.process.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await call;
+    // The session ended with its gateway: not the client's cancellation, so the execution ran on.
+    const done = await system.client.request<Execution>(
+      `/skills/sleepy/result/${execution?.execution_id}?wait=10`,
+      { headers: { 'x-api-key': key } },
+    );
+    expect(done.body).toMatchObject({ status: 'completed', output: { label: 'outlives-its-gateway' } });
+  });
+
   it('refuses invalid credentials (AUTH_REQUIRED) and a request without a session with our envelope', async () => {
     await expect(connectMcp(system.gateway.url, { 'x-api-key': 'srk_not-a-key' })).rejects.toThrow(
       /AUTH_REQUIRED/,

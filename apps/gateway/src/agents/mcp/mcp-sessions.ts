@@ -95,7 +95,10 @@ export class McpSessions {
   }
 
   private async open(owner: string): Promise<Session> {
-    const server = skillMcpServer(this.deps, this.closing.signal);
+    // Aborted as the session ends, before the SDK aborts its requests' handlers: a call then stops
+    // following its execution without taking that abort for the client's cancellation.
+    const ending = new AbortController();
+    const server = skillMcpServer(this.deps, AbortSignal.any([this.closing.signal, ending.signal]));
     const session: Session = {
       server,
       owner,
@@ -110,7 +113,9 @@ export class McpSessions {
         },
       }),
     };
+    // Set before connect(), which calls it first and then aborts the requests in flight.
     session.transport.onclose = () => {
+      ending.abort();
       const id = session.transport.sessionId;
       if (id !== undefined) this.sessions.delete(id);
     };

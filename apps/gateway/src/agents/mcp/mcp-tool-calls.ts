@@ -19,7 +19,7 @@ export interface ToolCall {
   address: string;
   /** Aborts when the client cancels the request (notifications/cancelled) or goes away. */
   signal: AbortSignal;
-  /** Aborts when the gateway shuts down: the call then answers as if its bound had passed. */
+  /** Aborts when the session ends or the gateway shuts down: the call stops following, and cancels nothing. */
   stop?: AbortSignal;
   /** Sends notifications/progress, when the request carried a progressToken. */
   progress?: (progress: number, message: string) => Promise<void>;
@@ -104,7 +104,8 @@ export class McpToolCalls {
           await call.progress(current.progress, `${current.status}, ${current.progress}%`).catch(() => {});
         },
       });
-      if (call.signal.aborted) {
+      // The client cancelled the request; an abort because the session or the gateway ends is not that.
+      if (call.signal.aborted && !call.stop?.aborted) {
         await deps.canceler.cancel(follow).catch((error: unknown) => {
           // Ended meanwhile: nothing to cancel.
           if (!(error instanceof SkillError)) throw error;

@@ -47,7 +47,7 @@ function addressOf(extra: Extra): string {
 }
 
 /**
- * One MCP session's server (`closing` aborts when the gateway shuts down): tools are the skills the caller may see, calls run through the queue.
+ * One MCP session's server (`closing` aborts when the session ends or the gateway shuts down): tools are the skills the caller may see, calls run through the queue.
  * Each request is authorized by its own credentials (the session was bound to its caller when it
  * was initialized, see McpSessions).
  */
