@@ -148,12 +148,60 @@ describe('the console, in a browser', () => {
     await page.getByText('Ended: completed.').waitFor();
   });
 
+  it("shows a composite's steps as a tree, each step linking to its own page", async () => {
+    const id = await client.invokeAs(
+      'alice',
+      'greet_pair',
+      { first: 'Ann', second: 'Ben' },
+      headers('alice'),
+    );
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/greet_pair/${id}`);
+    await page.locator('.headline .status-completed').waitFor({ timeout: 20_000 });
+    const steps = page.locator('ul.steps > li');
+    await steps.nth(1).waitFor();
+    expect(await steps.locator('.step-name').allTextContents()).toEqual(['one', 'two']);
+    await steps.nth(1).getByRole('link').click();
+    await page.getByText('Hello, Ben!').waitFor();
+    await page.getByText('Step of').waitFor();
+  });
+
+  it('holds a large output back behind "Show all", and keeps it whole', async () => {
+    const id = await client.invokeAs('alice', 'big', { lines: 2000 }, headers('alice'));
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/big/${id}`);
+    await page.getByText(/^Showing 20,000 of [\d,]+ characters/).waitFor();
+    const output = page
+      .getByRole('region', { name: 'Output' })
+      .or(page.getByLabel('Output', { exact: true }));
+    expect(await output.textContent()).not.toContain('line 2000 of the big output');
+    expect(await page.getByRole('link', { name: 'Download JSON' }).getAttribute('href')).toMatch(/^blob:/);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    expect(await output.textContent()).toContain('"last": "line 2000 of the big output"');
+  });
+
+  it('is used from the keyboard: a skip link, and the focus on each page heading', async () => {
+    const { page } = await open('alice');
+    const focused = (property: string) => page.evaluate(`document.activeElement?.${property}`);
+    // Opened, the first Tab reaches the skip link, which moves the focus to the content.
+    await page.reload();
+    await page.locator('#who').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused('textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await focused('id')).toBe('main');
+    await page.getByRole('link', { name: 'Skills' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Skills' }).waitFor();
+    expect(await focused('tagName')).toBe('H1');
+  });
+
   it('tries a skill from a form generated from its inputs: the service says what is wrong, then it runs', async () => {
     const { page } = await open('alice');
     await page.getByRole('link', { name: 'Skills' }).click();
     await page.getByRole('searchbox', { name: 'Search' }).fill('greets');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('link', { name: 'greet' }).click();
+    await page.getByRole('link', { name: 'greet', exact: true }).click();
     await page.getByRole('heading', { name: 'greet 1.0.0' }).waitFor();
     // The inputs, readably.
     const inputs = page.getByRole('table', { name: 'Inputs' });

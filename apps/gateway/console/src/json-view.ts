@@ -15,10 +15,10 @@ export function jsonView(value: unknown, label: string, fileName = 'value.json')
     return h('div', { class: 'json-view' }, pre);
   }
   pre.textContent = `${text.slice(0, JSON_PREVIEW_CHARS)}\n…`;
-  const note = h(
-    'p',
-    { class: 'json-truncated' },
-    `Showing ${JSON_PREVIEW_CHARS.toLocaleString()} of ${text.length.toLocaleString()} characters. `,
+  const shown = h(
+    'span',
+    {},
+    `Showing ${JSON_PREVIEW_CHARS.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters. `,
   );
   const showAll = h(
     'button',
@@ -26,7 +26,8 @@ export function jsonView(value: unknown, label: string, fileName = 'value.json')
       type: 'button',
       onclick: () => {
         pre.textContent = text;
-        note.remove();
+        shown.remove();
+        showAll.remove();
       },
     },
     'Show all',
@@ -36,6 +37,10 @@ export function jsonView(value: unknown, label: string, fileName = 'value.json')
     { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: fileName },
     'Download JSON',
   );
-  note.append(showAll, ' ', download);
-  return h('div', { class: 'json-view' }, note, pre);
+  return h(
+    'div',
+    { class: 'json-view' },
+    h('p', { class: 'json-truncated' }, shown, showAll, ' ', download),
+    pre,
+  );
 }

@@ -98,6 +98,7 @@ function start(api: Api, me: Me): void {
     main,
   );
 
+  let shown = false;
   function show(): void {
     leave.abort();
     leave = new AbortController();
@@ -129,7 +130,10 @@ function start(api: Api, me: Me): void {
     };
     const view = (params.length > 0 ? page.detail : page.list)(context);
     replace(main, view);
-    view.querySelector('h1')?.focus();
+    // On a move to another page, the focus goes to its heading (a screen reader reads where it is);
+    // on the first, it stays at the top, where Tab reaches the skip link first.
+    if (shown) view.querySelector('h1')?.focus();
+    shown = true;
   }
 
   window.addEventListener('hashchange', show);
