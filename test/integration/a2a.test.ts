@@ -212,6 +212,37 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
     expect(cancel.body.error).toMatchObject({ code: -32002 });
   });
 
+  it('lets a gateway shut down promptly while a client follows a task (SubscribeToTask), which runs on', async () => {
+    const replica = await system.addGateway();
+    // A gateway just started may answer 503 while its Redis connection comes up (on a loaded machine).
+    await expect
+      .poll(async () => (await fetch(`${replica.url}/.well-known/agent-card.json`)).status)
+      .toBe(200);
+    const client = await new ClientFactory().createFromUrl(replica.url);
+    const request = {
+      ...message('sleepy', { ms: 4500, label: 'outlives-its-gateway' }),
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: true,
+      },
+    };
+    const task = asTask(await client.sendMessage(request, as));
+    const events: StreamResponse[] = [];
+    const following = (async () => {
+      for await (const event of client.resubscribeTask({ tenant: '', id: task.id }, as)) events.push(event);
+    })().catch((error: Error) => error);
+    await expect.poll(() => events.length).toBeGreaterThan(0);
+    const started = Date.now();
+    expect(await replica.process.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await following;
+    const done = await system.client.request(`/skills/sleepy/result/${task.id}?wait=10`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(done.body).toMatchObject({ status: 'completed', output: { label: 'outlives-its-gateway' } });
+  });
+
   it('refuses invalid credentials with 401 in our envelope', async () => {
     const answer = await system.client.request('/a2a', {
       json: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },

@@ -27,6 +27,7 @@ export class AgentGateway {
 
   async close(): Promise<void> {
     this.watch.close();
+    this.a2a.close();
     await this.mcp.close();
   }
 }

@@ -51,7 +51,15 @@ function headersOf(context: ServerCallContext): RequestHeaders {
  * the live status does. The task id is the execution id, so any gateway answers for any task.
  */
 export class SkillA2aHandler implements A2ARequestHandler {
+  /** Aborts what requests follow (blocking sends, streams) when the gateway shuts down. */
+  private readonly closing = new AbortController();
+
   constructor(private readonly deps: AgentDeps) {}
+
+  /** Ends every follow at once: streams close, blocking sends answer the task as it is. */
+  close(): void {
+    this.closing.abort();
+  }
 
   /** The card's JSON (A2A's ProtoJSON), as GET /.well-known/agent-card.json answers it. */
   async agentCardJson(): Promise<Json> {
@@ -81,7 +89,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
       execution,
       headers,
       this.deps.a2aSendWaitSeconds * 1000,
-      new AbortController().signal,
+      this.closing.signal,
     );
     return toA2aTask(followed);
   }
@@ -158,7 +166,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
       executionId: first.execution_id,
       headers,
       boundMs: Number.POSITIVE_INFINITY,
-      signal: gone.signal,
+      signal: AbortSignal.any([gone.signal, this.closing.signal]),
       onChange: (execution) => {
         changes.push(execution);
         wake?.();
