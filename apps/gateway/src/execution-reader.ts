@@ -3,6 +3,7 @@ import {
   type ExecutionStore,
   isTerminalStatus,
   type Principal,
+  SkillError,
   withTimeout,
 } from '@skillrun/core';
 import type { ExecutionIdentity } from './auth/execution-identity';
@@ -89,6 +90,23 @@ export class ExecutionReader {
     } finally {
       watch.release();
     }
+  }
+
+  /**
+   * The inputs an execution was started with (after defaults, coercion and migration), read with the
+   * same access as its status: the console shows them beside the output.
+   */
+  async inputs({
+    skillId,
+    executionId,
+    headers,
+  }: Omit<ExecutionRead, 'wait'>): Promise<Record<string, unknown>> {
+    await this.deps.identity.read(skillId, executionId, headers);
+    const inputs = await orServiceUnavailable(() => this.deps.store.inputsOf(executionId));
+    if (inputs === null) {
+      throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
+    }
+    return inputs;
   }
 
   private async readAgain(

@@ -361,6 +361,31 @@ export function openApiDocument(baseUrl: string): Json {
           },
         },
       },
+      '/skills/{skill_id}/inputs/{execution_id}': {
+        get: {
+          operationId: 'getExecutionInputs',
+          summary: 'The inputs an execution was started with (ours)',
+          description:
+            '`{execution_id, inputs}`: the inputs as they were validated and recorded (defaults applied, coerced, migrated to the version that runs), as long as the record lives. Access as for GET status.',
+          tags: ['invocation'],
+          parameters: [skillId, executionId],
+          responses: {
+            '200': {
+              description: 'The inputs.',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['execution_id', 'inputs'],
+                    properties: { execution_id: { type: 'string' }, inputs: { type: 'object' } },
+                  },
+                },
+              },
+            },
+            ...errors('401', '404', '503'),
+          },
+        },
+      },
       '/skills/{skill_id}/replay/{execution_id}': executionReplay,
       '/healthz': health('healthz', 'The process answers.'),
       '/readyz': health(

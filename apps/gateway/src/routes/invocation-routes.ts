@@ -68,6 +68,14 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
     await streams.stream(req, res);
   });
 
+  // Ours: the inputs it was started with, as they were validated (access as for status).
+  router.get('/:skillId/inputs/:executionId', async (req: Request<ExecutionParams>, res) => {
+    const { skillId, executionId } = req.params;
+    const inputs = await executions.inputs({ skillId, executionId, headers: req.headers });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ execution_id: executionId, inputs });
+  });
+
   for (const step of ['status', 'result'] as const) {
     router.get(`/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
       const { skillId, executionId } = req.params;
