@@ -127,6 +127,18 @@ describe('the console, in a browser', () => {
     await row(greeted).getByRole('link').click();
     await page.getByRole('heading', { name: `Execution ${greeted}` }).waitFor();
     await page.getByText('Hello, Ada!').waitFor();
+    // Its inputs as recorded, the default applied.
+    expect(JSON.parse((await page.getByLabel('Inputs', { exact: true }).textContent()) ?? '')).toEqual({
+      name: 'Ada',
+      times: 1,
+    });
+    // As its status, another caller's execution's inputs are not found.
+    expect(
+      (await client.request(`/skills/greet/inputs/${greeted}`, { headers: headers('bob') })).status,
+    ).toBe(404);
+    expect((await client.request(`/skills/greet/inputs/${greeted}`, { headers: ADMIN_HEADERS })).status).toBe(
+      200,
+    );
     const facts = page.locator('dl.facts');
     expect(await facts.textContent()).toContain('Trace id');
     expect(await page.locator('ol.timeline').textContent()).toMatch(/Accepted.*Started.*Completed/s);

@@ -117,8 +117,9 @@ async function stepsTree(
 
 /**
  * #/executions/{skill}/{id}: one execution, followed live until it ends: its timeline, progress,
- * output or error envelope, identity (trace id, caller, worker), LLM usage, a composite's steps as a
- * tree, and Cancel (while it has not ended) and Replay (once it has) for a caller who may invoke.
+ * inputs, output or error envelope, identity (trace id, caller, worker), LLM usage, a composite's
+ * steps as a tree, and Cancel (while it has not ended) and Replay (once it has) for a caller who
+ * may invoke.
  */
 export function executionPage(context: PageContext): HTMLElement {
   const [skillId = '', executionId = ''] = context.params;
@@ -130,6 +131,22 @@ export function executionPage(context: PageContext): HTMLElement {
   const steps = h('div', { class: 'steps-area' });
   let current: Execution | undefined;
   let stepsKey = '';
+  // The inputs never change: read once, shown beside whatever the status says.
+  const inputs = h('div', { class: 'inputs-area' });
+  context.api
+    .request<{ inputs: Record<string, unknown> }>(
+      `/skills/${encodeURIComponent(skillId)}/inputs/${encodeURIComponent(executionId)}`,
+      { signal: context.signal },
+    )
+    .then(
+      (answer) =>
+        replace(
+          inputs,
+          h('h2', {}, 'Inputs'),
+          jsonView(answer.inputs, 'Inputs', `${executionId}-inputs.json`),
+        ),
+      () => {},
+    );
 
   async function act(kind: 'cancel' | 'replay'): Promise<void> {
     replace(message);
@@ -211,6 +228,7 @@ export function executionPage(context: PageContext): HTMLElement {
           `${execution.usage.total_tokens} tokens (${execution.usage.prompt_tokens} prompt, ${execution.usage.completion_tokens} completion), ${execution.usage.requests} requests, ${execution.usage.models.join(', ')}`,
         ],
       ]),
+      inputs,
       execution.error ? [h('h2', {}, 'Error'), jsonView({ error: execution.error }, 'Error envelope')] : '',
       execution.output !== undefined
         ? [
