@@ -6,6 +6,7 @@ import {
   type IndexPosition,
   SkillError,
 } from '@skillrun/core';
+import { satisfies, validRange } from 'semver';
 import type { Authenticator } from './auth/authenticator';
 import { isAdmin, principalOf } from './auth/identity';
 import { orServiceUnavailable } from './or-service-unavailable';
@@ -90,13 +91,20 @@ export class ExecutionHistory {
 /** Whether an execution passes the query's filters (the index gave its caller and its hour). */
 function matcher(query: ExecutionListQuery, { sinceMs, untilMs }: { sinceMs: number; untilMs: number }) {
   const statuses = query.status === undefined ? undefined : new Set(query.status.split(','));
+  const versions = query.version === undefined ? undefined : validRange(query.version);
+  if (versions === null) {
+    throw new SkillError('INVALID_INPUT', '`version` is not a semver range', {
+      details: [{ path: '/version', message: 'must be a semver range (1.2.0, ^1, >=1.0.0 <2)' }],
+    });
+  }
   return (execution: Execution): boolean => {
     const created = Date.parse(execution.timestamps.created_at);
     return (
       created >= sinceMs &&
       created < untilMs &&
       (query.skill_id === undefined || execution.skill_id === query.skill_id) &&
-      (statuses === undefined || statuses.has(execution.status))
+      (statuses === undefined || statuses.has(execution.status)) &&
+      (versions === undefined || satisfies(execution.skill_version, versions))
     );
   };
 }

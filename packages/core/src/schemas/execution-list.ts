@@ -5,6 +5,14 @@ import { Execution } from './execution';
 export const ExecutionListQuery = Type.Object(
   {
     skill_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this skill.' })),
+    version: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Only executions whose version (the one that runs or ran) is in this semver range: `1.2.0`, `^1`, `>=1.0.0 <2`.',
+      }),
+    ),
     status: Type.Optional(
       Type.String({
         pattern:
