@@ -118,7 +118,19 @@ describe('the console, in a browser', () => {
     await row(greeted).waitFor({ state: 'detached' });
     await row(slept).waitFor();
 
+    // A version range the executions are not in, then one they are.
+    await page.getByLabel('Version').fill('^2');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No executions match.').waitFor();
+    await page.getByLabel('Version').fill('1.0.0');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await row(slept).waitFor();
+    expect(
+      (await client.request('/executions?version=not-a-range', { headers: headers('alice') })).status,
+    ).toBe(400);
+
     await page.getByLabel('Skill', { exact: true }).fill('');
+    await page.getByLabel('Version').fill('');
     await page.getByLabel('failed').check();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No executions match.').waitFor();

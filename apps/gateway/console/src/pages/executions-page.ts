@@ -41,7 +41,7 @@ export function executionsPage(context: PageContext): HTMLElement {
     'form',
     { class: 'filters', role: 'search', 'aria-label': 'Filter executions' },
     textField('skill_id', 'Skill', params.get('skill_id')),
-    textField('version', 'Version', params.get('version')),
+    textField('version', 'Version (a semver range)', params.get('version')),
     admin ? textField('caller_id', 'Caller', params.get('caller_id')) : '',
     textField('since', 'Created since', params.get('since'), 'datetime-local'),
     textField('until', 'Created until', params.get('until'), 'datetime-local'),
@@ -88,10 +88,10 @@ export function executionsPage(context: PageContext): HTMLElement {
   let again = false;
 
   async function load(): Promise<void> {
-    const version = params.get('version') ?? '';
     const answer = await context.api.request<ExecutionPage>(
       `/executions${query({
         skill_id: params.get('skill_id') ?? undefined,
+        version: params.get('version') ?? undefined,
         status: params.get('status') ?? undefined,
         caller_id: admin ? (params.get('caller_id') ?? undefined) : undefined,
         since: rfc3339(params.get('since')),
@@ -101,10 +101,7 @@ export function executionsPage(context: PageContext): HTMLElement {
       })}`,
       { signal: context.signal },
     );
-    // The API has no version filter: the page's executions of other versions are left out here.
-    const shown = answer.executions.filter(
-      (execution) => version === '' || execution.skill_version.startsWith(version),
-    );
+    const shown = answer.executions;
     cursors[page + 1] = answer.next_cursor ?? undefined;
     replace(results, shown.length === 0 ? h('p', { class: 'empty' }, 'No executions match.') : table(shown));
     results.setAttribute('aria-busy', 'false');
