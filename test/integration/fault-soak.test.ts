@@ -59,8 +59,13 @@ describe('fault suite: a soak of 100,000 executions', () => {
     };
   }
 
-  /** `amount` invocations over 50 connections; resolves once the worker has completed them all. */
+  /**
+   * `amount` invocations over 50 connections; resolves once the worker has completed every one
+   * accepted. A loaded machine may refuse a few with 503 (a Redis call past REDIS_TIMEOUT_MS): such an
+   * invocation did not happen, and anything else but 202 fails the test.
+   */
   async function round(amount: number, completedBefore: number): Promise<number> {
+    const others: number[] = [];
     const accepted = await new Promise<number>((resolve, reject) => {
       let count = 0;
       const instance = autocannon(
@@ -85,10 +90,12 @@ describe('fault suite: a soak of 100,000 executions', () => {
       );
       instance.on('response', (_client, statusCode) => {
         if (statusCode === 202) count++;
+        else others.push(statusCode);
       });
     });
-    expect(accepted).toBe(amount);
-    const target = completedBefore + amount;
+    expect(others.filter((status) => status !== 503)).toEqual([]);
+    expect(accepted).toBeGreaterThan(amount * 0.99);
+    const target = completedBefore + accepted;
     await expect
       .poll(() => metric(worker.metricsUrl(), 'skillrun_executions_total'), {
         timeout: 120_000,
@@ -123,9 +130,9 @@ describe('fault suite: a soak of 100,000 executions', () => {
     const executionKeys = await redis.eval("return #redis.call('KEYS', ARGV[1])", 0, '{skillrun}:exec:*');
 
     const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-    const indexBytesPerExecution = (retained.redisBytes - empty.redisBytes) / TOTAL;
+    const indexBytesPerExecution = (retained.redisBytes - empty.redisBytes) / completed;
     console.log(
-      `fault 8: ${TOTAL} executions in ${ROUNDS} rounds (${seconds.toFixed(0)} s); RSS after each round, gateway ${samples.map((s) => mb(s.gatewayRss)).join(' → ')} MB, ` +
+      `fault 8: ${completed} executions (of ${TOTAL} invoked) in ${ROUNDS} rounds (${seconds.toFixed(0)} s); RSS after each round, gateway ${samples.map((s) => mb(s.gatewayRss)).join(' → ')} MB, ` +
         `worker ${samples.map((s) => mb(s.workerRss)).join(' → ')} MB; Redis ${mb(empty.redisBytes)} MB empty, ` +
         `${samples.map((s) => mb(s.redisBytes)).join(' → ')} MB during, ${mb(retained.redisBytes)} MB once retention applied ` +
         `(${indexBytesPerExecution.toFixed(0)} B per execution: the history index), ${executionKeys} execution keys left; ` +

@@ -81,7 +81,8 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     try {
       const unwatched = await sleepy(10);
       await expect.poll(async () => (await client.status('sleepy', unwatched)).status).toBe('completed');
-      const watched = await running(300);
+      // Long enough that the wait surely begins before it ends, on a loaded machine too.
+      const watched = await running(3000);
       const answer = await client.request<Execution>(path('result', watched), waiting(MAX_WAIT_SECONDS));
       expect(answer.body.status).toBe('completed');
       await expect.poll(() => announced).toContain(keys.executionChanged(watched));
