@@ -54,7 +54,8 @@ export class NotifiedCallers {
   /** This gateway changed a caller's webhooks or followers: every gateway reads them again now. */
   async changed(): Promise<void> {
     await this.refresh();
-    await this.deps.redis.publish(this.deps.keys.notifiedCallersChanged(), '');
+    // The change itself is stored: other gateways not hearing of it now read it within REFRESH_MS.
+    await this.deps.redis.publish(this.deps.keys.notifiedCallersChanged(), '').catch(() => {});
   }
 
   private async refresh(): Promise<void> {
