@@ -27,6 +27,8 @@ describe('deadlines and retries', () => {
       .toBe('running');
     const meanwhile = await client.run('echo', { text: 'still here' });
     expect(meanwhile.final.status).toBe('completed');
+    // An execution that never retried keeps no attempt errors.
+    expect(meanwhile.final).not.toHaveProperty('attempt_errors');
 
     const { final } = await client.waitForEnd('busy_loop', spinId);
     expect(final.status).toBe('timeout');
@@ -65,6 +67,22 @@ describe('deadlines and retries', () => {
     expect(final.output).toEqual({ attempt: 3 });
     // Backoff of 100ms then 200ms (100 × 2^n) lies between the first start and the end.
     expect(elapsed(final.timestamps.started_at, final.timestamps.completed_at)).toBeGreaterThanOrEqual(300);
+    // Each retried attempt's error is kept, oldest first, with when and where it failed.
+    const failure = (attempt: number) => ({
+      attempt,
+      error: {
+        code: 'TOOL_EXECUTION_FAILED',
+        message: `attempt ${attempt} failed on purpose`,
+        recoverable: true,
+      },
+      failed_at: expect.any(String),
+      worker_id: expect.stringMatching(/./),
+    });
+    expect(final.attempt_errors).toEqual([failure(1), failure(2)]);
+    const [first, second] = (final.attempt_errors ?? []).map((each) => Date.parse(each.failed_at));
+    expect(first).toBeGreaterThanOrEqual(Date.parse(final.timestamps.started_at ?? ''));
+    expect(second).toBeGreaterThan(first ?? 0);
+    expect(second).toBeLessThanOrEqual(Date.parse(final.timestamps.completed_at ?? ''));
   });
 
   it('fails after the last retry with the last error, as a structured TOOL_EXECUTION_FAILED', async () => {
@@ -76,6 +94,11 @@ describe('deadlines and retries', () => {
       message: 'attempt 3 failed on purpose',
       recoverable: true,
     });
+    // The last attempt's error is the execution's; the ones before it are the attempts'.
+    expect(final.attempt_errors?.map((each) => [each.attempt, each.error.message])).toEqual([
+      [1, 'attempt 1 failed on purpose'],
+      [2, 'attempt 2 failed on purpose'],
+    ]);
   });
 
   it('does not retry an error the skill marks as not recoverable', async () => {

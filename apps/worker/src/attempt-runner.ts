@@ -200,7 +200,9 @@ export class AttemptRunner {
     if (willRetry) {
       started.progress.finish();
       if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
-      void this.deps.store.retrying(payload.execution_id, number, startedAt).catch(() => {});
+      void this.deps.store
+        .retrying(payload.execution_id, number, startedAt, error, this.deps.workerId)
+        .catch(() => {});
       throw new Error(error.message);
     }
     this.ended(started, status, (end) => this.deps.store.fail(payload.execution_id, status, error, end));

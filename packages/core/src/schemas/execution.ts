@@ -71,6 +71,15 @@ export const Usage = Type.Object({
 });
 export type Usage = Static<typeof Usage>;
 
+/** Ours: an attempt that failed and was retried, as its error envelope, when and where it failed. */
+export const AttemptError = Type.Object({
+  attempt: Type.Integer({ minimum: 1 }),
+  error: ErrorBody,
+  failed_at: Type.String({ format: 'date-time' }),
+  worker_id: Type.String({ description: 'The worker that ran the attempt (its WORKER_ID).' }),
+});
+export type AttemptError = Static<typeof AttemptError>;
+
 /** What GET status and GET result answer, spec 001 section 6.4. */
 export const Execution = Type.Object({
   execution_id: Type.String(),
@@ -82,6 +91,12 @@ export const Execution = Type.Object({
   ),
   output: Type.Optional(Type.Unknown()),
   error: Type.Optional(ErrorBody),
+  attempt_errors: Type.Optional(
+    Type.Array(AttemptError, {
+      description:
+        "Ours: the errors of the attempts that failed and were retried, oldest first (the last attempt's is `error`); absent when none was.",
+    }),
+  ),
   attempts: Type.Integer({ minimum: 0 }),
   max_attempts: Type.Integer({ minimum: 1 }),
   progress: Type.Optional(Type.Number()),

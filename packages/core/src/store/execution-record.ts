@@ -1,5 +1,6 @@
 import type { ErrorBody } from '../schemas/error-body';
 import {
+  type AttemptError,
   type Execution,
   type ExecutionStatus,
   type StepSummary,
@@ -70,6 +71,45 @@ export function usageIncrements(fields: Record<string, string>): UsageIncrement[
     byModel.set(model, entry);
   }
   return [...byModel.values()];
+}
+
+/**
+ * A retried attempt's error is a field of its own, `attempt_error:<attempt>`, written with the
+ * retry (ExecutionStore.retrying): the record of an execution that never retried holds none.
+ */
+const ATTEMPT_ERROR_FIELD = /^attempt_error:(\d+)$/;
+
+/** What an attempt_error field holds: the envelope, when (epoch ms) and on which worker it failed. */
+interface StoredAttemptError {
+  error: ErrorBody;
+  at: number;
+  worker: string;
+}
+
+export function attemptErrorField(
+  attempt: number,
+  error: ErrorBody,
+  at: number,
+  worker: string,
+): [string, string] {
+  const stored: StoredAttemptError = { error, at, worker };
+  return [`attempt_error:${attempt}`, JSON.stringify(stored)];
+}
+
+function attemptErrorsOf(fields: Record<string, string>): { attempt_errors?: AttemptError[] } {
+  const errors: AttemptError[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    const match = ATTEMPT_ERROR_FIELD.exec(field);
+    if (!match) continue;
+    const stored = JSON.parse(value) as StoredAttemptError;
+    errors.push({
+      attempt: Number(match[1]),
+      error: stored.error,
+      failed_at: new Date(stored.at).toISOString(),
+      worker_id: stored.worker,
+    });
+  }
+  return errors.length === 0 ? {} : { attempt_errors: errors.sort((a, b) => a.attempt - b.attempt) };
 }
 
 export function stepEntriesOf(fields: Record<string, string>): StepEntry[] {
@@ -185,6 +225,7 @@ export function toExecution(
     ...(fields.requested_version === undefined ? {} : { requested_version: fields.requested_version }),
     ...(fields.output === undefined ? {} : { output: JSON.parse(fields.output) }),
     ...(fields.error === undefined ? {} : { error: JSON.parse(fields.error) as ErrorBody }),
+    ...attemptErrorsOf(fields),
     attempts: Math.max(Number(fields.attempts ?? 0), live.attemptsStarted ?? 0),
     max_attempts: Number(fields.max_attempts ?? 1),
     ...(fields.progress === undefined ? {} : { progress: Number(fields.progress) }),

@@ -12,6 +12,7 @@ import type { Priority } from '../schemas/invocation-request';
 import type { JobPayload } from '../schemas/job-payload';
 import { ExecutionIndex } from './execution-index';
 import {
+  attemptErrorField,
   type LiveJob,
   type RecordExtras,
   recordFields,
@@ -346,11 +347,19 @@ export class ExecutionStore {
   }
 
   /**
-   * An attempt failed and another follows: the record keeps the count and the first start (the
-   * execution runs on, so that BullMQ's job for the next attempt is not its only trace).
+   * An attempt failed and another follows: the record keeps the count, the first start (the
+   * execution runs on, so that BullMQ's job for the next attempt is not its only trace) and, in the
+   * same write, this attempt's error (the execution's `error` is only ever its last attempt's).
    */
-  retrying(executionId: string, attempt: number, startedAt: number): Promise<TransitionResult> {
-    return this.transition(executionId, 'running', startedAt, { attempts: attempt });
+  retrying(
+    executionId: string,
+    attempt: number,
+    startedAt: number,
+    error: ErrorBody,
+    workerId: string,
+  ): Promise<TransitionResult> {
+    const [field, value] = attemptErrorField(attempt, error, this.clock(), workerId);
+    return this.transition(executionId, 'running', startedAt, { attempts: attempt, [field]: value });
   }
 
   progress(executionId: string, progress: number): Promise<TransitionResult> {
