@@ -190,6 +190,31 @@ describe('the console, in a browser', () => {
     await page.getByText('Step of').waitFor();
   });
 
+  it("shows the errors of the attempts that were retried in an execution's timeline", async () => {
+    const id = await client.invokeAs('alice', 'flaky', {}, headers('alice'));
+    const { final } = await client.waitForEnd('flaky', id, 20_000, headers('alice'));
+    expect(final.status).toBe('completed');
+    expect(final.attempt_errors?.map((each) => [each.attempt, each.error.code, each.error.message])).toEqual([
+      [1, 'TOOL_EXECUTION_FAILED', 'the upstream was busy (attempt 1)'],
+      [2, 'TOOL_EXECUTION_FAILED', 'the upstream was busy (attempt 2)'],
+    ]);
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/flaky/${id}`);
+    await page.locator('.headline .status-completed').waitFor();
+    const failures = page.locator('ol.timeline li.attempt-failed');
+    expect(await failures.allTextContents()).toEqual([
+      expect.stringMatching(
+        /^Attempt 1 failed .+ on \S+ with TOOL_EXECUTION_FAILED: the upstream was busy \(attempt 1\)$/,
+      ),
+      expect.stringMatching(
+        /^Attempt 2 failed .+ on \S+ with TOOL_EXECUTION_FAILED: the upstream was busy \(attempt 2\)$/,
+      ),
+    ]);
+    expect(await page.locator('ol.timeline').textContent()).toMatch(
+      /Started.*Attempt 1 failed.*Attempt 2 failed.*2 retries.*Completed/s,
+    );
+  });
+
   it('holds a large output back behind "Show all", and keeps it whole', async () => {
     const id = await client.invokeAs('alice', 'big', { lines: 2000 }, headers('alice'));
     const { page } = await open('alice');

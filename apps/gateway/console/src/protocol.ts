@@ -9,6 +9,8 @@ export interface Execution {
   requested_version?: string;
   output?: unknown;
   error?: ErrorBody;
+  /** The errors of the attempts that were retried, oldest first (the last attempt's is `error`). */
+  attempt_errors?: { attempt: number; error: ErrorBody; failed_at: string; worker_id: string }[];
   attempts: number;
   max_attempts: number;
   progress?: number;

@@ -20,7 +20,7 @@ function facts(entries: (Entry | false)[]): HTMLElement {
   );
 }
 
-/** accepted → started → (retries) → the outcome, each with its time and what it took. */
+/** accepted → started → each retried attempt's error → the outcome, each with its time and what it took. */
 function timeline(execution: Execution): HTMLElement {
   const { timestamps } = execution;
   const retries = Math.max(0, execution.attempts - 1);
@@ -38,6 +38,18 @@ function timeline(execution: Execution): HTMLElement {
   } else if (!isFinal(execution.status)) {
     items.push(h('li', { class: 'pending' }, `Waiting in the queue (${duration(queueWait(execution))})`));
   }
+  for (const failure of execution.attempt_errors ?? []) {
+    items.push(
+      h(
+        'li',
+        { class: 'attempt-failed' },
+        h('strong', {}, `Attempt ${failure.attempt} failed`),
+        ` ${time(failure.failed_at)} on ${failure.worker_id} with `,
+        h('code', {}, failure.error.code),
+        `: ${failure.error.message}`,
+      ),
+    );
+  }
   if (retries > 0) {
     items.push(
       h(
@@ -45,7 +57,6 @@ function timeline(execution: Execution): HTMLElement {
         {},
         h('strong', {}, `${retries} ${retries === 1 ? 'retry' : 'retries'}`),
         ` (attempt ${execution.attempts} of ${execution.max_attempts})`,
-        !isFinal(execution.status) && execution.error ? `: the last failed with ${execution.error.code}` : '',
       ),
     );
   }
