@@ -245,6 +245,48 @@ describe('the console, in a browser', () => {
     expect(await focused('tagName')).toBe('H1');
   });
 
+  it('meets WCAG 2 AA on its main pages, as axe-core measures them in the browser', async () => {
+    const executionId = await client.invokeAs('alice', 'greet', { name: 'Axe' }, headers('alice'));
+    const taskId = await client.invokeAs('alice', 'approve', { text: 'Measured?' }, headers('alice'));
+    const canceledId = await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice'));
+    await client.cancel('slow', canceledId, headers('alice'));
+    await client.waitForEnd('greet', executionId, 20_000, headers('alice'));
+    const found: Record<string, string[]> = {};
+    // Signing in, with the message for a key the service does not know.
+    const opened = await ConsoleTab.open(browser, origin);
+    tab = opened;
+    const { page } = opened;
+    await page.getByLabel('API key or access token').fill('srk_not_a_key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('The service does not know this key or token.').waitFor();
+    found['sign-in'] = await opened.accessibilityViolations();
+    await opened.signIn(TEST_ADMIN_KEY);
+    const pages: [string, () => Promise<unknown>][] = [
+      [
+        '#/executions',
+        () => page.locator(`tr[data-execution-id="${canceledId}"] .status-canceled`).waitFor(),
+      ],
+      [`#/executions/greet/${executionId}`, () => page.getByText('Hello, Axe!').waitFor()],
+      ['#/skills', () => page.getByRole('link', { name: 'greet', exact: true }).waitFor()],
+      ['#/skills/greet', () => page.getByRole('button', { name: 'Invoke' }).waitFor()],
+      ['#/tasks', () => page.getByRole('link', { name: `${taskId.slice(0, 8)}…` }).waitFor()],
+      [`#/tasks/${taskId}`, () => page.getByRole('button', { name: 'Claim' }).waitFor()],
+      ['#/workers', () => page.locator('tr[data-worker-id]').first().waitFor()],
+    ];
+    for (const [address, shown] of pages) {
+      await page.goto(`${origin}/console/${address}`);
+      await shown();
+      found[address] = await opened.accessibilityViolations();
+    }
+    // The try-it form with the service's messages beside its fields.
+    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.getByLabel('times').fill('9');
+    await page.getByRole('button', { name: 'Invoke' }).click();
+    await page.locator('.field-error:not([hidden])').first().waitFor();
+    found['#/skills/greet (refused)'] = await opened.accessibilityViolations();
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((address) => [address, []])));
+  });
+
   it('tries a skill from a form generated from its inputs: the service says what is wrong, then it runs', async () => {
     const { page } = await open('alice');
     await page.getByRole('link', { name: 'Skills' }).click();

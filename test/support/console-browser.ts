@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { repoRoot } from './service-process';
 
@@ -7,6 +8,9 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A host name that is not localhost, which this browser resolves to 127.0.0.1 (any host name works). */
 export const CONSOLE_HOST = 'skillrun.test';
+
+/** axe-core's tags for WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Chromium, headless, asking nothing of the network on its own (no updates, no safe browsing). */
 export function launchChromium(): Promise<Browser> {
@@ -62,6 +66,22 @@ export class ConsoleTab {
     await this.page.getByLabel('API key or access token').fill(key);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
     await this.page.locator('#who').waitFor();
+  }
+
+  /**
+   * What axe-core finds against WCAG 2.x A and AA on the page as it is now, one line per rule and
+   * element: its violations, and what it could not decide (contrast over an image, say), which a
+   * person would have to check. Its source is evaluated through the DevTools protocol, which the page's CSP (no inline
+   * scripts) does not govern, so the console is measured under its own headers.
+   */
+  async accessibilityViolations(): Promise<string[]> {
+    if (!(await this.page.evaluate('typeof axe !== "undefined"'))) await this.page.evaluate(axe.source);
+    const results = (await this.page.evaluate(
+      `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_AA)} } })`,
+    )) as axe.AxeResults;
+    return [...results.violations, ...results.incomplete].flatMap((rule) =>
+      rule.nodes.map((node) => `${rule.id}: ${node.target.join(' ')}: ${node.failureSummary}`),
+    );
   }
 
   /** Saves a screenshot under docs/images when CONSOLE_SCREENSHOTS is set (the README shows them). */

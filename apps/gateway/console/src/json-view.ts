@@ -9,7 +9,9 @@ export const JSON_PREVIEW_CHARS = 20_000;
  */
 export function jsonView(value: unknown, label: string, fileName = 'value.json'): HTMLElement {
   const text = JSON.stringify(value, null, 2) ?? 'undefined';
-  const pre = h('pre', { class: 'json', tabindex: 0, 'aria-label': label });
+  // Focusable so that a long one scrolls from the keyboard; a region, for a plain pre's label is not
+  // announced (ARIA prohibits naming the generic role).
+  const pre = h('pre', { class: 'json', tabindex: 0, role: 'region', 'aria-label': label });
   if (text.length <= JSON_PREVIEW_CHARS) {
     pre.textContent = text;
     return h('div', { class: 'json-view' }, pre);
