@@ -148,7 +148,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     keys,
     maxWatches: config.MAX_WAITERS,
   });
-  const metrics = new GatewayMetrics();
+  const metrics = new GatewayMetrics({ registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS });
   const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
   const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
   const identity = new ExecutionIdentity({

@@ -80,6 +80,7 @@ export class SkillDiscovery {
       source: version.source,
       registered_at: version.registered_at,
       ...(version.deprecation ? { deprecated: version.deprecation } : {}),
+      ...(version.dormant ? { dormant: true as const } : {}),
       descriptor_url: `${skillUrls(this.context.baseUrl, version.id).skill}?version=${encodeURIComponent(version.version)}`,
     };
   }

@@ -14,8 +14,9 @@ import {
   type SkillSchemas,
   toInputSchema,
 } from '@skillrun/core';
-import type { Identity } from './auth/identity';
+import { type Identity, isAdmin } from './auth/identity';
 import { assertMayPublish } from './auth/namespace-ownership';
+import { authRequired } from './auth/skill-access';
 
 export interface PublishResult {
   descriptor: SkillDescriptor;
@@ -103,12 +104,40 @@ export class SkillPublisher {
     return deprecation ? { ...rest, deprecation } : rest;
   }
 
+  /**
+   * Forgets that a hosted version's pool scales to zero, once the pool is gone: with no worker the
+   * version is then unavailable, as any hosted version is. Admin only (hosted ids have no owner).
+   */
+  async forgetDormant(skillId: string, version: string, identity: Identity): Promise<void> {
+    if (identity.kind !== 'principal') {
+      throw authRequired({ type: 'api_key' }, 'Forgetting a dormant version needs an admin credential');
+    }
+    if (!isAdmin(identity.principal)) {
+      throw new SkillError('ACCESS_DENIED', 'Forgetting a dormant version needs the admin scope');
+    }
+    versionValidator.parse(version, '/version');
+    const outcome = await this.registry.forgetDormant(skillId, version);
+    const name = `${skillId}@${version}`;
+    if (outcome === 'hosted') {
+      throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is still hosted by a live worker`, {
+        suggestedAction:
+          'Stop its pool first: a worker with WORKER_SCALE_TO_ZERO marks its versions again at every heartbeat',
+      });
+    }
+    if (outcome === 'absent') {
+      throw new SkillError('SKILL_NOT_FOUND', `${name} is not kept for a pool that scales to zero`);
+    }
+  }
+
   private check(descriptor: SkillDescriptor): void {
     if (descriptor['x-deprecated'] !== undefined) {
       throw invalid(
         '/x-deprecated',
         'is set by the registry; use PUT /skills/{id}/versions/{version}/deprecation',
       );
+    }
+    if (descriptor['x-dormant'] !== undefined) {
+      throw invalid('/x-dormant', 'is set by the registry for hosted versions whose pool scales to zero');
     }
     descriptor.inputs.forEach((parameter, index) => {
       if (descriptor.inputs.findIndex((other) => other.name === parameter.name) !== index) {

@@ -51,6 +51,11 @@ export const WorkerConfigSchema = Type.Object({
     description:
       'Whether this worker calls the providers of skills registered from elsewhere (api federation), taking their executions from the remote queue with its own.',
   }),
+  WORKER_SCALE_TO_ZERO: Type.Boolean({
+    default: false,
+    description:
+      "Whether this worker's pool may scale to zero: its skill versions stay invocable after it stops (their executions wait for the next worker), until an operator forgets them.",
+  }),
   WORKER_WEBHOOKS: Type.Boolean({
     default: true,
     description:

@@ -6,6 +6,8 @@ export interface AdvertiserOptions {
   workerId: string;
   skills: LoadedSkill[];
   intervalMs: number;
+  /** Its versions outlive its lease (WORKER_SCALE_TO_ZERO): withdrawing leaves them invocable. */
+  scaleToZero: boolean;
   logger: Logger;
 }
 
@@ -49,8 +51,13 @@ export class SkillAdvertiser {
 
   /** Renews the lease; answers a sentence for each version that could not be advertised. */
   private async renew(): Promise<string[]> {
-    const { registry, workerId, intervalMs } = this.options;
-    const outcomes = await registry.advertise({ workerId, entries: this.entries, leaseMs: intervalMs * 3 });
+    const { registry, workerId, intervalMs, scaleToZero } = this.options;
+    const outcomes = await registry.advertise({
+      workerId,
+      entries: this.entries,
+      leaseMs: intervalMs * 3,
+      scaleToZero,
+    });
     return outcomes.flatMap((outcome, index) => {
       const entry = this.entries[index];
       if (outcome === 'ok' || !entry) return [];

@@ -189,6 +189,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       workerId: config.WORKER_ID,
       skills,
       intervalMs: config.HEARTBEAT_INTERVAL_MS,
+      scaleToZero: config.WORKER_SCALE_TO_ZERO,
       logger,
     }),
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),

@@ -48,7 +48,7 @@ export {
   type ReadinessCheckName,
   type ReadinessOptions,
 } from './health/readiness';
-export { TimeoutError, withTimeout } from './health/with-timeout';
+export { refillWithin, TimeoutError, withTimeout } from './health/with-timeout';
 export { createLogger, type Logger, redactSecrets } from './logging/create-logger';
 export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
 export { AddressPolicy } from './outbound/address-policy';
@@ -74,6 +74,7 @@ export {
 export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
 export { newJobPayload } from './queue/new-job-payload';
+export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
 export {
   type QueuePlace,
@@ -207,8 +208,10 @@ export {
 } from './store/registry-entry';
 export {
   type AdvertiseOutcome,
+  type ForgetDormantOutcome,
   type RegisterOutcome,
   SkillRegistry,
+  type VersionRef,
   type WorkerLease,
 } from './store/skill-registry';
 export { type ClaimResult, TaskStore } from './store/task-store';

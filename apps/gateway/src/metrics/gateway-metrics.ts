@@ -1,5 +1,6 @@
 import { ErrorCatalog } from '@skillrun/core';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { registerScaleToZeroGauges, type ScaleToZeroGaugesDeps } from './scale-to-zero-gauges';
 
 /** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
 const MISNAMED_DEFAULTS = [
@@ -26,8 +27,9 @@ export interface HttpLabels {
 }
 
 /**
- * What a gateway tells Prometheus, on a registry of its own. Labels stay bounded: route templates,
- * status codes, error codes and the ids of skills that exist, never execution ids or callers.
+ * What a gateway tells Prometheus, on a registry of its own: its requests and invocations, and the
+ * queues of pools that scale to zero. Labels stay bounded: route templates, status codes, error
+ * codes and the ids of skills that exist, never execution ids or callers.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -66,8 +68,9 @@ export class GatewayMetrics {
   /** `method route` pairs whose server error counters show, at 0 until one happens. */
   private readonly routesSeen = new Set<string>();
 
-  constructor() {
+  constructor(queueReads: ScaleToZeroGaugesDeps) {
     collectDefaultMetrics({ register: this.registry });
+    registerScaleToZeroGauges(this.registry, queueReads);
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     // Every known reason shows at 0 from the start, so that rate() sees the first rejection.
     for (const reason of REJECTION_REASONS) this.rejected.inc({ reason }, 0);

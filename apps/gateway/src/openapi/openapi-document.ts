@@ -204,6 +204,20 @@ export function openApiDocument(baseUrl: string): Json {
           },
         },
       },
+      '/skills/{skill_id}/versions/{version}/dormancy': {
+        parameters: [skillId, { name: 'version', in: 'path', required: true, schema: { type: 'string' } }],
+        delete: {
+          operationId: 'forgetDormantVersion',
+          summary: 'Forget a hosted version whose pool scales to zero, once the pool is gone (ours)',
+          description:
+            'A hosted version whose workers run with WORKER_SCALE_TO_ZERO stays invocable while none is alive (dormant: `x-dormant` in its descriptor, `dormant` in its versions), its executions waiting for a worker to start. Once its pool is deleted, this takes the mark away: without a worker the version is then unavailable (404 SKILL_NOT_FOUND), as any hosted version is; executions already queued wait, or end at their queue timeout. Admin only. 409 SKILL_VERSION_CONFLICT while a worker holds a live lease on it (it would mark it again); 404 when it is not marked.',
+          tags: ['registry'],
+          responses: {
+            '204': { description: 'Forgotten.' },
+            ...errors('400', '401', '403', '404', '409', '503'),
+          },
+        },
+      },
       '/skills/{skill_id}/invoke': {
         post: {
           operationId: 'invokeSkill',

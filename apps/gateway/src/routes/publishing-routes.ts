@@ -19,7 +19,10 @@ interface VersionParams {
 
 const deprecationRequest = new SchemaValidator(DeprecationRequest, 'deprecation request');
 
-/** POST /skills (register a version hosted elsewhere) and a version's deprecation, on the /skills router. */
+/**
+ * POST /skills (register a version hosted elsewhere), a version's deprecation and a dormant
+ * version's removal, on the /skills router.
+ */
 export function publishingRoutes(
   router: Router,
   publisher: SkillPublisher,
@@ -71,5 +74,14 @@ export function publishingRoutes(
       publisher.deprecate(skillId, version, null, await authenticator.identify(req.headers), shown),
     );
     res.json(discovery.summary(updated));
+  });
+
+  // Ours: a hosted version whose pool scales to zero is kept invocable without workers until this.
+  router.delete('/:skillId/versions/:version/dormancy', async (req: Request<VersionParams>, res) => {
+    const { skillId, version } = req.params;
+    await orServiceUnavailable(async () =>
+      publisher.forgetDormant(skillId, version, await authenticator.identify(req.headers)),
+    );
+    res.status(204).end();
   });
 }

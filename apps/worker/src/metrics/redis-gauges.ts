@@ -1,16 +1,18 @@
 import {
   type CheckStatus,
   type QueueRegistry,
+  queueHeadAges,
+  queueJobsByState,
   type ReadinessCheck,
+  refillWithin,
   type SkillRegistry,
-  withTimeout,
+  type VersionRef,
 } from '@skillrun/core';
-import type { JobType, Queue } from 'bullmq';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface RedisGaugesDeps {
   /** The skill versions whose queues this worker hosts. */
-  hosted: { skill: string; version: string }[];
+  hosted: VersionRef[];
   /** Queues on a connection that fails fast (no offline queue), so a scrape never piles up commands. */
   queues: QueueRegistry;
   registry: SkillRegistry;
@@ -19,16 +21,6 @@ export interface RedisGaugesDeps {
   /** How long a scrape waits on Redis; past it, the gauges have no sample rather than a stale one. */
   timeoutMs: number;
 }
-
-/** BullMQ's states as the gauge shows them: prioritized jobs (every job here has a priority) are waiting. */
-const SHOWN_AS: Partial<Record<JobType, string>> = {
-  waiting: 'waiting',
-  prioritized: 'waiting',
-  active: 'active',
-  delayed: 'delayed',
-  failed: 'failed',
-  'waiting-children': 'waiting-children',
-};
 
 const CHECK_STATUSES: CheckStatus[] = ['ok', 'unknown', 'failed'];
 
@@ -44,7 +36,12 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
     labelNames: ['skill', 'version', 'state'] as const,
     registers: [metrics],
     async collect() {
-      await readWithin(queueJobs, deps.timeoutMs, () => readQueues(queueJobs, deps));
+      await refillWithin(queueJobs, deps.timeoutMs, async () => {
+        const counts = await queueJobsByState(deps.queues, deps.hosted);
+        deps.hosted.forEach(({ skill, version }, index) => {
+          for (const [state, count] of counts[index] ?? []) queueJobs.set({ skill, version, state }, count);
+        });
+      });
     },
   });
   const queueAge: Gauge<'skill' | 'version'> = new Gauge({
@@ -53,7 +50,12 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
     labelNames: ['skill', 'version'] as const,
     registers: [metrics],
     async collect() {
-      await readWithin(queueAge, deps.timeoutMs, () => readAges(queueAge, deps));
+      await refillWithin(queueAge, deps.timeoutMs, async () => {
+        const ages = await queueHeadAges(deps.queues, deps.hosted, Date.now());
+        deps.hosted.forEach(({ skill, version }, index) => {
+          queueAge.set({ skill, version }, ages[index] ?? 0);
+        });
+      });
     },
   });
   const readinessChecks: Gauge<'check' | 'status'> = new Gauge({
@@ -77,67 +79,7 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
     async collect() {
       const read = () => deps.registry.liveWorkers().then((count) => workersAlive.set(count));
       // prom-client always shows an unlabelled gauge: NaN says "unknown" where 0 would mislead.
-      if (!(await readWithin(workersAlive, deps.timeoutMs, read))) workersAlive.set(Number.NaN);
+      if (!(await refillWithin(workersAlive, deps.timeoutMs, read))) workersAlive.set(Number.NaN);
     },
   });
-}
-
-async function readQueues(gauge: Gauge<'skill' | 'version' | 'state'>, deps: RedisGaugesDeps): Promise<void> {
-  const counts = await Promise.all(
-    deps.hosted.map(({ skill, version }) =>
-      Promise.all(
-        deps.queues
-          .allOf(skill, version)
-          .map((queue) => queue.getJobCounts(...(Object.keys(SHOWN_AS) as JobType[]))),
-      ),
-    ),
-  );
-  deps.hosted.forEach(({ skill, version }, index) => {
-    const byState = new Map<string, number>();
-    for (const queueCounts of counts[index] ?? []) {
-      for (const [state, count] of Object.entries(queueCounts)) {
-        const shown = SHOWN_AS[state as JobType];
-        if (shown) byState.set(shown, (byState.get(shown) ?? 0) + count);
-      }
-    }
-    for (const [state, count] of byState) gauge.set({ skill, version, state }, count);
-  });
-}
-
-/**
- * How long the jobs next in line have waited: the head of each queue's FIFO list and of its
- * prioritized set (a job behind them is younger, or waits behind them by priority), the oldest of
- * them; 0 when nothing waits, so that an idle queue reads 0 rather than nothing.
- */
-async function readAges(gauge: Gauge<'skill' | 'version'>, deps: RedisGaugesDeps): Promise<void> {
-  const now = Date.now();
-  const ages = await Promise.all(
-    deps.hosted.map(({ skill, version }) =>
-      Promise.all(deps.queues.allOf(skill, version).map((queue) => headAgeSeconds(queue, now))),
-    ),
-  );
-  deps.hosted.forEach(({ skill, version }, index) => {
-    gauge.set({ skill, version }, Math.max(0, ...(ages[index] ?? [])));
-  });
-}
-
-async function headAgeSeconds(queue: Queue, now: number): Promise<number> {
-  const heads = await queue.getJobs(['wait', 'prioritized'], 0, 0, true);
-  return Math.max(0, ...heads.map((job) => (job ? (now - job.timestamp) / 1000 : 0)));
-}
-
-/** A scrape never hangs on Redis, and never shows numbers it could not read; false when it could not. */
-async function readWithin<T extends string>(
-  gauge: Gauge<T>,
-  timeoutMs: number,
-  read: () => Promise<void>,
-): Promise<boolean> {
-  gauge.reset();
-  try {
-    await withTimeout(read(), timeoutMs);
-    return true;
-  } catch {
-    gauge.reset();
-    return false;
-  }
 }

@@ -79,11 +79,15 @@ export function toSkillDescriptor(
   };
 }
 
-/** A registry version as consumers see it, with `x-deprecated` when it is. */
+/** A registry version as consumers see it, with `x-deprecated` and `x-dormant` when it is. */
 export function describeVersion(version: RegistryVersion, context: DescriptorContext): SkillDescriptor {
   const descriptor =
     version.source === 'registered'
       ? version.descriptor
       : toSkillDescriptor(version.definition, context, version.publication, version.registered_at);
-  return version.deprecation ? { ...descriptor, 'x-deprecated': version.deprecation } : descriptor;
+  return {
+    ...descriptor,
+    ...(version.deprecation ? { 'x-deprecated': version.deprecation } : {}),
+    ...(version.dormant ? { 'x-dormant': true as const } : {}),
+  };
 }

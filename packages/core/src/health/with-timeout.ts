@@ -18,3 +18,22 @@ export class TimeoutError extends Error {
     super(`no answer within ${timeoutMs}ms`);
   }
 }
+
+/**
+ * Refills a gauge read from Redis at scrape time: a scrape never hangs on Redis, and never shows
+ * numbers it could not read (the gauge is left empty then); false when it could not.
+ */
+export async function refillWithin(
+  gauge: { reset(): void },
+  timeoutMs: number,
+  read: () => Promise<void>,
+): Promise<boolean> {
+  gauge.reset();
+  try {
+    await withTimeout(read(), timeoutMs);
+    return true;
+  } catch {
+    gauge.reset();
+    return false;
+  }
+}

@@ -31,6 +31,8 @@ export const SkillVersionSummary = Type.Object({
   source: StringEnum(['hosted', 'registered']),
   registered_at: Type.String({ format: 'date-time' }),
   deprecated: Type.Optional(Deprecation),
+  /** No worker runs it now, and its pool scales to zero: invocable, it waits for a worker to start. */
+  dormant: Type.Optional(Type.Literal(true)),
   descriptor_url: Type.String({ format: 'uri' }),
 });
 export type SkillVersionSummary = Static<typeof SkillVersionSummary>;

@@ -118,6 +118,13 @@ export const SkillDescriptor = Type.Object(
         description: 'Set by the registry when this version is deprecated; refused on registration.',
       }),
     ),
+    'x-dormant': Type.Optional(
+      Type.Literal(true, {
+        readOnly: true,
+        description:
+          'Set by the registry while no worker runs this version and its pool scales to zero: invocations are accepted and wait for a worker to start. Refused on registration.',
+      }),
+    ),
   },
   { additionalProperties: false, patternProperties: { '^x-': {} } },
 );

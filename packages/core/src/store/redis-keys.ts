@@ -91,6 +91,14 @@ export class RedisKeys {
     return `${this.prefix}:registry:deprecated:${skillId}`;
   }
 
+  /**
+   * HASH `id@version` → id of the worker that last marked it: the hosted versions of scale-to-zero
+   * pools, kept invocable while no worker holds a lease on them.
+   */
+  dormantVersions(): string {
+    return `${this.prefix}:registry:dormant`;
+  }
+
   /** ZSET worker id → lease expiry (ms since epoch) of the workers hosting one version of a skill. */
   skillHosts(skillId: string, version: string): string {
     return `${this.prefix}:skill-hosts:${skillId}@${version}`;

@@ -36,6 +36,11 @@ export type RegistryVersion = RegistryEntry & {
    * the network away): presumed back soon, so not yet forgotten.
    */
   lapsed?: boolean;
+  /**
+   * Hosted by a pool that scales to zero, and no worker holds a lease on it now: available all the
+   * same, its executions wait in its queue for the pool's first worker.
+   */
+  dormant?: boolean;
   deprecation?: Deprecation;
 };
 

@@ -5,10 +5,12 @@ import type { RedisKeys } from './redis-keys';
 import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
 
 /**
- * Hosts a version for one worker. KEYS: versions hash, ids zset, hosts zset. ARGV: version, entry
- * JSON, digest, worker id, lease expiry, now, skill id. Refuses ('registered' / 'conflict') when the
- * version exists with other content and is registered, or hosted by another live worker; a hosted
- * version nobody serves any more may be replaced.
+ * Hosts a version for one worker. KEYS: versions hash, ids zset, hosts zset, dormant hash. ARGV:
+ * version, entry JSON, digest, worker id, lease expiry, now, skill id, id@version, '1' when the
+ * worker scales to zero ('0' otherwise). Refuses ('registered' / 'conflict') when the version exists
+ * with other content and is registered, or hosted by another live worker; a hosted version nobody
+ * serves any more may be replaced. The scale-to-zero mark follows the latest worker's setting, so
+ * that a pool's rollout from one setting to the other ends with the new one.
  */
 const ADVERTISE = `
 local existing = redis.call('HGET', KEYS[1], ARGV[1])
@@ -27,7 +29,23 @@ else
 end
 redis.call('ZADD', KEYS[2], 0, ARGV[7])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
+if ARGV[9] == '1' then
+  redis.call('HSET', KEYS[4], ARGV[8], ARGV[4])
+else
+  redis.call('HDEL', KEYS[4], ARGV[8])
+end
 return 'ok'
+`;
+
+/**
+ * Takes a version's scale-to-zero mark away. KEYS: dormant hash, hosts zset. ARGV: id@version, now.
+ * Refuses while a worker holds a live lease on it: that worker would mark it again at its next
+ * heartbeat.
+ */
+const FORGET_DORMANT = `
+if redis.call('ZCOUNT', KEYS[2], ARGV[2], '+inf') > 0 then return 'hosted' end
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then return 'removed' end
+return 'absent'
 `;
 
 /**
@@ -52,6 +70,7 @@ return 'created'
 
 export type AdvertiseOutcome = 'ok' | 'registered' | 'conflict';
 export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted';
+export type ForgetDormantOutcome = 'removed' | 'absent' | 'hosted';
 
 /**
  * How long after its workers' leases lapsed (without their withdrawing: a crash, or Redis or the
@@ -63,25 +82,36 @@ export interface WorkerLease {
   workerId: string;
   entries: HostedEntry[];
   leaseMs: number;
+  /** Its pool scales to zero: its versions stay invocable after its lease, until an operator forgets them. */
+  scaleToZero: boolean;
+}
+
+/** A hosted version by its skill id and version. */
+export interface VersionRef {
+  skill: string;
+  version: string;
 }
 
 interface RegistryScripts {
   skillrunAdvertise(...args: string[]): Promise<AdvertiseOutcome>;
   skillrunRegister(...args: string[]): Promise<RegisterOutcome>;
+  skillrunForgetDormant(...args: string[]): Promise<ForgetDormantOutcome>;
 }
 
 /**
  * The skill registry in Redis, shared by every gateway: every version of every skill, hosted by
- * workers here (available while a worker holds a lease on it) or registered for a provider
- * elsewhere (always available). Versions are never deleted; they can be deprecated.
+ * workers here (available while a worker holds a lease on it, or while it is marked by a pool that
+ * scales to zero) or registered for a provider elsewhere (always available). Versions are never
+ * deleted; they can be deprecated.
  */
 export class SkillRegistry {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    redis.defineCommand('skillrunAdvertise', { numberOfKeys: 3, lua: ADVERTISE });
+    redis.defineCommand('skillrunAdvertise', { numberOfKeys: 4, lua: ADVERTISE });
     redis.defineCommand('skillrunRegister', { numberOfKeys: 2, lua: REGISTER });
+    redis.defineCommand('skillrunForgetDormant', { numberOfKeys: 2, lua: FORGET_DORMANT });
   }
 
   private get scripts(): RegistryScripts {
@@ -90,7 +120,7 @@ export class SkillRegistry {
 
   /** Renews a worker's lease on the versions it hosts; answers each version's outcome. */
   async advertise(
-    { workerId, entries, leaseMs }: WorkerLease,
+    { workerId, entries, leaseMs, scaleToZero }: WorkerLease,
     now = Date.now(),
   ): Promise<AdvertiseOutcome[]> {
     const expiresAt = now + leaseMs;
@@ -103,6 +133,7 @@ export class SkillRegistry {
           this.keys.skillVersions(entry.id),
           this.keys.skillIds(),
           this.keys.skillHosts(entry.id, entry.version),
+          this.keys.dormantVersions(),
           entry.version,
           JSON.stringify(entry),
           entry.digest,
@@ -110,6 +141,8 @@ export class SkillRegistry {
           String(expiresAt),
           String(now),
           entry.id,
+          `${entry.id}@${entry.version}`,
+          scaleToZero ? '1' : '0',
         ),
       ),
     ]);
@@ -155,24 +188,32 @@ export class SkillRegistry {
       Object.values(replies[index * 2] ?? {}).map((json) => JSON.parse(json) as RegistryEntry),
     );
     const hosted = entries.flat().filter((entry) => entry.source === 'hosted');
-    // The latest lease of each hosted version: live if it runs past now, lapsed if it ended lately.
+    // The latest lease of each hosted version: live if it runs past now, lapsed if it ended lately;
+    // and whether its pool scales to zero, which keeps it available without any lease.
     const leases = this.redis.pipeline();
     for (const entry of hosted)
       leases.zrange(this.keys.skillHosts(entry.id, entry.version), -1, -1, 'WITHSCORES');
-    const latest = hosted.length > 0 ? ((await execAll(leases)) as string[][]) : [];
+    if (hosted.length > 0)
+      leases.hmget(this.keys.dormantVersions(), ...hosted.map((entry) => `${entry.id}@${entry.version}`));
+    const hostReplies = hosted.length > 0 ? ((await execAll(leases)) as (string | null)[][]) : [];
+    const marks = hostReplies.at(-1) ?? [];
     const until = new Map<RegistryEntry, number>(
-      hosted.map((entry, index) => [entry, Number(latest[index]?.[1] ?? 0)]),
+      hosted.map((entry, index) => [entry, Number(hostReplies[index]?.[1] ?? 0)]),
     );
+    const scalesToZero = new Set<RegistryEntry>(hosted.filter((_, index) => marks[index] != null));
     const result = new Map<string, RegistryVersion[]>();
     ids.forEach((id, index) => {
       const deprecations = replies[index * 2 + 1] ?? {};
       const versions = (entries[index] ?? []).map((entry) => {
         const deprecation = deprecations[entry.version];
         const leaseEnd = until.get(entry) ?? 0;
+        const live = leaseEnd > now;
+        const dormant = !live && scalesToZero.has(entry);
         return {
           ...entry,
-          available: entry.source === 'registered' || leaseEnd > now,
-          ...(entry.source === 'hosted' && leaseEnd <= now && leaseEnd > now - LAPSE_GRACE_MS
+          available: entry.source === 'registered' || live || dormant,
+          ...(dormant ? { dormant: true } : {}),
+          ...(entry.source === 'hosted' && !live && !dormant && leaseEnd > now - LAPSE_GRACE_MS
             ? { lapsed: true }
             : {}),
           ...(deprecation ? { deprecation: JSON.parse(deprecation) as Deprecation } : {}),
@@ -187,6 +228,29 @@ export class SkillRegistry {
   ids(after: string | undefined, count: number): Promise<string[]> {
     const min = after === undefined ? '-' : `(${after}`;
     return this.redis.zrangebylex(this.keys.skillIds(), min, '+', 'LIMIT', 0, count);
+  }
+
+  /** The versions marked by pools that scale to zero, whether a worker hosts them now or not. */
+  async scaleToZeroVersions(): Promise<VersionRef[]> {
+    const fields = await this.redis.hkeys(this.keys.dormantVersions());
+    return fields.map((field) => {
+      // Hosted skill ids hold no '@' (skill.json's name pattern): the first one ends the id.
+      const at = field.indexOf('@');
+      return { skill: field.slice(0, at), version: field.slice(at + 1) };
+    });
+  }
+
+  /**
+   * Takes away a version's scale-to-zero mark, once its pool is gone: without a worker it is then
+   * unavailable, as any hosted version is. 'hosted' while a worker holds a live lease on it.
+   */
+  forgetDormant(id: string, version: string, now = Date.now()): Promise<ForgetDormantOutcome> {
+    return this.scripts.skillrunForgetDormant(
+      this.keys.dormantVersions(),
+      this.keys.skillHosts(id, version),
+      `${id}@${version}`,
+      String(now),
+    );
   }
 
   /** How many worker processes hold an unexpired lease. */
