@@ -28,4 +28,4 @@ COPY skills ./skills
 RUN npm run build
 USER node
 EXPOSE 3000 9464
-CMD ["node", "--max-old-space-size=512", "apps/gateway/dist/main.mjs"]
+CMD ["node", "--max-old-space-size=512", "--import", "./apps/gateway/dist/tracing.mjs", "apps/gateway/dist/main.mjs"]

@@ -48,6 +48,10 @@ export const APP_ENTRIES: Record<string, string> = {
   'apps/gateway/dist/main': 'apps/gateway/src/main.ts',
   'apps/worker/dist/main': 'apps/worker/src/main.ts',
   'apps/standalone/dist/main': 'apps/standalone/src/main.ts',
+  // Each one's tracing start, loaded first with `node --import` (see @skillrun/telemetry/start).
+  'apps/gateway/dist/tracing': 'apps/gateway/src/tracing.ts',
+  'apps/worker/dist/tracing': 'apps/worker/src/tracing.ts',
+  'apps/standalone/dist/tracing': 'apps/standalone/src/tracing.ts',
   // The command line (apps/cli/bin/skillrun.mjs runs it when it is up to date), and its keys
   // command apart, so that the Redis code loads only for `skillrun keys`.
   'apps/cli/dist/main': 'apps/cli/src/main.ts',

@@ -1,4 +1,5 @@
 import {
+  activeTraceId,
   type AuthConfig,
   authOf,
   coercionOf,
@@ -209,7 +210,10 @@ export class InvocationService {
       inputs,
       caller: { id: request.caller.id, type: request.caller.type },
       trace_id:
-        request.context?.trace_id ?? traceIdFromTraceparent(headerOf(headers, 'traceparent')) ?? newTraceId(),
+        request.context?.trace_id ??
+        activeTraceId() ??
+        traceIdFromTraceparent(headerOf(headers, 'traceparent')) ??
+        newTraceId(),
       priority: request.context?.priority ?? 'normal',
       ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
       ...queueTimeoutOf(request.context?.queue_timeout_ms ?? skill.queue_timeout),

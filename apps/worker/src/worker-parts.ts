@@ -6,6 +6,7 @@ import {
   OutboundHttp,
   ProviderCredentialsStore,
   QueueRegistry,
+  queueTelemetry,
   ReadinessCheck,
   RedisKeys,
   remoteQueueName,
@@ -225,6 +226,7 @@ function webhookParts(
     prefix: config.KEY_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,
     name: config.WORKER_ID,
+    telemetry: queueTelemetry(),
   });
   worker.on('error', (error) => logger.warn({ err: error.message, queue: WEBHOOK_QUEUE }, 'queue error'));
   const dispatcher = new WebhookDispatcher({
@@ -271,6 +273,8 @@ function consume(
         stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
         // BullMQ records it on the job (processedBy) when it takes it: status names the worker.
         name: config.WORKER_ID,
+        // The attempt's span, a child of the invocation's (see queueTelemetry).
+        telemetry: queueTelemetry(),
       },
       slots,
       lane,

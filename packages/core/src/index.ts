@@ -76,6 +76,7 @@ export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launche
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
+export { queueTelemetry } from './queue/queue-telemetry';
 export {
   type QueuePlace,
   remoteQueueName,
@@ -217,7 +218,8 @@ export {
 export { type ClaimResult, TaskStore } from './store/task-store';
 export { type NewDelivery, WebhookDeliveries } from './store/webhook-deliveries';
 export { type StoredWebhook, WebhookStore } from './store/webhook-store';
-export { newTraceId, traceIdFromTraceparent } from './trace/trace-id';
+export { inSpan } from './trace/in-span';
+export { activeTraceId, newTraceId, traceIdFromTraceparent } from './trace/trace-id';
 export { coerceInputs } from './validation/coerce-inputs';
 export { createAjv } from './validation/create-ajv';
 export { jsonDepthExceeds } from './validation/json-depth';

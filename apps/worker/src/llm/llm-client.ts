@@ -1,4 +1,5 @@
-import { SkillError } from '@skillrun/core';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, SkillError } from '@skillrun/core';
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
@@ -67,33 +68,38 @@ export class LlmClient {
     );
   }
 
-  private async ask(request: LlmRequest, messages: ChatCompletionMessageParam[]): Promise<Answer> {
+  /** One chat completion, in a span named and described as OpenTelemetry's GenAI conventions say. */
+  private ask(request: LlmRequest, messages: ChatCompletionMessageParam[]): Promise<Answer> {
+    const { model } = request.settings;
+    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model };
+    return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const response = await this.completion(request, messages);
+      span.setAttribute('gen_ai.response.model', response.model || model);
+      if (response.usage) {
+        const { prompt_tokens, completion_tokens } = response.usage;
+        span.setAttributes({
+          'gen_ai.usage.input_tokens': prompt_tokens,
+          'gen_ai.usage.output_tokens': completion_tokens,
+        });
+        request.onUsage({ model: response.model || model, prompt_tokens, completion_tokens });
+      }
+      return answerOf(response);
+    });
+  }
+
+  private async completion(
+    request: LlmRequest,
+    messages: ChatCompletionMessageParam[],
+  ): Promise<OpenAI.ChatCompletion> {
     const { settings, signal } = request;
-    let response: OpenAI.ChatCompletion;
     try {
       const pending = this.clientFor(settings).chat.completions.create(requestBody(request, messages), {
         signal,
       });
-      response = await untilAborted(pending, signal);
+      return await untilAborted(pending, signal);
     } catch (error) {
       throw signal.aborted ? abortError(signal) : providerError(error, settings);
     }
-    if (response.usage) {
-      const { prompt_tokens, completion_tokens } = response.usage;
-      request.onUsage({ model: response.model || settings.model, prompt_tokens, completion_tokens });
-    }
-    const choice = Array.isArray(response.choices) ? response.choices[0] : undefined;
-    if (!choice) {
-      throw new SkillError('LLM_PROVIDER_ERROR', 'The LLM provider answered without a choice', {
-        recoverable: true,
-      });
-    }
-    const refusal = choice.message?.refusal;
-    if (refusal || choice.finish_reason === 'content_filter') {
-      const why = refusal || 'its answer was withheld by the content filter';
-      throw new SkillError('LLM_REFUSED', `The model refused: ${why}`, { recoverable: false });
-    }
-    return { content: choice.message?.content ?? null, finishReason: choice.finish_reason };
   }
 
   private clientFor(settings: ResolvedLlmSettings): OpenAI {
@@ -107,6 +113,22 @@ export class LlmClient {
     }
     return client;
   }
+}
+
+/** The answer of a completion's first choice, or the error its absence or a refusal is. */
+function answerOf(response: OpenAI.ChatCompletion): Answer {
+  const choice = Array.isArray(response.choices) ? response.choices[0] : undefined;
+  if (!choice) {
+    throw new SkillError('LLM_PROVIDER_ERROR', 'The LLM provider answered without a choice', {
+      recoverable: true,
+    });
+  }
+  const refusal = choice.message?.refusal;
+  if (refusal || choice.finish_reason === 'content_filter') {
+    const why = refusal || 'its answer was withheld by the content filter';
+    throw new SkillError('LLM_REFUSED', `The model refused: ${why}`, { recoverable: false });
+  }
+  return { content: choice.message?.content ?? null, finishReason: choice.finish_reason };
 }
 
 function openingMessages(request: LlmRequest): ChatCompletionMessageParam[] {

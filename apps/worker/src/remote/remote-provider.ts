@@ -6,6 +6,7 @@ import {
   type SkillDescriptor,
   SkillError,
 } from '@skillrun/core';
+import { tracingStarted } from '@skillrun/telemetry';
 import { type ProviderAuth, parseJson } from './provider-auth';
 
 /** What the provider said of an execution: its output, its failure, or to ask again later. */
@@ -183,7 +184,11 @@ function refusedBy(
   });
 }
 
-/** W3C trace context for the provider, when our trace id is one (32 hex digits). */
+/**
+ * W3C trace context for the provider, when our trace id is one (32 hex digits). A process that
+ * traces sends its call's own span instead: the HTTP client's instrumentation adds it.
+ */
 function traceparentOf(traceId: string): { traceparent?: string } {
-  return /^[0-9a-f]{32}$/.test(traceId) ? { traceparent: `00-${traceId}-${'0'.repeat(15)}1-01` } : {};
+  if (tracingStarted() || !/^[0-9a-f]{32}$/.test(traceId)) return {};
+  return { traceparent: `00-${traceId}-${'0'.repeat(15)}1-01` };
 }

@@ -65,4 +65,17 @@ export const CommonConfig = {
         'Address ranges (CIDR, comma-separated) that outbound calls (remote providers, webhooks) may reach although they are not public, e.g. 10.1.0.0/16; loopback, private, link-local and the like are refused otherwise.',
     }),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'An OTLP/HTTP collector (e.g. http://jaeger:4318): traces are exported there; none without it.',
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'The full URL traces are sent to (…/v1/traces), when not the endpoint above.',
+    }),
+  ),
 };

@@ -1,9 +1,10 @@
+import { flushTraces } from '@skillrun/telemetry';
 import type { Logger } from '../logging/create-logger';
 
 /**
  * The shutdown every process shares: on SIGTERM or SIGINT, log, run `close` once (it lets work in
- * flight finish) and exit 0, or 1 when closing fails or outlasts `deadlineMs` (closing can wait on
- * a Redis that is away). A second signal exits at once (1): an operator who asks twice does not
+ * flight finish), export the spans still buffered and exit 0, or 1 when closing fails or outlasts
+ * `deadlineMs` (closing can wait on a Redis that is away). A second signal exits at once (1): an operator who asks twice does not
  * want to wait.
  */
 export function stopOnSignals(
@@ -27,7 +28,7 @@ export function stopOnSignals(
       }, deadlineMs).unref();
     }
     close().then(
-      () => process.exit(0),
+      () => flushTraces().then(() => process.exit(0)),
       (error: unknown) => {
         logger.error({ err: error }, 'could not stop cleanly');
         process.exit(1);

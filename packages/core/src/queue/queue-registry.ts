@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../schemas/invocation-request';
+import { queueTelemetry } from './queue-telemetry';
 import { remoteQueueName, skillQueueName, skillQueueNames } from './skill-queue';
 import { WEBHOOK_QUEUE } from './webhook-queue';
 
@@ -13,6 +14,7 @@ const EVENTS_MAX_LEN = 1000;
 /** The producer side of every skill version's queues, created on first use and sharing one connection. */
 export class QueueRegistry {
   private readonly queues = new Map<string, Queue>();
+  private readonly telemetry = queueTelemetry();
 
   constructor(
     private readonly connection: Redis,
@@ -50,6 +52,7 @@ export class QueueRegistry {
         connection: this.connection,
         prefix: this.prefix,
         streams: { events: { maxLen: EVENTS_MAX_LEN } },
+        telemetry: this.telemetry,
       });
       queue.on('error', () => {});
       this.queues.set(name, queue);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 
@@ -18,4 +19,14 @@ export function traceIdFromTraceparent(header: string | undefined): string | und
   const [, version, traceId, parentId] = match;
   const invalid = version === 'ff' || /^0+$/.test(traceId ?? '') || /^0+$/.test(parentId ?? '');
   return invalid ? undefined : traceId;
+}
+
+/**
+ * The trace id of the span this code runs in (the HTTP request's, when the process traces): the id
+ * the spans of an execution are exported under. Undefined without tracing.
+ */
+export function activeTraceId(): string | undefined {
+  const span = trace.getActiveSpan();
+  const spanContext = span?.spanContext();
+  return spanContext && isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
 }
