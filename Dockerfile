@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/redis-server/package.json packages/redis-server/
 COPY packages/client/package.json packages/client/
+COPY packages/telemetry/package.json packages/telemetry/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/standalone/package.json apps/standalone/

@@ -43,7 +43,12 @@ const dashboard = JSON.parse(readRepoFile('deploy/grafana/dashboards/skillrun.js
 const panelsWithQueries = dashboard.panels.filter((panel) => panel.type !== 'row');
 
 /** The host-port variables the README documents, each given a port no default uses. */
-const PORT_VARIABLES = { GATEWAY_PORT: '4101', PROMETHEUS_PORT: '4102', GRAFANA_PORT: '4103' };
+const PORT_VARIABLES = {
+  GATEWAY_PORT: '4101',
+  PROMETHEUS_PORT: '4102',
+  GRAFANA_PORT: '4103',
+  JAEGER_PORT: '4104',
+};
 
 /** A service's mounts, from either form `docker-compose config` prints (v1 strings, v2 objects). */
 function mounts(service: ComposeService | undefined): { source?: string; target?: string }[] {
@@ -73,7 +78,7 @@ describe('docker-compose.yml', () => {
   it('names a build or an image for every service', () => {
     const services = Object.entries(compose.services);
     expect(services.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['redis', 'gateway', 'worker', 'prometheus', 'grafana']),
+      expect.arrayContaining(['redis', 'gateway', 'worker', 'prometheus', 'grafana', 'jaeger']),
     );
     for (const [name, service] of services) {
       expect(service.build ?? service.image, `${name} has neither build nor image`).toBeDefined();
@@ -117,6 +122,15 @@ describe('docker-compose.yml', () => {
   it('starts gateways and workers with the command lines of npm run start:gateway and start:worker', () => {
     expect(compose.services.gateway?.command).toEqual(['node', ...nodeArgsOf('start:gateway')]);
     expect(compose.services.worker?.command).toEqual(['node', ...nodeArgsOf('start:worker')]);
+  });
+
+  it('sends the traces of gateways and workers to the trace viewer, which takes OTLP over HTTP', () => {
+    for (const name of ['gateway', 'worker']) {
+      expect(compose.services[name]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe(
+        'http://jaeger:4318',
+      );
+    }
+    expect(compose.services.jaeger?.environment?.COLLECTOR_OTLP_ENABLED).toBe('true');
   });
 
   it('runs Redis as a queue needs it: append-only file, noeviction, a volume, a healthcheck', () => {
