@@ -52,10 +52,12 @@ const WorkerPool = Type.Object(
     sandboxThreadMemoryMb: Type.Integer({ minimum: 16, default: 512 }),
     shutdownGraceMs: Type.Integer({ minimum: 1000, default: 30000 }),
     /**
-     * At least 1: a version no live worker hosts is forgotten by the gateways (invocations answer
-     * SKILL_NOT_FOUND), so nothing would be queued to wake a pool at zero (docs/kubernetes.md).
+     * 0 scales the pool to zero when idle: its workers run with WORKER_SCALE_TO_ZERO, so that its
+     * versions stay invocable with no worker alive, and KEDA wakes it on the gateways' metrics.
      */
-    minReplicas: Type.Integer({ minimum: 1, default: 1 }),
+    minReplicas: Type.Integer({ minimum: 0, default: 1 }),
+    /** With minReplicas 0: how long the queues stay empty before the last replica goes (KEDA's cooldownPeriod). */
+    cooldownSeconds: Type.Integer({ minimum: 0, default: 300 }),
     maxReplicas: Type.Integer({ minimum: 1, default: 10 }),
     /** Scale out while the oldest job in line has waited longer than this. */
     targetQueueAgeSeconds: Type.Integer({ minimum: 1, default: 10 }),
@@ -160,6 +162,11 @@ export function parseValues(input: unknown): Values {
   for (const pool of checked.workerPools) {
     if (pool.maxReplicas < pool.minReplicas) {
       throw new Error(`Invalid values: pool ${pool.name} has maxReplicas under minReplicas`);
+    }
+    if (pool.minReplicas > 0 && pool.env?.WORKER_SCALE_TO_ZERO !== undefined) {
+      throw new Error(
+        `Invalid values: pool ${pool.name} sets WORKER_SCALE_TO_ZERO; minReplicas: 0 sets it, and only then does KEDA let the pool reach zero`,
+      );
     }
   }
   return checked;

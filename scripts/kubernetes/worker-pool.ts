@@ -29,15 +29,24 @@ export function poolSkillIds(pool: WorkerPoolValues): string[] {
   return [...new Set(pool.skills.map((skill) => skill.split('@')[0] ?? skill))];
 }
 
+/** A pool at zero replicas: its versions stay invocable, and the gateways export their queues. */
+export function scalesToZero(pool: WorkerPoolValues): boolean {
+  return pool.minReplicas === 0;
+}
+
 /**
- * The worker Service's metrics as KEDA asks Prometheus for them: the pool's skills, in this
- * namespace, from this deployment's workers (the ServiceMonitor's job is the worker Service).
+ * The queue metrics as KEDA asks Prometheus for them: the pool's skills, in this namespace, from
+ * this deployment's workers (the ServiceMonitor's job is the worker Service), and from its
+ * gateways for a pool that scales to zero, as no worker of it exports them at zero replicas.
  */
 function selectorOf(values: Values, pool: WorkerPoolValues, extra = ''): string {
   const skills = poolSkillIds(pool)
     .map((id) => id.replace(/[.\\]/g, '\\\\$&'))
     .join('|');
-  return `{namespace="${values.namespace}", job="${values.name}-worker", skill=~"${skills}"${extra}}`;
+  const job = scalesToZero(pool)
+    ? `job=~"${values.name}-worker|${values.name}-gateway"`
+    : `job="${values.name}-worker"`;
+  return `{namespace="${values.namespace}", ${job}, skill=~"${skills}"${extra}}`;
 }
 
 /**
@@ -97,6 +106,7 @@ export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
                   SANDBOX_THREADS: String(pool.sandboxThreads),
                   SANDBOX_THREAD_MEMORY_MB: String(pool.sandboxThreadMemoryMb),
                   SHUTDOWN_GRACE_MS: String(pool.shutdownGraceMs),
+                  ...(scalesToZero(pool) ? { WORKER_SCALE_TO_ZERO: 'true' } : {}),
                   ...(pool.env ?? {}),
                 }),
               ],
@@ -122,6 +132,9 @@ export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
       minReplicaCount: pool.minReplicas,
       maxReplicaCount: pool.maxReplicas,
       pollingInterval: 15,
+      // KEDA itself takes an idle pool from one replica to none, once both triggers have read 0
+      // (no job waiting, delayed or running) for this long, and back to one at the first job.
+      ...(scalesToZero(pool) ? { cooldownPeriod: pool.cooldownSeconds } : {}),
       advanced: {
         horizontalPodAutoscalerConfig: {
           // Scale in slowly: a drained worker's slots are gone for SHUTDOWN_GRACE_MS.

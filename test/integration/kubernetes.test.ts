@@ -38,6 +38,20 @@ const SECRET_SETTINGS = [
 
 const exampleValues = (file: string) => parse(readRepoFile(`${VALUES}/${file}`)) as Record<string, unknown>;
 
+interface PoolValues {
+  name: string;
+  minReplicas?: number;
+  cooldownSeconds?: number;
+}
+
+it('scales to zero only the pools whose values ask: one of the examples has one, the others none', () => {
+  const toZero = examples.map(
+    (file) =>
+      (exampleValues(file).workerPools as PoolValues[]).filter((pool) => pool.minReplicas === 0).length,
+  );
+  expect(toZero.filter((count) => count > 0)).toHaveLength(1);
+});
+
 it('has an example for each way to reach Redis: a URL, Sentinels, a cluster', () => {
   expect(examples.sort()).toEqual(['redis-cluster.yaml', 'redis-sentinel.yaml', 'redis-url.yaml']);
 });
@@ -57,6 +71,12 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
   const podLabels = (deployment: KubeObject) =>
     deployment.spec.template.metadata.labels as Record<string, string>;
   const sharedConfig = named('ConfigMap', 'skillrun-config').data ?? {};
+  const poolOf = (worker: KubeObject) => {
+    const pools = exampleValues(file).workerPools as PoolValues[];
+    const pool = pools.find((each) => worker.metadata.name === `skillrun-worker-${each.name}`);
+    if (!pool) throw new Error(`no pool for ${worker.metadata.name}`);
+    return pool;
+  };
 
   it('renders to the committed file (node --import tsx scripts/kubernetes/render.mts --examples)', () => {
     expect(renderFile(join(repoRoot, VALUES, file))).toBe(rendered);
@@ -175,15 +195,30 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
       // Prioritized jobs count as waiting; delayed ones (retries) are counted too.
       expect(depth).toContain('state=~"waiting|delayed|active"');
       expect(age).toContain('skillrun_queue_age_seconds{');
+      // Zero replicas only where the pool's values ask for it, and then its workers keep its
+      // versions invocable and the gateways export its queues (no worker does at zero).
+      const pool = poolOf(worker);
+      const toZero = pool.minReplicas === 0;
+      expect(scalers[0]?.spec.minReplicaCount, worker.metadata.name).toBe(pool.minReplicas ?? 1);
+      expect(envOf(containerOf(worker)).WORKER_SCALE_TO_ZERO, worker.metadata.name).toBe(
+        toZero ? 'true' : undefined,
+      );
+      expect(scalers[0]?.spec.cooldownPeriod, worker.metadata.name).toBe(
+        toZero ? (pool.cooldownSeconds ?? 300) : undefined,
+      );
       for (const query of [depth, age]) {
         expect(query).toContain(`skill=~"${skills.map((skill) => skill.split('@')[0]).join('|')}"`);
-        // Only this deployment's workers, as the worker ServiceMonitor names their job.
-        expect(query).toContain('namespace="skillrun", job="skillrun-worker"');
+        // Only this deployment's workers, as the worker ServiceMonitor names their job (and its
+        // gateways, as theirs names them, for a pool that scales to zero).
+        expect(query).toContain(
+          toZero
+            ? 'namespace="skillrun", job=~"skillrun-worker|skillrun-gateway"'
+            : 'namespace="skillrun", job="skillrun-worker"',
+        );
       }
       expect(Number(triggers[0]?.metadata.threshold)).toBe(
         Number(envOf(containerOf(worker)).WORKER_CONCURRENCY),
       );
-      expect(scalers[0]?.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
     }
     // No skill is hosted by two pools: their scalers would count its queue twice.
     const hosted = workers.flatMap((worker) => envOf(containerOf(worker)).WORKER_SKILLS?.split(',') ?? []);
@@ -309,9 +344,13 @@ describe('values the renderer refuses', () => {
     expect(() => buildManifests({ ...base(), env: { ADMIN_API_KEY: 'x'.repeat(32) } })).toThrow(/Secret/);
   });
 
-  it('a pool scaled to zero, a pool without skills, a setting it does not know', () => {
+  it('a pool that would scale to zero without minReplicas 0, a pool without skills, a setting it does not know', () => {
     const pool = (base().workerPools as Record<string, unknown>[])[0];
-    expect(() => buildManifests({ ...base(), workerPools: [{ ...pool, minReplicas: 0 }] })).toThrow(
+    // KEDA would keep one replica, so the mark would only hide a pool that is down from the alerts.
+    expect(() =>
+      buildManifests({ ...base(), workerPools: [{ ...pool, env: { WORKER_SCALE_TO_ZERO: 'true' } }] }),
+    ).toThrow(/minReplicas: 0/);
+    expect(() => buildManifests({ ...base(), workerPools: [{ ...pool, minReplicas: -1 }] })).toThrow(
       /minReplicas/,
     );
     expect(() => buildManifests({ ...base(), workerPools: [{ ...pool, skills: [] }] })).toThrow(/skills/);
