@@ -1,6 +1,6 @@
 import {
-  activeTraceId,
   type AuthConfig,
+  activeTraceId,
   authOf,
   coercionOf,
   type Deprecation,
