@@ -66,6 +66,11 @@ const CACHE_ENTRIES = 10_000;
 
 export class ApiKeyStore {
   private readonly cache = new Map<string, KeyEntry>();
+  /**
+   * The reads of records under way (while caching), which the verifications that miss the cache
+   * meanwhile wait for: otherwise each expiry of a busy key cost a read per request in flight.
+   */
+  private readonly reading = new Map<string, Promise<KeyEntry>>();
 
   /**
    * `cacheMs`: how long a key's record, once read, is trusted without reading it again (0: read on
@@ -115,12 +120,35 @@ export class ApiKeyStore {
   async revoke(id: string): Promise<boolean> {
     const revoked = await this.scripts.skillrunRevokeApiKey(this.keys.apiKey(id), new Date().toISOString());
     this.cache.delete(id);
+    // A read begun before the revocation is neither shared nor remembered from now on.
+    this.reading.delete(id);
     return revoked === 1;
   }
 
   private async entry(id: string): Promise<KeyEntry> {
     const cached = this.cache.get(id);
     if (cached && cached.expires > Date.now()) return cached;
+    if (this.cacheMs === 0) return this.read(id);
+    const shared = this.reading.get(id);
+    if (shared) {
+      const entry = await shared;
+      // That read began before this request: a key it did not find may have been created since.
+      if (entry.hash !== undefined) return entry;
+    }
+    const read = this.read(id).then((entry) => {
+      if (this.reading.get(id) !== read) return entry;
+      this.reading.delete(id);
+      if (entry.hash !== undefined) this.remember(id, entry);
+      return entry;
+    });
+    this.reading.set(id, read);
+    read.catch(() => {
+      if (this.reading.get(id) === read) this.reading.delete(id);
+    });
+    return read;
+  }
+
+  private async read(id: string): Promise<KeyEntry> {
     const fields = await this.redis.hgetall(this.keys.apiKey(id));
     const record = toRecord(fields);
     const entry: KeyEntry = {
@@ -136,7 +164,6 @@ export class ApiKeyStore {
             },
       expires: Date.now() + this.cacheMs,
     };
-    if (this.cacheMs > 0 && entry.hash !== undefined) this.remember(id, entry);
     return entry;
   }
 

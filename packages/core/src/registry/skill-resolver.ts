@@ -21,6 +21,12 @@ export interface ResolvedSkill {
  */
 export class SkillResolver {
   private readonly cache = new Map<string, { versions: RegistryVersion[]; until: number }>();
+  /**
+   * The reads under way (while caching): the invocations that miss the cache meanwhile wait for the
+   * same read. Otherwise each expiry of a busy skill's entry cost a read per invocation in flight,
+   * tens of them under load.
+   */
+  private readonly reading = new Map<string, Promise<RegistryVersion[]>>();
 
   constructor(
     private readonly registry: SkillRegistry,
@@ -61,15 +67,34 @@ export class SkillResolver {
   }
 
   private async versionsOf(skillId: string): Promise<RegistryVersion[]> {
-    const now = Date.now();
     const hit = this.cache.get(skillId);
-    if (hit && hit.until > now) return hit.versions;
-    const versions = await this.registry.versions(skillId, now);
-    if (this.ttlMs > 0 && versions.some((version) => version.available)) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(skillId, { versions, until: now + this.ttlMs });
+    if (hit && hit.until > Date.now()) return hit.versions;
+    const shared = this.reading.get(skillId);
+    if (shared) {
+      const versions = await shared;
+      // That read began before this invocation: a skill it did not find may be published since.
+      if (versions.some((version) => version.available)) return versions;
     }
-    return versions;
+    return this.read(skillId);
+  }
+
+  private read(skillId: string): Promise<RegistryVersion[]> {
+    const now = Date.now();
+    const read = this.registry.versions(skillId, now).then((versions) => {
+      if (this.ttlMs > 0 && versions.some((version) => version.available)) {
+        if (this.cache.size > 10_000) this.cache.clear();
+        this.cache.set(skillId, { versions, until: now + this.ttlMs });
+      }
+      return versions;
+    });
+    if (this.ttlMs > 0) {
+      this.reading.set(skillId, read);
+      const done = () => {
+        if (this.reading.get(skillId) === read) this.reading.delete(skillId);
+      };
+      read.then(done, done);
+    }
+    return read;
   }
 }
 
