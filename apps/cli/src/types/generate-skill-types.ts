@@ -1,5 +1,4 @@
-import type { SkillDescriptor } from '@skillrun/client';
-import { inputSchemaOf } from './input-schema-of';
+import { inputSchemaOf, type SkillDescriptor } from '@skillrun/client';
 import { pascalCase, typeNamesOf } from './type-names';
 
 /**
@@ -33,7 +32,8 @@ export async function generateSkillTypes(descriptors: SkillDescriptor[], source:
     const output = `${name}Output`;
     sections.push(
       `// ${descriptor.id} ${descriptor.version}: ${oneLine(descriptor.description)}`,
-      (await compileAs(inputSchemaOf(descriptor.inputs), input)).trim(),
+      // Closed: a misspelt input name is a compile error.
+      (await compileAs({ ...inputSchemaOf(descriptor.inputs), additionalProperties: false }, input)).trim(),
       (await compileAs(descriptor.output.schema ?? {}, output)).trim(),
       '',
     );
