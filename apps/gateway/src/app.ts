@@ -4,7 +4,14 @@ import type { AgentGateway } from './agents/agent-gateway';
 import { agentRoutes } from './agents/agent-routes';
 import type { Authenticator } from './auth/authenticator';
 import type { CallerStreams } from './caller-streams';
-import { CONSOLE_PATH, consoleRoutes, type FleetOverview, fleetRoutes } from './console';
+import {
+  CONSOLE_PATH,
+  type ConsoleOAuth,
+  consoleRoutes,
+  consoleSignInRoutes,
+  type FleetOverview,
+  fleetRoutes,
+} from './console';
 import type { ExecutionCanceler } from './execution-canceler';
 import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReader } from './execution-reader';
@@ -62,6 +69,8 @@ export interface AppDeps {
   maxJsonDepth: number;
   /** Express' `trust proxy`: which proxies' X-Forwarded-For names the client (TRUST_PROXY). */
   trustProxy?: boolean | number | string;
+  /** Signing in to the console at an OAuth 2 authorization server; absent when not configured. */
+  consoleOAuth?: ConsoleOAuth;
   /** The job dashboard at /admin/queues; absent when QUEUE_DASHBOARD is off. */
   queueDashboard?: QueueDashboardSettings;
 }
@@ -110,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
   const document = openApiDocument(deps.baseUrl);
   app.use('/openapi.json', openApiRoutes(document));
   app.use('/docs', apiDocsRoutes(document));
+  app.use(`${CONSOLE_PATH}/sign-in`, consoleSignInRoutes(deps.consoleOAuth));
   app.use(CONSOLE_PATH, consoleRoutes());
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -52,6 +52,33 @@ export const GatewayConfigSchema = Type.Object({
       description: "The issuer's JSON Web Key Set (keys cached, refetched on rotation).",
     }),
   ),
+  CONSOLE_OAUTH_CLIENT_ID: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "The console's client id at the OAuth 2 authorization server: with it, the console offers signing in there (authorization code with PKCE).",
+    }),
+  ),
+  OAUTH_AUTHORIZATION_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        "The authorization server's authorization endpoint, where the console sends people to sign in.",
+    }),
+  ),
+  OAUTH_TOKEN_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        "The authorization server's token endpoint, where the gateway exchanges the console's code.",
+    }),
+  ),
+  CONSOLE_OAUTH_SCOPE: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "The scopes the console asks for (space-separated; the server's default without it).",
+    }),
+  ),
   CUSTOM_AUTH_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
@@ -222,6 +249,18 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     throw new ConfigError(
       'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS_URL go together: set all three or none',
     );
+  }
+  const consoleOAuth = [
+    parsed.CONSOLE_OAUTH_CLIENT_ID,
+    parsed.OAUTH_AUTHORIZATION_URL,
+    parsed.OAUTH_TOKEN_URL,
+  ];
+  if (consoleOAuth.some((value) => value !== undefined)) {
+    if (!consoleOAuth.every((value) => value !== undefined) || parsed.OAUTH_ISSUER === undefined) {
+      throw new ConfigError(
+        'CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL go together, and with OAUTH_ISSUER (the tokens they bring must verify)',
+      );
+    }
   }
   return Object.freeze({
     ...parsed,

@@ -30,7 +30,7 @@ import { SkillAccess } from './auth/skill-access';
 import { CallerStreams } from './caller-streams';
 import { ChangeFeed } from './change-feed';
 import { descriptorContext, type GatewayConfig, trustProxyOf } from './config';
-import { FleetOverview } from './console';
+import { consoleOAuthOf, FleetOverview } from './console';
 import { ExecutionCanceler } from './execution-canceler';
 import { ExecutionHistory } from './execution-history';
 import { ExecutionReader } from './execution-reader';
@@ -252,6 +252,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     apiKeys,
     agents,
     fleet: new FleetOverview({ redis, keys, registry, queues }),
+    consoleOAuth: consoleOAuthOf(config),
     baseUrl: config.PUBLIC_BASE_URL,
     logger,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

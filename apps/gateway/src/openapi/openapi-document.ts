@@ -7,6 +7,7 @@ import {
   VersionQuery,
 } from '@skillrun/core';
 import { agentPaths } from './agent-paths';
+import { consolePaths } from './console-paths';
 import { fleetPaths } from './fleet-paths';
 import {
   DEPRECATION_HEADER,
@@ -306,6 +307,7 @@ export function openApiDocument(baseUrl: string): Json {
       ...taskPaths,
       ...webhookPaths,
       ...fleetPaths,
+      ...consolePaths,
       ...agentPaths,
       '/me': {
         get: {

@@ -1,0 +1,137 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { SchemaValidator, SkillError } from '@skillrun/core';
+import type { Router } from 'express';
+import type { GatewayConfig } from '../config';
+import { measuredRouter } from '../metrics/measured-router';
+
+/** Signing in to the console through an OAuth 2 authorization server (its settings). */
+export interface ConsoleOAuth {
+  /** OAUTH_AUTHORIZATION_URL: where the browser is sent to sign in. */
+  authorizationUrl: string;
+  /** OAUTH_TOKEN_URL: where this gateway exchanges the code the browser comes back with. */
+  tokenUrl: string;
+  /** CONSOLE_OAUTH_CLIENT_ID: the console, a public client (PKCE, no secret). */
+  clientId: string;
+  /** CONSOLE_OAUTH_SCOPE, if set. */
+  scope?: string;
+  /** OAUTH_AUDIENCE: the resource (RFC 8707) the token is asked for, so that this gateway takes it. */
+  resource: string;
+}
+
+/** The settings, when the console's client id is set (loadGatewayConfig checks that all of them are). */
+export function consoleOAuthOf(config: GatewayConfig): ConsoleOAuth | undefined {
+  const { CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL, OAUTH_AUDIENCE } = config;
+  if (!CONSOLE_OAUTH_CLIENT_ID || !OAUTH_AUTHORIZATION_URL || !OAUTH_TOKEN_URL || !OAUTH_AUDIENCE)
+    return undefined;
+  return {
+    authorizationUrl: OAUTH_AUTHORIZATION_URL,
+    tokenUrl: OAUTH_TOKEN_URL,
+    clientId: CONSOLE_OAUTH_CLIENT_ID,
+    ...(config.CONSOLE_OAUTH_SCOPE === undefined ? {} : { scope: config.CONSOLE_OAUTH_SCOPE }),
+    resource: OAUTH_AUDIENCE,
+  };
+}
+
+/** A token endpoint that has not answered by then is taken as unavailable. */
+const TOKEN_TIMEOUT_MS = 10_000;
+
+export const CodeExchange = Type.Object(
+  {
+    code: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'The code the authorization server gave.',
+    }),
+    // RFC 7636 section 4.1: 43 to 128 unreserved characters.
+    code_verifier: Type.String({ pattern: '^[A-Za-z0-9._~-]{43,128}$' }),
+    redirect_uri: Type.String({
+      pattern: '^https?://',
+      maxLength: 2048,
+      description: 'The redirect_uri of the authorization request, as sent there.',
+    }),
+  },
+  { additionalProperties: false },
+);
+type CodeExchange = Static<typeof CodeExchange>;
+const codeExchange = new SchemaValidator(CodeExchange, 'code exchange');
+
+/**
+ * /console/sign-in (the router is mounted there): how the console may sign people in, and, with an
+ * authorization server configured, the exchange of the code it comes back with for an access token
+ * (authorization code with PKCE, RFC 7636). The gateway makes the exchange rather than the browser,
+ * so that the console's CSP still lets it talk to this gateway only, and the authorization server
+ * needs no CORS for it. Neither the code nor the token is logged or kept.
+ */
+export function consoleSignInRoutes(oauth: ConsoleOAuth | undefined): Router {
+  const router = measuredRouter();
+  router.get('', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store').json(
+      oauth
+        ? {
+            oauth2: {
+              authorization_url: oauth.authorizationUrl,
+              client_id: oauth.clientId,
+              ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+              resource: oauth.resource,
+            },
+          }
+        : {},
+    );
+  });
+  router.post('/token', async (req, res) => {
+    if (!oauth) {
+      throw new SkillError(
+        'NOT_CONFIGURED',
+        'Signing in through an authorization server needs CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL',
+      );
+    }
+    const token = await exchange(oauth, codeExchange.parse(req.body));
+    res.setHeader('Cache-Control', 'no-store').json(token);
+  });
+  return router;
+}
+
+async function exchange(
+  oauth: ConsoleOAuth,
+  body: CodeExchange,
+): Promise<{ access_token: string; expires_in?: number }> {
+  let answer: Response;
+  try {
+    answer = await fetch(oauth.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: body.code,
+        redirect_uri: body.redirect_uri,
+        client_id: oauth.clientId,
+        code_verifier: body.code_verifier,
+        resource: oauth.resource,
+      }),
+      redirect: 'error',
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+    });
+  } catch {
+    throw new SkillError('SERVICE_UNAVAILABLE', 'The authorization server does not answer');
+  }
+  const json = (await answer.json().catch(() => ({}))) as {
+    access_token?: unknown;
+    expires_in?: unknown;
+    error?: unknown;
+  };
+  // RFC 6749 section 5.2: a refused grant is a 400 (or 401) naming the error.
+  if (answer.status === 400 || answer.status === 401) {
+    const reason = typeof json.error === 'string' ? json.error.slice(0, 100) : `HTTP ${answer.status}`;
+    throw new SkillError('INVALID_INPUT', `The authorization server refused the code: ${reason}`);
+  }
+  if (!answer.ok || typeof json.access_token !== 'string') {
+    throw new SkillError(
+      'SERVICE_UNAVAILABLE',
+      `The authorization server answered ${answer.status} without a token`,
+    );
+  }
+  return {
+    access_token: json.access_token,
+    ...(typeof json.expires_in === 'number' ? { expires_in: json.expires_in } : {}),
+  };
+}

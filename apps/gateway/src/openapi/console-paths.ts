@@ -1,0 +1,68 @@
+import { CodeExchange } from '../console';
+import { errors } from './openapi-parts';
+
+const noCredentials = [{}];
+
+/** Ours: what the console needs before anyone has signed in (so neither asks for credentials). */
+export const consolePaths = {
+  '/console/sign-in': {
+    get: {
+      operationId: 'getConsoleSignIn',
+      summary: 'How the console may sign people in (ours)',
+      description:
+        "`oauth2` when the gateway is set up for signing in at an OAuth 2 authorization server (CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL): where to send the browser, the console's client id, the scope to ask for and the resource (OAUTH_AUDIENCE); `{}` otherwise (an API key or token is pasted in).",
+      tags: ['meta'],
+      security: noCredentials,
+      responses: {
+        '200': {
+          description: 'The ways to sign in.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  oauth2: {
+                    type: 'object',
+                    required: ['authorization_url', 'client_id', 'resource'],
+                    properties: {
+                      authorization_url: { type: 'string', format: 'uri' },
+                      client_id: { type: 'string' },
+                      scope: { type: 'string' },
+                      resource: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  '/console/sign-in/token': {
+    post: {
+      operationId: 'exchangeConsoleCode',
+      summary: "Exchanges the console's authorization code for an access token (ours)",
+      description:
+        "The authorization code grant with PKCE (RFC 7636): the gateway sends the code, the verifier and the redirect_uri to OAUTH_TOKEN_URL as the console's public client, asking for OAUTH_AUDIENCE as the resource (RFC 8707), and answers the access token, which is then used as any bearer token. 400 INVALID_INPUT when the authorization server refuses the code (naming its error), 501 NOT_CONFIGURED without the settings, 503 when it does not answer.",
+      tags: ['meta'],
+      security: noCredentials,
+      requestBody: { required: true, content: { 'application/json': { schema: CodeExchange } } },
+      responses: {
+        '200': {
+          description: 'The access token.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['access_token'],
+                properties: { access_token: { type: 'string' }, expires_in: { type: 'integer' } },
+              },
+            },
+          },
+        },
+        ...errors('400', '415', '501', '503'),
+      },
+    },
+  },
+};
