@@ -62,6 +62,15 @@ describe('the console, in a browser', () => {
     // Its API docs, opened the same way, are not blank either: the same CSP rule.
     const docs = await fetch(`${system.gateway.url}/docs/`);
     expect(docs.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+    // Without an authorization server, signing in takes a pasted key or token only.
+    expect((await client.request('/console/sign-in')).body).toEqual({});
+    const exchange = await client.request('/console/sign-in/token', {
+      json: { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: `${origin}/console/` },
+    });
+    expect([exchange.status, exchange.body.error]).toEqual([
+      501,
+      expect.objectContaining({ code: 'NOT_CONFIGURED' }),
+    ]);
   });
 
   it('shows the API docs at a host name over plain HTTP, without a validator badge or any other host', async () => {

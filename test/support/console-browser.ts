@@ -64,7 +64,7 @@ export class ConsoleTab {
   /** Signs in with a key through the sign-in form, then waits for the console to say who it is. */
   async signIn(key: string): Promise<void> {
     await this.page.getByLabel('API key or access token').fill(key);
-    await this.page.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await this.page.locator('#who').waitFor();
   }
 

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   exportJWK,
@@ -62,7 +62,12 @@ const DEFAULT_LIFETIME_SECONDS = 300;
  *   await verifier.verify(await idp.sign({ sub: 'alice', scope: 'skill:invoke' }));
  *   await idp.close();
  */
-export async function startJwksServer(options: { audience?: string } = {}): Promise<JwksServer> {
+export async function startJwksServer(
+  options: {
+    audience?: string /** Answers every other request (an authorization server's). */;
+    otherRoutes?: RequestListener;
+  } = {},
+): Promise<JwksServer> {
   let generation = 1;
   let current = await createTestKey(`key-${generation}`);
   const other = await createTestKey('other-key');
@@ -70,7 +75,8 @@ export async function startJwksServer(options: { audience?: string } = {}): Prom
 
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url !== '/.well-known/jwks.json') {
-      res.writeHead(404).end();
+      if (options.otherRoutes) options.otherRoutes(req, res);
+      else res.writeHead(404).end();
       return;
     }
     requests += 1;

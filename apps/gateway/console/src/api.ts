@@ -29,13 +29,14 @@ const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
 
 /**
  * The service's API, from the page's own origin, with the credential the person signed in with:
- * an API key in `X-API-Key`, or an OAuth 2 access token (a JWT) as `Authorization: Bearer`. The
- * credential travels in headers only, never in a URL.
+ * an API key in `X-API-Key`, or an OAuth 2 access token (a JWT) as `Authorization: Bearer`; none
+ * before signing in. The credential travels in headers only, never in a URL.
  */
 export class Api {
-  constructor(private readonly credential: string) {}
+  constructor(private readonly credential?: string) {}
 
   headers(): Record<string, string> {
+    if (this.credential === undefined) return {};
     return JWT.test(this.credential)
       ? { authorization: `Bearer ${this.credential}` }
       : { 'x-api-key': this.credential };

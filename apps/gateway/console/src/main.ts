@@ -1,6 +1,7 @@
 import { Api, ApiError } from './api';
 import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';
+import { returnFromSignIn } from './oauth-sign-in';
 import { executionPage } from './pages/execution-page';
 import { executionsPage } from './pages/executions-page';
 import { fleetPage } from './pages/fleet-page';
@@ -166,4 +167,11 @@ function boot(reason?: string): void {
   );
 }
 
-boot();
+// Back from the authorization server, its token is the tab's credential (or the reason it has none).
+returnFromSignIn().then(
+  (result) => {
+    if (result && 'token' in result) session.set(result.token);
+    boot(result && 'error' in result ? result.error : undefined);
+  },
+  (error: unknown) => boot(error instanceof Error ? error.message : String(error)),
+);

@@ -1,11 +1,13 @@
 import { Api, ApiError } from '../api';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
+import { oauthSettings, signInAt } from '../oauth-sign-in';
 import type { Me } from '../protocol';
 
 /**
  * The sign-in form: an API key (or an OAuth 2 access token), checked with `GET /me` before it is
- * kept. Calls `onSignedIn` with the API and who it stands for.
+ * kept; and, when the gateway has an authorization server, a button that signs in there instead.
+ * Calls `onSignedIn` with the API and who it stands for.
  */
 export function signInPage(
   onSignedIn: (credential: string, api: Api, me: Me) => void,
@@ -62,6 +64,23 @@ export function signInPage(
         ),
     );
   });
+  const elsewhere = h('div', { class: 'sign-in-elsewhere' });
+  oauthSettings().then(
+    (settings) => {
+      if (!settings) return;
+      replace(
+        elsewhere,
+        h(
+          'button',
+          { type: 'button', onclick: () => signInAt(settings) },
+          `Sign in at ${new URL(settings.authorization_url).host}`,
+        ),
+        h('p', { class: 'hint' }, 'Or paste an API key or access token below.'),
+      );
+      form.insertBefore(elsewhere, form.querySelector('.field'));
+    },
+    () => {},
+  );
   queueMicrotask(() => input.focus());
   return h('main', { id: 'main', class: 'sign-in-page' }, form);
 }

@@ -1,0 +1,127 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthorizationServer, startAuthorizationServer } from '../support/authorization-server';
+import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { TestSystem } from '../support/system';
+
+/**
+ * Signing in to the console at an OAuth 2 authorization server (the authorization code grant with
+ * PKCE), in Chromium, against a real gateway and a real authorization server: a second HTTP
+ * service with its own sign-in page, whose tokens the gateway verifies against its JWKS.
+ */
+describe('the console, signing in at an authorization server', () => {
+  let idp: AuthorizationServer;
+  let system: TestSystem;
+  let browser: Browser;
+  let origin: string;
+  let tab: ConsoleTab | undefined;
+
+  beforeAll(async () => {
+    idp = await startAuthorizationServer();
+    [system, browser] = await Promise.all([
+      TestSystem.start({
+        OAUTH_ISSUER: idp.issuer,
+        OAUTH_AUDIENCE: idp.audience,
+        OAUTH_JWKS_URL: idp.jwksUrl,
+        CONSOLE_OAUTH_CLIENT_ID: idp.clientId,
+        OAUTH_AUTHORIZATION_URL: idp.authorizationUrl,
+        OAUTH_TOKEN_URL: idp.tokenUrl,
+        CONSOLE_OAUTH_SCOPE: 'skill:read skill:invoke',
+      }),
+      launchChromium(),
+    ]);
+    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    idp.allowRedirect(`${origin}/console/`);
+  });
+  afterEach(async () => {
+    if (!tab) return;
+    // The authorization server's page is the only other host the browser went to.
+    expect(tab.foreignRequests.filter((url) => !url.startsWith(`${idp.issuer}/`))).toEqual([]);
+    expect(tab.pageErrors).toEqual([]);
+    await tab.close();
+    tab = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+    await idp?.close();
+  });
+
+  it("signs in at the authorization server's page and comes back signed in, where it left", async () => {
+    tab = await ConsoleTab.open(browser, origin, '/console/#/skills');
+    const { page } = tab;
+    await page.getByRole('button', { name: `Sign in at ${new URL(idp.issuer).host}` }).click();
+    await page.waitForURL((url) => url.href.startsWith(idp.authorizationUrl));
+    const asked = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(asked)).toEqual({
+      response_type: 'code',
+      client_id: idp.clientId,
+      redirect_uri: `${origin}/console/`,
+      state: expect.stringMatching(/^[\w-]{22}$/),
+      code_challenge: expect.stringMatching(/^[\w-]{43}$/),
+      code_challenge_method: 'S256',
+      resource: idp.audience,
+      scope: 'skill:read skill:invoke',
+    });
+    await page.getByLabel('User').fill('alice');
+    await page.getByRole('button', { name: 'Allow' }).click();
+
+    await page.getByRole('heading', { name: 'Skills' }).waitFor();
+    expect(await page.locator('#who').textContent()).toBe('alice');
+    // The code is gone from the address; the page is the one signed in from.
+    expect(new URL(page.url()).search).toBe('');
+    expect(new URL(page.url()).hash).toBe('#/skills');
+    // The gateway exchanged the code with the verifier whose S256 the browser sent, once.
+    expect(idp.tokenRequests).toHaveLength(1);
+    expect(idp.tokenRequests[0]).toMatchObject({
+      granted: true,
+      params: { client_id: idp.clientId, resource: idp.audience, redirect_uri: `${origin}/console/` },
+    });
+    // The tab keeps the access token, a JWT, which the gateway takes as alice's (the console asked
+    // GET /me with it to show who is signed in).
+    const credential = await page.evaluate("sessionStorage.getItem('skillrun.console.credential')");
+    expect(credential).toMatch(/^eyJ/);
+    const me = await system.client.request('/me', { headers: { authorization: `Bearer ${credential}` } });
+    expect(me.body).toMatchObject({ caller_id: 'alice', method: 'oauth2' });
+  });
+
+  it('says why when the person denies it, or when a return was not started from this tab', async () => {
+    tab = await ConsoleTab.open(browser, origin);
+    const { page } = tab;
+    await page.getByRole('button', { name: /^Sign in at / }).waitFor();
+    expect(await tab.accessibilityViolations()).toEqual([]);
+    await page.getByRole('button', { name: /^Sign in at / }).click();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('The authorization server did not sign you in (access_denied).').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+
+    await page.goto(`${origin}/console/?code=stolen&state=someone-elses`);
+    await page.getByText('That sign-in was not started from this tab. Sign in again.').waitFor();
+    expect(idp.tokenRequests.filter((request) => request.params.code === 'stolen')).toEqual([]);
+  });
+
+  it('answers a code the authorization server refuses, or a bad exchange, with the error envelope', async () => {
+    const exchange = (body: unknown) => system.client.request('/console/sign-in/token', { json: body });
+    const refused = await exchange({
+      code: 'not-a-code',
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: `${origin}/console/`,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      error: { code: 'INVALID_INPUT', message: 'The authorization server refused the code: invalid_grant' },
+    });
+    const short = await exchange({ code: 'x', code_verifier: 'short', redirect_uri: `${origin}/console/` });
+    expect(short.status).toBe(400);
+    expect(short.body).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    const settings = await system.client.request('/console/sign-in');
+    expect(settings.body).toEqual({
+      oauth2: {
+        authorization_url: idp.authorizationUrl,
+        client_id: idp.clientId,
+        scope: 'skill:read skill:invoke',
+        resource: idp.audience,
+      },
+    });
+  });
+});
