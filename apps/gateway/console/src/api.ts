@@ -1,11 +1,4 @@
-/** An error envelope's `error`, as the service answers it. */
-export interface ErrorBody {
-  code: string;
-  message: string;
-  recoverable?: boolean;
-  details?: unknown;
-  suggested_action?: string;
-}
+import type { ErrorBody } from '@skillrun/client/protocol';
 
 /** A refusal by the service (or no answer: status 0). */
 export class ApiError extends Error {

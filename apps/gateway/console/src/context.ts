@@ -1,10 +1,10 @@
+import type { CallerIdentity } from '@skillrun/client/protocol';
 import type { Api } from './api';
-import type { Me } from './protocol';
 
 /** What a page is given: the API as the person signed in, who that is, and its lifetime. */
 export interface PageContext {
   api: Api;
-  me: Me;
+  me: CallerIdentity;
   /** Aborted when the person leaves the page: its streams and timers stop. */
   signal: AbortSignal;
   /** The path's segments after the page's own (`#/executions/a/b` → ['a', 'b']). */
@@ -15,12 +15,12 @@ export interface PageContext {
   title(text: string): HTMLHeadingElement;
 }
 
-export function isAdmin(me: Me): boolean {
+export function isAdmin(me: CallerIdentity): boolean {
   return me.scopes.includes('admin');
 }
 
 /** Whether this caller may cancel, replay and invoke (the `skill:invoke` scope, or admin). */
-export function mayInvoke(me: Me): boolean {
+export function mayInvoke(me: CallerIdentity): boolean {
   return isAdmin(me) || me.scopes.includes('skill:invoke');
 }
 

@@ -1,3 +1,4 @@
+import type { CallerIdentity } from '@skillrun/client/protocol';
 import { Api, ApiError } from './api';
 import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';
@@ -10,7 +11,6 @@ import { skillPage } from './pages/skill-page';
 import { skillsPage } from './pages/skills-page';
 import { taskPage } from './pages/task-page';
 import { tasksPage } from './pages/tasks-page';
-import type { Me } from './protocol';
 import { session } from './session';
 
 type Page = (context: PageContext) => HTMLElement;
@@ -33,7 +33,7 @@ function route(): { segments: string[]; query: URLSearchParams } {
   return { segments, query: new URLSearchParams(search) };
 }
 
-function start(api: Api, me: Me): void {
+function start(api: Api, me: CallerIdentity): void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
   const pages = isAdmin(me)
@@ -157,7 +157,7 @@ function boot(reason?: string): void {
     return;
   }
   const api = new Api(credential);
-  api.request<Me>('/me').then(
+  api.request<CallerIdentity>('/me').then(
     (me) => start(api, me),
     (error: unknown) => {
       if (error instanceof ApiError && error.status === 401) session.clear();

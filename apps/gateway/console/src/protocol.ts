@@ -1,4 +1,8 @@
-import type { ErrorBody } from './api';
+import type {
+  ParameterDefinition as ClientParameterDefinition,
+  ErrorBody,
+  SkillVersionList,
+} from '@skillrun/client/protocol';
 
 /** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
 export interface Execution {
@@ -44,13 +48,6 @@ export interface ExecutionPage {
   next_cursor: string | null;
 }
 
-export interface Me {
-  caller_id: string;
-  scopes: string[];
-  skills?: string[];
-  method: string;
-}
-
 export type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
@@ -75,20 +72,12 @@ export type JsonSchema = {
   [keyword: string]: unknown;
 };
 
-/** One input of a Skill Descriptor (spec 000): its JSON Schema in `schema`. */
-export interface ParameterDefinition {
-  name: string;
-  type: string;
-  description?: string;
-  required: boolean;
-  default?: unknown;
+/** One input of a Skill Descriptor (spec 000), its JSON Schema read as the forms and tables read it. */
+export interface ParameterDefinition extends Omit<ClientParameterDefinition, 'schema'> {
   schema?: JsonSchema;
 }
 
-export interface Deprecation {
-  message: string;
-  deprecated_at: string;
-}
+export type Deprecation = NonNullable<SkillVersionList['versions'][number]['deprecated']>;
 
 export interface SkillDescriptor {
   id: string;
@@ -117,18 +106,6 @@ export interface SkillDescriptor {
 export interface SkillPage {
   skills: SkillDescriptor[];
   next_cursor: string | null;
-}
-
-export interface SkillVersions {
-  skill_id: string;
-  latest: string;
-  versions: {
-    version: string;
-    source: string;
-    registered_at: string;
-    deprecated?: Deprecation;
-    descriptor_url: string;
-  }[];
 }
 
 export interface Task {

@@ -1,8 +1,8 @@
+import type { CallerIdentity } from '@skillrun/client/protocol';
 import { Api, ApiError } from '../api';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { oauthSettings, signInAt } from '../oauth-sign-in';
-import type { Me } from '../protocol';
 
 /**
  * The sign-in form: an API key (or an OAuth 2 access token), checked with `GET /me` before it is
@@ -10,7 +10,7 @@ import type { Me } from '../protocol';
  * Calls `onSignedIn` with the API and who it stands for.
  */
 export function signInPage(
-  onSignedIn: (credential: string, api: Api, me: Me) => void,
+  onSignedIn: (credential: string, api: Api, me: CallerIdentity) => void,
   reason?: string,
 ): HTMLElement {
   const input = h('input', {
@@ -49,7 +49,7 @@ export function signInPage(
     const credential = input.value.trim();
     if (!credential) return;
     const api = new Api(credential);
-    api.request<Me>('/me').then(
+    api.request<CallerIdentity>('/me').then(
       (me) => onSignedIn(credential, api, me),
       (error: unknown) =>
         replace(

@@ -1,10 +1,11 @@
+import type { SkillVersionList } from '@skillrun/client/protocol';
 import { ApiError } from '../api';
 import { link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { time } from '../format';
 import { jsonView } from '../json-view';
-import type { Execution, JsonSchema, SkillDescriptor, SkillVersions } from '../protocol';
+import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
 
@@ -54,7 +55,7 @@ export function skillPage(context: PageContext): HTMLElement {
     const [descriptor, versions] = await Promise.all([
       context.api.request<SkillDescriptor>(path, { signal: context.signal }),
       context.api
-        .request<SkillVersions>(`${path}/versions`, { signal: context.signal })
+        .request<SkillVersionList>(`${path}/versions`, { signal: context.signal })
         .catch(() => undefined),
     ]);
     heading.textContent = `${descriptor.name} ${descriptor.version}`;
@@ -108,7 +109,7 @@ export function skillPage(context: PageContext): HTMLElement {
     body.setAttribute('aria-busy', 'false');
   }
 
-  function versionsTable(versions: SkillVersions): HTMLElement {
+  function versionsTable(versions: SkillVersionList): HTMLElement {
     return h(
       'table',
       { class: 'versions' },
