@@ -1,19 +1,10 @@
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Service } from 'kubernetes-models/v1/Service';
-import { nodeArgsOf } from '../node-args.mjs';
-import {
-  CONTAINER_SECURITY,
-  envList,
-  envSources,
-  httpProbe,
-  labelsOf,
-  metadataOf,
-  POD_SECURITY,
-} from './pod-parts';
+import { envList, labelsOf, metadataOf, probesOn } from './pod-parts';
+import { prometheusTrigger } from './prometheus-trigger';
 import type { Values } from './values';
+import { deploymentOf, disruptionBudgetOf, type Workload } from './workload';
 
 export const GATEWAY_PORT = 3000;
 
@@ -31,57 +22,31 @@ const GATEWAY_RESOURCES = {
 const ENDPOINT_DRAIN_SECONDS = 5;
 
 export function gatewayObjects(values: Values) {
-  const name = `${values.name}-gateway`;
-  const selector = labelsOf(values, 'gateway');
   const { gateway } = values;
-  const deployment = new Deployment({
-    metadata: metadataOf(values, name, 'gateway'),
-    spec: {
-      // The HPA sets the number of replicas: none here, so that an apply does not reset it.
-      selector: { matchLabels: selector },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
-      template: {
-        metadata: { labels: selector },
-        spec: {
-          securityContext: POD_SECURITY,
-          // The preStop pause, then MAX_WAIT_SECONDS-long waits and event streams ending.
-          terminationGracePeriodSeconds: 30 + ENDPOINT_DRAIN_SECONDS,
-          containers: [
-            {
-              name: 'gateway',
-              image: values.image,
-              imagePullPolicy: values.imagePullPolicy,
-              command: ['node', ...nodeArgsOf('start:gateway')],
-              ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
-              envFrom: envSources(values, 'gateway'),
-              env: envList({
-                PORT: String(GATEWAY_PORT),
-                PUBLIC_BASE_URL: gateway.publicBaseUrl,
-                TRUST_PROXY: gateway.trustProxy,
-                ...(gateway.env ?? {}),
-              }),
-              readinessProbe: httpProbe('/readyz', 'http', 5, 2),
-              livenessProbe: httpProbe('/healthz', 'http', 10, 3),
-              startupProbe: httpProbe('/healthz', 'http', 2, 30),
-              lifecycle: { preStop: { exec: { command: ['sleep', String(ENDPOINT_DRAIN_SECONDS)] } } },
-              resources: { ...GATEWAY_RESOURCES, ...(gateway.resources ?? {}) },
-              securityContext: CONTAINER_SECURITY,
-            },
-          ],
-        },
-      },
+  const name = `${values.name}-gateway`;
+  const workload: Workload = { name, component: 'gateway' };
+  const deployment = deploymentOf(values, workload, {
+    // The preStop pause, then MAX_WAIT_SECONDS-long waits and event streams ending.
+    terminationGracePeriodSeconds: 30 + ENDPOINT_DRAIN_SECONDS,
+    port: { name: 'http', containerPort: GATEWAY_PORT },
+    container: {
+      env: envList({
+        PORT: String(GATEWAY_PORT),
+        PUBLIC_BASE_URL: gateway.publicBaseUrl,
+        TRUST_PROXY: gateway.trustProxy,
+        ...(gateway.env ?? {}),
+      }),
+      ...probesOn('http', 30),
+      lifecycle: { preStop: { exec: { command: ['sleep', String(ENDPOINT_DRAIN_SECONDS)] } } },
+      resources: { ...GATEWAY_RESOURCES, ...(gateway.resources ?? {}) },
     },
   });
   const service = new Service({
     metadata: metadataOf(values, name, 'gateway'),
-    spec: { selector, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+    spec: { selector: labelsOf(values, 'gateway'), ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
   });
   const autoscaler = gatewayAutoscaler(values, name);
-  const disruptionBudget = new PodDisruptionBudget({
-    metadata: metadataOf(values, name, 'gateway'),
-    spec: { maxUnavailable: 1, selector: { matchLabels: selector } },
-  });
-  return [deployment, service, autoscaler, disruptionBudget];
+  return [deployment, service, autoscaler, disruptionBudgetOf(values, workload)];
 }
 
 /** The gateways' HTTP answers per second, in this namespace, as the gateway ServiceMonitor names their job. */
@@ -126,16 +91,12 @@ function gatewayAutoscaler(values: Values, name: string) {
           metricType: 'Utilization',
           metadata: { value: String(gateway.targetCpuUtilization) },
         },
-        {
-          type: 'prometheus',
+        prometheusTrigger(values, {
           name: 'http-requests',
           metricType: 'AverageValue',
-          metadata: {
-            serverAddress: values.prometheusUrl,
-            query: requestRateQuery(values),
-            threshold: String(gateway.targetRequestsPerSecond),
-          },
-        },
+          query: requestRateQuery(values),
+          threshold: gateway.targetRequestsPerSecond,
+        }),
       ],
     },
   });

@@ -65,8 +65,19 @@ export const CONTAINER_SECURITY: IContainer['securityContext'] = {
   capabilities: { drop: ['ALL'] },
 };
 
-/** An HTTP probe on one of the process's own endpoints (README, "Metrics and health"). */
-export function httpProbe(
+/**
+ * The probes on the process's own endpoints (README, "Metrics and health") at the named port; the
+ * startup probe tries every 2 s, startupFailureThreshold times, before the kubelet restarts it.
+ */
+export function probesOn(port: string, startupFailureThreshold: number) {
+  return {
+    readinessProbe: httpProbe('/readyz', port, 5, 2),
+    livenessProbe: httpProbe('/healthz', port, 10, 3),
+    startupProbe: httpProbe('/healthz', port, 2, startupFailureThreshold),
+  };
+}
+
+function httpProbe(
   path: '/healthz' | '/readyz',
   port: string,
   periodSeconds: number,

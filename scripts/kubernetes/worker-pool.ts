@@ -1,17 +1,8 @@
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
-import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
-import { nodeArgsOf } from '../node-args.mjs';
-import {
-  CONTAINER_SECURITY,
-  envList,
-  envSources,
-  httpProbe,
-  labelsOf,
-  metadataOf,
-  POD_SECURITY,
-} from './pod-parts';
+import { envList, metadataOf, probesOn } from './pod-parts';
+import { prometheusTrigger } from './prometheus-trigger';
 import type { Values, WorkerPoolValues } from './values';
+import { deploymentOf, disruptionBudgetOf, type Workload } from './workload';
 
 export const METRICS_PORT = 9464;
 
@@ -73,55 +64,32 @@ export function workerMemoryLimitMi(pool: WorkerPoolValues): number {
 
 export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
   const name = workerPoolName(values, pool);
-  const selector = labelsOf(values, 'worker', pool.name);
-  const deployment = new Deployment({
-    metadata: metadataOf(values, name, 'worker', pool.name),
-    spec: {
-      // KEDA sets the number of replicas.
-      selector: { matchLabels: selector },
-      // New workers start before old ones drain: the pool never runs short during an upgrade.
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
-      template: {
-        metadata: { labels: selector },
-        spec: {
-          securityContext: POD_SECURITY,
-          // SIGTERM: no new jobs, SHUTDOWN_GRACE_MS for the running ones, then they go back to
-          // their queue; the kill comes only after that.
-          terminationGracePeriodSeconds: Math.ceil(pool.shutdownGraceMs / 1000) + CLOSE_MARGIN_SECONDS,
-          containers: [
-            {
-              name: 'worker',
-              image: values.image,
-              imagePullPolicy: values.imagePullPolicy,
-              command: ['node', ...nodeArgsOf('start:worker')],
-              ports: [{ name: 'metrics', containerPort: METRICS_PORT }],
-              envFrom: envSources(values, 'worker'),
-              env: [
-                // The pod's name: the worker's id in the registry and the logs.
-                { name: 'WORKER_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-                ...envList({
-                  METRICS_PORT: String(METRICS_PORT),
-                  WORKER_SKILLS: pool.skills.join(','),
-                  WORKER_CONCURRENCY: String(pool.concurrency),
-                  SANDBOX_THREADS: String(pool.sandboxThreads),
-                  SANDBOX_THREAD_MEMORY_MB: String(pool.sandboxThreadMemoryMb),
-                  SHUTDOWN_GRACE_MS: String(pool.shutdownGraceMs),
-                  ...(scalesToZero(pool) ? { WORKER_SCALE_TO_ZERO: 'true' } : {}),
-                  ...(pool.env ?? {}),
-                }),
-              ],
-              readinessProbe: httpProbe('/readyz', 'metrics', 5, 2),
-              livenessProbe: httpProbe('/healthz', 'metrics', 10, 3),
-              startupProbe: httpProbe('/healthz', 'metrics', 2, 60),
-              resources: {
-                requests: { cpu: `${pool.sandboxThreads * 1000}m`, memory: `${WORKER_BASE_MEMORY_MI}Mi` },
-                limits: { memory: `${workerMemoryLimitMi(pool)}Mi` },
-                ...(pool.resources ?? {}),
-              },
-              securityContext: CONTAINER_SECURITY,
-            },
-          ],
-        },
+  const workload: Workload = { name, component: 'worker', pool: pool.name };
+  const deployment = deploymentOf(values, workload, {
+    // SIGTERM: no new jobs, SHUTDOWN_GRACE_MS for the running ones, then they go back to
+    // their queue; the kill comes only after that.
+    terminationGracePeriodSeconds: Math.ceil(pool.shutdownGraceMs / 1000) + CLOSE_MARGIN_SECONDS,
+    port: { name: 'metrics', containerPort: METRICS_PORT },
+    container: {
+      env: [
+        // The pod's name: the worker's id in the registry and the logs.
+        { name: 'WORKER_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        ...envList({
+          METRICS_PORT: String(METRICS_PORT),
+          WORKER_SKILLS: pool.skills.join(','),
+          WORKER_CONCURRENCY: String(pool.concurrency),
+          SANDBOX_THREADS: String(pool.sandboxThreads),
+          SANDBOX_THREAD_MEMORY_MB: String(pool.sandboxThreadMemoryMb),
+          SHUTDOWN_GRACE_MS: String(pool.shutdownGraceMs),
+          ...(scalesToZero(pool) ? { WORKER_SCALE_TO_ZERO: 'true' } : {}),
+          ...(pool.env ?? {}),
+        }),
+      ],
+      ...probesOn('metrics', 60),
+      resources: {
+        requests: { cpu: `${pool.sandboxThreads * 1000}m`, memory: `${WORKER_BASE_MEMORY_MI}Mi` },
+        limits: { memory: `${workerMemoryLimitMi(pool)}Mi` },
+        ...(pool.resources ?? {}),
       },
     },
   });
@@ -142,34 +110,22 @@ export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
         },
       },
       triggers: [
-        {
-          // ceil(jobs ÷ slots per replica) replicas.
-          type: 'prometheus',
+        // ceil(jobs ÷ slots per replica) replicas.
+        prometheusTrigger(values, {
           name: 'queue-depth',
           metricType: 'AverageValue',
-          metadata: {
-            serverAddress: values.prometheusUrl,
-            query: queueDepthQuery(values, pool),
-            threshold: String(pool.targetJobsPerReplica ?? pool.concurrency),
-          },
-        },
-        {
-          // More replicas, in proportion, while the oldest job in line waits past the target.
-          type: 'prometheus',
+          query: queueDepthQuery(values, pool),
+          threshold: pool.targetJobsPerReplica ?? pool.concurrency,
+        }),
+        // More replicas, in proportion, while the oldest job in line waits past the target.
+        prometheusTrigger(values, {
           name: 'queue-age',
           metricType: 'Value',
-          metadata: {
-            serverAddress: values.prometheusUrl,
-            query: queueAgeQuery(values, pool),
-            threshold: String(pool.targetQueueAgeSeconds),
-          },
-        },
+          query: queueAgeQuery(values, pool),
+          threshold: pool.targetQueueAgeSeconds,
+        }),
       ],
     },
   });
-  const disruptionBudget = new PodDisruptionBudget({
-    metadata: metadataOf(values, name, 'worker', pool.name),
-    spec: { maxUnavailable: 1, selector: { matchLabels: selector } },
-  });
-  return [deployment, scaledObject, disruptionBudget];
+  return [deployment, scaledObject, disruptionBudgetOf(values, workload)];
 }
