@@ -1,32 +1,12 @@
-import type { QueueRegistry, RedisKeys, SkillRegistry } from '@skillrun/core';
-import type { JobType, Queue } from 'bullmq';
+import {
+  type QueueRegistry,
+  queueHeadAges,
+  queueJobsByState,
+  type RedisKeys,
+  type SkillRegistry,
+} from '@skillrun/core';
 import type { Redis } from 'ioredis';
-
-export interface FleetWorker {
-  worker_id: string;
-  /** When its lease lapses unless renewed (every HEARTBEAT_INTERVAL_MS). */
-  lease_expires_at: string;
-  hosts: { skill_id: string; version: string }[];
-}
-
-export interface FleetQueue {
-  skill_id: string;
-  version: string;
-  /** Jobs by state over the version's queues (normal and high): waiting counts prioritized ones. */
-  waiting: number;
-  active: number;
-  delayed: number;
-  /** Seconds the oldest job next in line has waited; 0 when none waits. */
-  oldest_waiting_seconds: number;
-  /** Live workers hosting it. */
-  workers: number;
-}
-
-export interface Fleet {
-  workers: FleetWorker[];
-  queues: FleetQueue[];
-  read_at: string;
-}
+import type { Fleet, FleetQueue, FleetWorker } from './fleet';
 
 export interface FleetOverviewDeps {
   redis: Redis;
@@ -37,7 +17,6 @@ export interface FleetOverviewDeps {
 
 /** How many skill ids one read of the registry goes through at most. */
 const MAX_SKILLS = 1000;
-const COUNTED: JobType[] = ['waiting', 'prioritized', 'active', 'delayed'];
 
 /**
  * The workers alive now (a lease in the registry) with the skill versions each hosts, and each
@@ -85,30 +64,20 @@ export class FleetOverview {
   }
 
   private async queueOf(skillId: string, version: string, workers: number, now: number): Promise<FleetQueue> {
-    const all = this.deps.queues.allOf(skillId, version);
-    const [counts, ages] = await Promise.all([
-      Promise.all(all.map((queue) => queue.getJobCounts(...COUNTED))),
-      Promise.all(all.map((queue) => headAgeSeconds(queue, now))),
+    const versions = [{ skill: skillId, version }];
+    const [[counts], [age = 0]] = await Promise.all([
+      queueJobsByState(this.deps.queues, versions),
+      queueHeadAges(this.deps.queues, versions, now),
     ]);
-    const sum = (...states: string[]) =>
-      counts.reduce(
-        (total, count) => total + states.reduce((part, state) => part + (count[state] ?? 0), 0),
-        0,
-      );
     return {
       skill_id: skillId,
       version,
-      waiting: sum('waiting', 'prioritized'),
-      active: sum('active'),
-      delayed: sum('delayed'),
-      oldest_waiting_seconds: Math.max(0, ...ages),
+      waiting: counts?.get('waiting') ?? 0,
+      active: counts?.get('active') ?? 0,
+      delayed: counts?.get('delayed') ?? 0,
+      // In tenths of a second: the console shows no finer.
+      oldest_waiting_seconds: Math.round(age * 10) / 10,
       workers,
     };
   }
-}
-
-/** The age of the jobs at the head of the FIFO list and of the prioritized set, the older. */
-async function headAgeSeconds(queue: Queue, now: number): Promise<number> {
-  const heads = await queue.getJobs(['wait', 'prioritized'], 0, 0, true);
-  return Math.max(0, ...heads.map((job) => (job ? Math.round((now - job.timestamp) / 100) / 10 : 0)));
 }

@@ -1,4 +1,5 @@
 export { CONSOLE_PATH, consoleRoutes } from './console-routes';
 export { CodeExchange, type ConsoleOAuth, consoleOAuthOf, consoleSignInRoutes } from './console-sign-in';
-export { type Fleet, FleetOverview } from './fleet-overview';
+export type { Fleet } from './fleet';
+export { FleetOverview } from './fleet-overview';
 export { fleetRoutes } from './fleet-routes';

@@ -1,3 +1,4 @@
+import type { Fleet } from '../../../src/console/fleet';
 import { query } from '../api';
 import { every, link, type PageContext } from '../context';
 import { h, replace } from '../dom';
@@ -5,20 +6,6 @@ import { errorView } from '../error-view';
 import { duration, time } from '../format';
 import type { Execution, ExecutionPage } from '../protocol';
 import { sparkline } from '../sparkline';
-
-interface Fleet {
-  workers: { worker_id: string; lease_expires_at: string; hosts: { skill_id: string; version: string }[] }[];
-  queues: {
-    skill_id: string;
-    version: string;
-    waiting: number;
-    active: number;
-    delayed: number;
-    oldest_waiting_seconds: number;
-    workers: number;
-  }[];
-  read_at: string;
-}
 
 const FLEET_POLL_MS = 3000;
 const HISTORY_POLL_MS = 15_000;
