@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthorizationServer, startAuthorizationServer } from '../support/authorization-server';
+import { Client } from '../support/client';
 import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
 import { TestSystem } from '../support/system';
 
@@ -23,9 +24,8 @@ describe('the console, signing in at an authorization server', () => {
         OAUTH_ISSUER: idp.issuer,
         OAUTH_AUDIENCE: idp.audience,
         OAUTH_JWKS_URL: idp.jwksUrl,
+        // Its endpoints come from its discovery document.
         CONSOLE_OAUTH_CLIENT_ID: idp.clientId,
-        OAUTH_AUTHORIZATION_URL: idp.authorizationUrl,
-        OAUTH_TOKEN_URL: idp.tokenUrl,
         CONSOLE_OAUTH_SCOPE: 'skill:read skill:invoke',
       }),
       launchChromium(),
@@ -123,5 +123,24 @@ describe('the console, signing in at an authorization server', () => {
         resource: idp.audience,
       },
     });
+  });
+
+  it('takes the endpoints it is given over those the issuer publishes, and says when it cannot read them', async () => {
+    const given = await system.addGateway({
+      OAUTH_AUTHORIZATION_URL: `${idp.authorizationUrl}?prompt=login`,
+      OAUTH_TOKEN_URL: idp.tokenUrl,
+    });
+    const settings = await new Client(given.url).request<{ oauth2: { authorization_url: string } }>(
+      '/console/sign-in',
+    );
+    expect(settings.body.oauth2.authorization_url).toBe(`${idp.authorizationUrl}?prompt=login`);
+
+    // An issuer with no discovery document (nothing answers there).
+    const lost = await system.addGateway({ OAUTH_ISSUER: 'http://127.0.0.1:9' });
+    const unreadable = await new Client(lost.url).request('/console/sign-in');
+    expect([unreadable.status, unreadable.body.error]).toEqual([
+      503,
+      expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
+    ]);
   });
 });

@@ -23,7 +23,8 @@ interface Grant {
 
 /**
  * An OAuth 2 authorization server for tests, on 127.0.0.1 beside its JWKS (startJwksServer): the
- * authorization code grant with PKCE (S256 only), as a person meets it in a browser. GET /authorize
+ * authorization code grant with PKCE (S256 only), as a person meets it in a browser. It publishes
+ * its endpoints at /.well-known/openid-configuration (OpenID Connect Discovery). GET /authorize
  * shows a page that asks who you are, with Allow and Deny; POST /authorize sends the browser back
  * to the redirect URI with a code (or `error=access_denied`); POST /token exchanges a code, once,
  * for a JWT access token whose `sub` is the user and whose `aud` is the resource asked for.
@@ -39,6 +40,19 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', jwks.issuer);
+    if (req.method === 'GET' && url.pathname === '/.well-known/openid-configuration') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer: jwks.issuer,
+          authorization_endpoint: `${jwks.issuer}/authorize`,
+          token_endpoint: `${jwks.issuer}/token`,
+          jwks_uri: jwks.jwksUrl,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        }),
+      );
+      return;
+    }
     if (req.method === 'GET' && url.pathname === '/authorize') return authorizePage(url.searchParams, res);
     if (req.method === 'POST' && url.pathname === '/authorize') return decide(await formOf(req), res);
     if (req.method === 'POST' && url.pathname === '/token') return token(await formOf(req), res);

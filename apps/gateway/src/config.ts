@@ -63,14 +63,14 @@ export const GatewayConfigSchema = Type.Object({
     Type.String({
       pattern: '^https?://',
       description:
-        "The authorization server's authorization endpoint, where the console sends people to sign in.",
+        "The authorization server's authorization endpoint, where the console sends people to sign in (default: the issuer's discovery document's).",
     }),
   ),
   OAUTH_TOKEN_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
       description:
-        "The authorization server's token endpoint, where the gateway exchanges the console's code.",
+        "The authorization server's token endpoint, where the gateway exchanges the console's code (default: the issuer's discovery document's).",
     }),
   ),
   CONSOLE_OAUTH_SCOPE: Type.Optional(
@@ -250,17 +250,14 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
       'OAUTH_ISSUER, OAUTH_AUDIENCE and OAUTH_JWKS_URL go together: set all three or none',
     );
   }
-  const consoleOAuth = [
-    parsed.CONSOLE_OAUTH_CLIENT_ID,
-    parsed.OAUTH_AUTHORIZATION_URL,
-    parsed.OAUTH_TOKEN_URL,
-  ];
-  if (consoleOAuth.some((value) => value !== undefined)) {
-    if (!consoleOAuth.every((value) => value !== undefined) || parsed.OAUTH_ISSUER === undefined) {
-      throw new ConfigError(
-        'CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL go together, and with OAUTH_ISSUER (the tokens they bring must verify)',
-      );
-    }
+  const endpoints = [parsed.OAUTH_AUTHORIZATION_URL, parsed.OAUTH_TOKEN_URL];
+  if (endpoints.some((value) => value !== undefined) && !endpoints.every((value) => value !== undefined)) {
+    throw new ConfigError('OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL go together: set both or none');
+  }
+  if (parsed.CONSOLE_OAUTH_CLIENT_ID !== undefined && parsed.OAUTH_ISSUER === undefined) {
+    throw new ConfigError(
+      'CONSOLE_OAUTH_CLIENT_ID needs OAUTH_ISSUER (the tokens the console brings must verify, and without OAUTH_AUTHORIZATION_URL the issuer names its endpoints)',
+    );
   }
   return Object.freeze({
     ...parsed,

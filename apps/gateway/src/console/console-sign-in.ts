@@ -4,36 +4,86 @@ import type { Router } from 'express';
 import type { GatewayConfig } from '../config';
 import { measuredRouter } from '../metrics/measured-router';
 
+/** Where the console's people sign in, and where their codes are exchanged. */
+export interface OAuthEndpoints {
+  authorizationUrl: string;
+  tokenUrl: string;
+}
+
 /** Signing in to the console through an OAuth 2 authorization server (its settings). */
 export interface ConsoleOAuth {
-  /** OAUTH_AUTHORIZATION_URL: where the browser is sent to sign in. */
-  authorizationUrl: string;
-  /** OAUTH_TOKEN_URL: where this gateway exchanges the code the browser comes back with. */
-  tokenUrl: string;
   /** CONSOLE_OAUTH_CLIENT_ID: the console, a public client (PKCE, no secret). */
   clientId: string;
   /** CONSOLE_OAUTH_SCOPE, if set. */
   scope?: string;
   /** OAUTH_AUDIENCE: the resource (RFC 8707) the token is asked for, so that this gateway takes it. */
   resource: string;
+  /** OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL, or those the issuer's discovery document names. */
+  endpoints(): Promise<OAuthEndpoints>;
 }
 
-/** The settings, when the console's client id is set (loadGatewayConfig checks that all of them are). */
+/** The settings, when the console's client id is set (loadGatewayConfig checks what goes with it). */
 export function consoleOAuthOf(config: GatewayConfig): ConsoleOAuth | undefined {
-  const { CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL, OAUTH_AUDIENCE } = config;
-  if (!CONSOLE_OAUTH_CLIENT_ID || !OAUTH_AUTHORIZATION_URL || !OAUTH_TOKEN_URL || !OAUTH_AUDIENCE)
-    return undefined;
+  const { CONSOLE_OAUTH_CLIENT_ID, OAUTH_ISSUER, OAUTH_AUDIENCE, OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL } =
+    config;
+  if (!CONSOLE_OAUTH_CLIENT_ID || !OAUTH_ISSUER || !OAUTH_AUDIENCE) return undefined;
+  const set =
+    OAUTH_AUTHORIZATION_URL && OAUTH_TOKEN_URL
+      ? { authorizationUrl: OAUTH_AUTHORIZATION_URL, tokenUrl: OAUTH_TOKEN_URL }
+      : undefined;
   return {
-    authorizationUrl: OAUTH_AUTHORIZATION_URL,
-    tokenUrl: OAUTH_TOKEN_URL,
     clientId: CONSOLE_OAUTH_CLIENT_ID,
     ...(config.CONSOLE_OAUTH_SCOPE === undefined ? {} : { scope: config.CONSOLE_OAUTH_SCOPE }),
     resource: OAUTH_AUDIENCE,
+    endpoints: set ? async () => set : discovered(OAUTH_ISSUER),
   };
 }
 
-/** A token endpoint that has not answered by then is taken as unavailable. */
-const TOKEN_TIMEOUT_MS = 10_000;
+/** An authorization server that has not answered by then is taken as unavailable. */
+const TIMEOUT_MS = 10_000;
+
+/**
+ * The endpoints the issuer publishes (OpenID Connect Discovery 1.0), read when first asked for and
+ * kept; read again on the next ask after a failure, so that a server down at start is found later.
+ */
+function discovered(issuer: string): () => Promise<OAuthEndpoints> {
+  let read: Promise<OAuthEndpoints> | undefined;
+  return () => {
+    read ??= discover(issuer).catch((error: unknown) => {
+      read = undefined;
+      throw error;
+    });
+    return read;
+  };
+}
+
+async function discover(issuer: string): Promise<OAuthEndpoints> {
+  const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  let document: Record<string, unknown>;
+  try {
+    const answer = await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    document = (await answer.json()) as Record<string, unknown>;
+  } catch {
+    throw new SkillError('SERVICE_UNAVAILABLE', `The authorization server's ${url} cannot be read`);
+  }
+  const { issuer: named, authorization_endpoint: authorizationUrl, token_endpoint: tokenUrl } = document;
+  // Section 4.3: the document names the very issuer it was asked of (else it is someone else's).
+  if (named !== issuer || !isHttpUrl(authorizationUrl) || !isHttpUrl(tokenUrl)) {
+    throw new SkillError(
+      'SERVICE_UNAVAILABLE',
+      `The authorization server's ${url} does not name issuer ${issuer} with an authorization and a token endpoint`,
+    );
+  }
+  return { authorizationUrl, tokenUrl };
+}
+
+const isHttpUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\//.test(value);
 
 export const CodeExchange = Type.Object(
   {
@@ -60,16 +110,18 @@ const codeExchange = new SchemaValidator(CodeExchange, 'code exchange');
  * authorization server configured, the exchange of the code it comes back with for an access token
  * (authorization code with PKCE, RFC 7636). The gateway makes the exchange rather than the browser,
  * so that the console's CSP still lets it talk to this gateway only, and the authorization server
- * needs no CORS for it. Neither the code nor the token is logged or kept.
+ * needs no CORS for it. Neither the code nor the token is logged or kept. An issuer whose discovery
+ * document cannot be read (when its endpoints are not set) makes both answer 503.
  */
 export function consoleSignInRoutes(oauth: ConsoleOAuth | undefined): Router {
   const router = measuredRouter();
-  router.get('', (_req, res) => {
+  router.get('', async (_req, res) => {
+    const endpoints = await oauth?.endpoints();
     res.setHeader('Cache-Control', 'no-store').json(
-      oauth
+      oauth && endpoints
         ? {
             oauth2: {
-              authorization_url: oauth.authorizationUrl,
+              authorization_url: endpoints.authorizationUrl,
               client_id: oauth.clientId,
               ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
               resource: oauth.resource,
@@ -82,22 +134,24 @@ export function consoleSignInRoutes(oauth: ConsoleOAuth | undefined): Router {
     if (!oauth) {
       throw new SkillError(
         'NOT_CONFIGURED',
-        'Signing in through an authorization server needs CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL',
+        'Signing in through an authorization server needs CONSOLE_OAUTH_CLIENT_ID (and the OAUTH_ settings)',
       );
     }
-    const token = await exchange(oauth, codeExchange.parse(req.body));
+    const body = codeExchange.parse(req.body);
+    const token = await exchange((await oauth.endpoints()).tokenUrl, oauth, body);
     res.setHeader('Cache-Control', 'no-store').json(token);
   });
   return router;
 }
 
 async function exchange(
+  tokenUrl: string,
   oauth: ConsoleOAuth,
   body: CodeExchange,
 ): Promise<{ access_token: string; expires_in?: number }> {
   let answer: Response;
   try {
-    answer = await fetch(oauth.tokenUrl, {
+    answer = await fetch(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({
@@ -109,7 +163,7 @@ async function exchange(
         resource: oauth.resource,
       }),
       redirect: 'error',
-      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch {
     throw new SkillError('SERVICE_UNAVAILABLE', 'The authorization server does not answer');

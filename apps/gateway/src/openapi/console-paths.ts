@@ -10,7 +10,7 @@ export const consolePaths = {
       operationId: 'getConsoleSignIn',
       summary: 'How the console may sign people in (ours)',
       description:
-        "`oauth2` when the gateway is set up for signing in at an OAuth 2 authorization server (CONSOLE_OAUTH_CLIENT_ID, OAUTH_AUTHORIZATION_URL, OAUTH_TOKEN_URL): where to send the browser, the console's client id, the scope to ask for and the resource (OAUTH_AUDIENCE); `{}` otherwise (an API key or token is pasted in).",
+        "`oauth2` when the gateway is set up for signing in at an OAuth 2 authorization server (CONSOLE_OAUTH_CLIENT_ID; its endpoints OAUTH_AUTHORIZATION_URL and OAUTH_TOKEN_URL, or those of the issuer's discovery document): where to send the browser, the console's client id, the scope to ask for and the resource (OAUTH_AUDIENCE); `{}` otherwise (an API key or token is pasted in). 503 when the discovery document cannot be read.",
       tags: ['meta'],
       security: noCredentials,
       responses: {
@@ -36,6 +36,7 @@ export const consolePaths = {
             },
           },
         },
+        ...errors('503'),
       },
     },
   },
@@ -44,7 +45,7 @@ export const consolePaths = {
       operationId: 'exchangeConsoleCode',
       summary: "Exchanges the console's authorization code for an access token (ours)",
       description:
-        "The authorization code grant with PKCE (RFC 7636): the gateway sends the code, the verifier and the redirect_uri to OAUTH_TOKEN_URL as the console's public client, asking for OAUTH_AUDIENCE as the resource (RFC 8707), and answers the access token, which is then used as any bearer token. 400 INVALID_INPUT when the authorization server refuses the code (naming its error), 501 NOT_CONFIGURED without the settings, 503 when it does not answer.",
+        "The authorization code grant with PKCE (RFC 7636): the gateway sends the code, the verifier and the redirect_uri to the token endpoint as the console's public client, asking for OAUTH_AUDIENCE as the resource (RFC 8707), and answers the access token, which is then used as any bearer token. 400 INVALID_INPUT when the authorization server refuses the code (naming its error), 501 NOT_CONFIGURED without the settings, 503 when it does not answer.",
       tags: ['meta'],
       security: noCredentials,
       requestBody: { required: true, content: { 'application/json': { schema: CodeExchange } } },
