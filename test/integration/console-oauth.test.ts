@@ -90,6 +90,7 @@ describe('the console, signing in at an authorization server', () => {
     const { page } = tab;
     await page.getByRole('button', { name: /^Sign in at / }).waitFor();
     expect(await tab.accessibilityViolations()).toEqual([]);
+    await tab.screenshot('sign-in');
     await page.getByRole('button', { name: /^Sign in at / }).click();
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText('The authorization server did not sign you in (access_denied).').waitFor();
