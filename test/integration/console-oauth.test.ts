@@ -143,5 +143,11 @@ describe('the console, signing in at an authorization server', () => {
       503,
       expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
     ]);
+    // Its console says so, and still takes a key.
+    tab = await ConsoleTab.open(browser, lost.url.replace('127.0.0.1', CONSOLE_HOST));
+    await tab.page.getByText(/^Signing in at the authorization server: .+ cannot be read\.$/).waitFor();
+    await tab.page.getByLabel('API key or access token').waitFor();
+    expect(tab.pageErrors).toEqual([expect.stringMatching(/status of 503/)]);
+    tab.pageErrors.length = 0;
   });
 });

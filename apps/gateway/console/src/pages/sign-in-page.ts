@@ -79,7 +79,15 @@ export function signInPage(
       );
       form.insertBefore(elsewhere, form.querySelector('.field'));
     },
-    () => {},
+    (error: unknown) => {
+      // The gateway could not read the authorization server's endpoints: a key still works.
+      if (!(error instanceof ApiError && error.status === 503)) return;
+      replace(
+        elsewhere,
+        h('p', { class: 'hint' }, `Signing in at the authorization server: ${error.message}.`),
+      );
+      form.insertBefore(elsewhere, form.querySelector('.field'));
+    },
   );
   queueMicrotask(() => input.focus());
   return h('main', { id: 'main', class: 'sign-in-page' }, form);
