@@ -223,6 +223,40 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect(system.gateway.process.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
   });
 
+  it('answers a POST invoke with Prefer: wait once the execution ends, in that one round trip', async () => {
+    const done = await timed(() => client.invoke('sleepy', { ms: 300 }, {}, { prefer: 'wait=20' }));
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ status: 'completed', output: { slept_ms: expect.any(Number) } });
+    expect(done.headers.get('preference-applied')).toBe('wait=20');
+    expect(done.headers.get('location')).toMatch(
+      new RegExp(`/skills/sleepy/status/${String(done.body.execution_id)}$`),
+    );
+    expect(done.seconds).toBeGreaterThanOrEqual(0.3);
+    // A failure is answered the same way: its status names it (the invocation itself was accepted).
+    const failed = await client.invoke(
+      'sleepy',
+      { ms: 5000 },
+      { context: { timeout_ms: 200 } },
+      { prefer: 'wait=20' },
+    );
+    expect([failed.status, failed.body.status]).toEqual([200, 'timeout']);
+  });
+
+  it('answers a POST invoke 202 as usual when the wait runs out first, and at once without Prefer', async () => {
+    const pending = await timed(() => client.invoke('sleepy', { ms: 4000 }, {}, { prefer: 'wait=1' }));
+    expect(pending.status).toBe(202);
+    expect(pending.body).toMatchObject({ status: 'accepted', skill_id: 'sleepy' });
+    expect(pending.headers.get('preference-applied')).toBe('wait=1');
+    expect(pending.seconds).toBeGreaterThanOrEqual(1);
+    expect(pending.seconds).toBeLessThan(4);
+    const plain = await client.invoke('sleepy', { ms: 300 });
+    expect(plain.status).toBe(202);
+    expect(plain.headers.get('preference-applied')).toBeNull();
+    // A refused invocation is refused at once, whatever it prefers.
+    const refused = await client.invoke('sleepy', { ms: -1 }, {}, { prefer: 'wait=20' });
+    expect(refused.status).toBe(400);
+  });
+
   it("answers 404 for another caller's execution, waiting or not", async () => {
     const created = await Promise.all(
       ['alice', 'bob'].map((caller) =>

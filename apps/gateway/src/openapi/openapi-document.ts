@@ -242,9 +242,29 @@ export function openApiDocument(baseUrl: string): Json {
                 'draft-ietf-httpapi-idempotency-key-header: 1 to 255 visible ASCII characters (a Structured Field string, or bare). A repeat of the same request by the same caller within IDEMPOTENCY_TTL_SECONDS gets the execution the first one started (202, Idempotent-Replayed: true) and starts nothing; the key with a different request is 422.',
               schema: { type: 'string' },
             },
+            {
+              name: 'Prefer',
+              in: 'header',
+              required: false,
+              description: `RFC 7240 \`wait=N\` (whole seconds up to ${LONGEST_WAIT_SECONDS}, capped at MAX_WAIT_SECONDS): answer once the execution ends (200, its status) or, if it has not after N seconds, 202 as without it. Other preferences are ignored.`,
+              schema: { type: 'string' },
+            },
           ],
           requestBody: { required: true, content: json('InvocationRequest') },
           responses: {
+            '200': ok(
+              'Asked to wait (Prefer: wait=N), the execution ended within the wait: its status, as GET result answers it (completed, failed, timeout or canceled).',
+              'Execution',
+              {
+                Location: { description: 'The status URL.', schema: { type: 'string' } },
+                'Preference-Applied': {
+                  description: '`wait=N`: the seconds the gateway was ready to wait.',
+                  schema: { type: 'string' },
+                },
+                ...DEPRECATION_HEADER,
+                ...RATE_LIMIT_HEADERS,
+              },
+            ),
             '202': ok('Accepted; Location is the status URL.', 'InvocationAccepted', {
               Location: { description: 'The status URL.', schema: { type: 'string' } },
               'Idempotent-Replayed': {

@@ -1,4 +1,4 @@
-import { type InvocationAccepted, isTerminalStatus, skillUrls } from '@skillrun/core';
+import { type Execution, type InvocationAccepted, isTerminalStatus, skillUrls } from '@skillrun/core';
 import type { Request, Response, Router } from 'express';
 import type { ExecutionCanceler } from '../execution-canceler';
 import type { ExecutionReader } from '../execution-reader';
@@ -8,7 +8,7 @@ import type { InvocationOutcome, InvocationService } from '../invocation-service
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
-import { requestedWait } from './wait-preference';
+import { preferredWait, requestedWait } from './wait-preference';
 
 interface ExecutionParams extends SkillParams {
   executionId: string;
@@ -38,7 +38,29 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
       versionQuery: version,
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     });
-    sendAccepted(res, outcome, baseUrl);
+    const seconds = preferredWait(req.get('prefer'));
+    if (seconds === undefined || 'refused' in outcome) {
+      sendAccepted(res, outcome, baseUrl);
+      return;
+    }
+    // Prefer: wait (RFC 7240): the answer once the execution ends, in the same round trip.
+    const { execution, appliedWaitSeconds } = await executions.read({
+      skillId: req.params.skillId,
+      executionId: outcome.accepted.execution.execution_id,
+      headers: req.headers,
+      wait: { seconds, until: 'end', signal: goneSignal(res) },
+    });
+    if (res.closed) return;
+    if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
+    if (!isTerminalStatus(execution.status)) {
+      sendAccepted(res, outcome, baseUrl);
+      return;
+    }
+    res.set(outcome.headers);
+    setDeprecationHeader(res, outcome.accepted.deprecation);
+    if (outcome.accepted.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).location(statusUrlOf(baseUrl, execution)).json(execution);
   });
 
   router.post(
@@ -104,10 +126,6 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
   res.set(outcome.headers);
   if ('refused' in outcome) throw outcome.refused;
   const { execution, deprecation, replayed, webhook } = outcome.accepted;
-  const statusUrl = skillUrls(baseUrl, execution.skill_id).status.replace(
-    '{execution_id}',
-    execution.execution_id,
-  );
   const accepted: InvocationAccepted = {
     execution_id: execution.execution_id,
     status: 'accepted',
@@ -122,7 +140,12 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
   setDeprecationHeader(res, deprecation);
   // The name Stripe and others use: the execution an earlier request with this key started.
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-  res.status(202).location(statusUrl).json(accepted);
+  res.status(202).location(statusUrlOf(baseUrl, execution)).json(accepted);
+}
+
+/** Where the execution's status is read (the Location of an invocation's answer). */
+function statusUrlOf(baseUrl: string, execution: Pick<Execution, 'skill_id' | 'execution_id'>): string {
+  return skillUrls(baseUrl, execution.skill_id).status.replace('{execution_id}', execution.execution_id);
 }
 
 /**
