@@ -1,4 +1,4 @@
-import type { RedisKeys } from '@skillrun/core';
+import { type RedisKeys, type RedisScript, redisScript } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 
 /** Takes up to ARGV[2] members whose deadline (score) is at or before ARGV[1], atomically. */
@@ -14,11 +14,13 @@ return ids
  * each is claimed by exactly one worker.
  */
 export class WaitingComposites {
+  private readonly claimScript: RedisScript<string[]>;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    redis.defineCommand('skillrunClaimExpired', { numberOfKeys: 1, lua: CLAIM_EXPIRED });
+    this.claimScript = redisScript(redis, 'skillrunClaimExpired', CLAIM_EXPIRED);
   }
 
   async add(executionId: string, deadline: number): Promise<void> {
@@ -30,10 +32,6 @@ export class WaitingComposites {
   }
 
   claimExpired(now: number, limit: number): Promise<string[]> {
-    return (
-      this.redis as unknown as {
-        skillrunClaimExpired(key: string, now: number, limit: number): Promise<string[]>;
-      }
-    ).skillrunClaimExpired(this.keys.waitingComposites(), now, limit);
+    return this.claimScript([this.keys.waitingComposites()], [now, limit]);
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
+import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
 import type { RedisKeys } from '../store/redis-keys';
 import type { Principal, Scope } from './principal';
@@ -28,17 +29,6 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSETNX', KEYS[1], 'revoked_at', ARGV[1])
 return 1
 `;
-
-interface ApiKeyScripts {
-  skillrunCreateApiKey(
-    key: string,
-    callerKey: string,
-    idsKey: string,
-    id: string,
-    ...fieldValues: string[]
-  ): Promise<number>;
-  skillrunRevokeApiKey(key: string, at: string): Promise<number>;
-}
 
 /** What a new key grants. */
 export interface ApiKeyGrant {
@@ -71,6 +61,8 @@ export class ApiKeyStore {
    * meanwhile wait for: otherwise each expiry of a busy key cost a read per request in flight.
    */
   private readonly reading = new Map<string, Promise<KeyEntry>>();
+  private readonly createScript: RedisScript<number>;
+  private readonly revokeScript: RedisScript<number>;
 
   /**
    * `cacheMs`: how long a key's record, once read, is trusted without reading it again (0: read on
@@ -82,12 +74,8 @@ export class ApiKeyStore {
     private readonly keys: RedisKeys,
     private readonly cacheMs = 0,
   ) {
-    redis.defineCommand('skillrunCreateApiKey', { numberOfKeys: 3, lua: CREATE });
-    redis.defineCommand('skillrunRevokeApiKey', { numberOfKeys: 1, lua: REVOKE });
-  }
-
-  private get scripts(): ApiKeyScripts {
-    return this.redis as unknown as ApiKeyScripts;
+    this.createScript = redisScript(redis, 'skillrunCreateApiKey', CREATE);
+    this.revokeScript = redisScript(redis, 'skillrunRevokeApiKey', REVOKE);
   }
 
   /** A new key, returned this once: only its hash is stored. */
@@ -97,12 +85,9 @@ export class ApiKeyStore {
     for (;;) {
       const record = newRecord(randomBytes(8).toString('hex'), grant);
       const pairs = Object.entries({ ...toFields(record), [HASH_FIELD]: hash }).flat();
-      const created = await this.scripts.skillrunCreateApiKey(
-        this.keys.apiKey(record.id),
-        this.keys.apiKeysOf(record.caller_id),
-        this.keys.apiKeyIds(),
-        record.id,
-        ...pairs,
+      const created = await this.createScript(
+        [this.keys.apiKey(record.id), this.keys.apiKeysOf(record.caller_id), this.keys.apiKeyIds()],
+        [record.id, ...pairs],
       );
       if (created === 1) return { key: `srk_${record.id}_${secret}`, record };
     }
@@ -118,7 +103,7 @@ export class ApiKeyStore {
 
   /** Revokes a key for good; true when it exists (revoking again keeps the first revoked_at). */
   async revoke(id: string): Promise<boolean> {
-    const revoked = await this.scripts.skillrunRevokeApiKey(this.keys.apiKey(id), new Date().toISOString());
+    const revoked = await this.revokeScript([this.keys.apiKey(id)], [new Date().toISOString()]);
     this.cache.delete(id);
     // A read begun before the revocation is neither shared nor remembered from now on.
     this.reading.delete(id);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { RedisKeys } from './redis-keys';
 
 /** A concurrency quota: at most `limit` executions at once in the set under `key`. */
@@ -57,24 +58,19 @@ return counts
  * final transition leaves them in the same script, whichever process records the outcome.
  */
 export class InFlightSlots {
+  private readonly takeScript: RedisScript<number[]>;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    redis.defineCommand('skillrunTakeSlots', { lua: TAKE });
+    this.takeScript = redisScript(redis, 'skillrunTakeSlots', TAKE);
   }
 
   async take(executionId: string, claims: SlotClaim[], nowMs = Date.now()): Promise<SlotsTaken> {
-    const script = (this.redis as unknown as { skillrunTakeSlots(...args: unknown[]): Promise<number[]> })
-      .skillrunTakeSlots;
-    const answer = await script.call(
-      this.redis,
-      claims.length,
-      ...claims.map((claim) => claim.key),
-      executionId,
-      nowMs,
-      this.keys.execution(''),
-      ...claims.map((claim) => claim.limit),
+    const answer = await this.takeScript(
+      claims.map((claim) => claim.key),
+      [executionId, nowMs, this.keys.execution(''), ...claims.map((claim) => claim.limit)],
     );
     const [full = 0, ...counts] = answer;
     const fullClaim = claims[full - 1];

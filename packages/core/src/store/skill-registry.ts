@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
+import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { Deprecation } from '../schemas/skill-descriptor';
 import type { RedisKeys } from './redis-keys';
 import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
@@ -92,12 +93,6 @@ export interface VersionRef {
   version: string;
 }
 
-interface RegistryScripts {
-  skillrunAdvertise(...args: string[]): Promise<AdvertiseOutcome>;
-  skillrunRegister(...args: string[]): Promise<RegisterOutcome>;
-  skillrunForgetDormant(...args: string[]): Promise<ForgetDormantOutcome>;
-}
-
 /**
  * The skill registry in Redis, shared by every gateway: every version of every skill, hosted by
  * workers here (available while a worker holds a lease on it, or while it is marked by a pool that
@@ -105,17 +100,17 @@ interface RegistryScripts {
  * deleted; they can be deprecated.
  */
 export class SkillRegistry {
+  private readonly advertiseScript: RedisScript<AdvertiseOutcome>;
+  private readonly registerScript: RedisScript<RegisterOutcome>;
+  private readonly forgetDormantScript: RedisScript<ForgetDormantOutcome>;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    redis.defineCommand('skillrunAdvertise', { numberOfKeys: 4, lua: ADVERTISE });
-    redis.defineCommand('skillrunRegister', { numberOfKeys: 2, lua: REGISTER });
-    redis.defineCommand('skillrunForgetDormant', { numberOfKeys: 2, lua: FORGET_DORMANT });
-  }
-
-  private get scripts(): RegistryScripts {
-    return this.redis as unknown as RegistryScripts;
+    this.advertiseScript = redisScript(redis, 'skillrunAdvertise', ADVERTISE);
+    this.registerScript = redisScript(redis, 'skillrunRegister', REGISTER);
+    this.forgetDormantScript = redisScript(redis, 'skillrunForgetDormant', FORGET_DORMANT);
   }
 
   /** Renews a worker's lease on the versions it hosts; answers each version's outcome. */
@@ -129,20 +124,24 @@ export class SkillRegistry {
     const outcomes = await Promise.all([
       execAll(batch),
       ...entries.map((entry) =>
-        this.scripts.skillrunAdvertise(
-          this.keys.skillVersions(entry.id),
-          this.keys.skillIds(),
-          this.keys.skillHosts(entry.id, entry.version),
-          this.keys.dormantVersions(),
-          entry.version,
-          JSON.stringify(entry),
-          entry.digest,
-          workerId,
-          String(expiresAt),
-          String(now),
-          entry.id,
-          `${entry.id}@${entry.version}`,
-          scaleToZero ? '1' : '0',
+        this.advertiseScript(
+          [
+            this.keys.skillVersions(entry.id),
+            this.keys.skillIds(),
+            this.keys.skillHosts(entry.id, entry.version),
+            this.keys.dormantVersions(),
+          ],
+          [
+            entry.version,
+            JSON.stringify(entry),
+            entry.digest,
+            workerId,
+            expiresAt,
+            now,
+            entry.id,
+            `${entry.id}@${entry.version}`,
+            scaleToZero ? '1' : '0',
+          ],
         ),
       ),
     ]);
@@ -156,13 +155,9 @@ export class SkillRegistry {
   }
 
   register(entry: RegisteredEntry): Promise<RegisterOutcome> {
-    return this.scripts.skillrunRegister(
-      this.keys.skillVersions(entry.id),
-      this.keys.skillIds(),
-      entry.version,
-      JSON.stringify(entry),
-      entry.digest,
-      entry.id,
+    return this.registerScript(
+      [this.keys.skillVersions(entry.id), this.keys.skillIds()],
+      [entry.version, JSON.stringify(entry), entry.digest, entry.id],
     );
   }
 
@@ -245,11 +240,9 @@ export class SkillRegistry {
    * unavailable, as any hosted version is. 'hosted' while a worker holds a live lease on it.
    */
   forgetDormant(id: string, version: string, now = Date.now()): Promise<ForgetDormantOutcome> {
-    return this.scripts.skillrunForgetDormant(
-      this.keys.dormantVersions(),
-      this.keys.skillHosts(id, version),
-      `${id}@${version}`,
-      String(now),
+    return this.forgetDormantScript(
+      [this.keys.dormantVersions(), this.keys.skillHosts(id, version)],
+      [`${id}@${version}`, now],
     );
   }
 
