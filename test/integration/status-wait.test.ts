@@ -252,6 +252,15 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     const plain = await client.invoke('sleepy', { ms: 300 });
     expect(plain.status).toBe(202);
     expect(plain.headers.get('preference-applied')).toBeNull();
+    // One that makes a webhook answers its 202 at once: the webhook's secret is shown there only.
+    const hooked = await client.invoke(
+      'sleepy',
+      { ms: 300 },
+      { webhook: { url: 'https://hooks.example.com/skillrun' } },
+      { prefer: 'wait=20' },
+    );
+    expect(hooked.status).toBe(202);
+    expect(hooked.body).toMatchObject({ status: 'accepted', webhook: { secret: expect.any(String) } });
     // A refused invocation is refused at once, whatever it prefers.
     const refused = await client.invoke('sleepy', { ms: -1 }, {}, { prefer: 'wait=20' });
     expect(refused.status).toBe(400);

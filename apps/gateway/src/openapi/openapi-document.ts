@@ -246,7 +246,7 @@ export function openApiDocument(baseUrl: string): Json {
               name: 'Prefer',
               in: 'header',
               required: false,
-              description: `RFC 7240 \`wait=N\` (whole seconds up to ${LONGEST_WAIT_SECONDS}, capped at MAX_WAIT_SECONDS): answer once the execution ends (200, its status) or, if it has not after N seconds, 202 as without it. Other preferences are ignored.`,
+              description: `RFC 7240 \`wait=N\` (whole seconds up to ${LONGEST_WAIT_SECONDS}, capped at MAX_WAIT_SECONDS): answer once the execution ends (200, its status) or, if it has not after N seconds, 202 as without it. Not applied to an invocation that makes a webhook (its 202 shows the secret once). Other preferences are ignored.`,
               schema: { type: 'string' },
             },
           ],

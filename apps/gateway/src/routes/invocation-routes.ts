@@ -39,7 +39,8 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
     });
     const seconds = preferredWait(req.get('prefer'));
-    if (seconds === undefined || 'refused' in outcome) {
+    // A new webhook's secret is shown once, in the 202: that answer is not traded for the outcome.
+    if (seconds === undefined || 'refused' in outcome || outcome.accepted.webhook) {
       sendAccepted(res, outcome, baseUrl);
       return;
     }
