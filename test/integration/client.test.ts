@@ -152,6 +152,29 @@ describe('the TypeScript client against the service', () => {
     expect(refused).toMatchObject({ code: 'INVALID_INPUT', httpStatus: 400 });
   });
 
+  it('invokeAndWait gets the end of a short execution in its one POST (Prefer: wait), and follows it live with onUpdate', async () => {
+    const { sent, fetch } = recordingFetch();
+    const recorded = new SkillrunClient({ baseUrl: system.gateway.url, fetch });
+    await recorded.describe('echo');
+    sent.length = 0;
+    expect(await recorded.invokeAndWait('echo', { text: 'once' })).toMatchObject({ text: 'once' });
+    expect(sent.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual([
+      'POST /skills/echo/invoke',
+    ]);
+    expect(sent[0]?.headers.get('prefer')).toBe('wait=30');
+
+    sent.length = 0;
+    const seen: string[] = [];
+    await recorded.invokeAndWait(
+      'echo',
+      { text: 'live' },
+      { onUpdate: (execution) => seen.push(execution.status) },
+    );
+    expect(sent[0]?.headers.get('prefer')).toBeNull();
+    expect(sent.some(({ url }) => url.includes('/events/'))).toBe(true);
+    expect(seen.at(-1)).toBe('completed');
+  });
+
   it('reads status and result by skill and execution id', async () => {
     const handle = await client.invoke('echo', { text: 'ids' });
     const ref = { skillId: 'echo', executionId: handle.executionId };

@@ -21,6 +21,7 @@ import type {
   SkillSearchQuery,
   SkillVersionList,
 } from './protocol.js';
+import { isTerminal } from './protocol.js';
 import type { SkillInput, SkillOutput } from './skill-types.js';
 import { SkillrunError } from './skillrun-error.js';
 import { executionUrl, urlWithQuery } from './url-template.js';
@@ -31,6 +32,9 @@ export interface TypedSkill<Id extends string> {
   invoke(inputs: SkillInput<Id>, options?: InvokeOptions): Promise<ExecutionHandle>;
   invokeAndWait(inputs: SkillInput<Id>, options?: InvokeAndWaitOptions): Promise<SkillOutput<Id>>;
 }
+
+/** The longest an invocation's POST asks to wait for the end (`Prefer: wait=N`), in seconds. */
+const LONGEST_POST_WAIT_SECONDS = 30;
 
 /** What each ended status means when the execution carries no error of its own. */
 const ENDED_WITHOUT_ERROR: Record<string, string> = {
@@ -108,15 +112,29 @@ export class SkillrunClient {
     inputs: object,
     options: InvokeOptions = {},
   ): Promise<ExecutionHandle> {
+    return (await this.post(skill, inputs, options, 0)).handle;
+  }
+
+  /**
+   * The invocation's POST. Asked to wait (`Prefer: wait=N`, RFC 7240), a provider that can answers
+   * 200 with the execution once it ends: `ended` then. One that does not answers 202 as ever.
+   */
+  private async post(
+    skill: string | SkillDescriptor,
+    inputs: object,
+    options: InvokeOptions,
+    waitSeconds: number,
+  ): Promise<{ handle: ExecutionHandle; ended?: Execution }> {
     const descriptor =
       typeof skill === 'string' ? await this.cachedDescriptor(skill, options.version, options.signal) : skill;
     const url = new URL(descriptor.endpoint.url, this.compiled.baseUrl).toString();
-    const answer = await this.transport.request<InvocationAccepted>({
+    const answer = await this.transport.request<InvocationAccepted | Execution>({
       method: 'POST',
       url,
       headers: {
         ...(await this.compiled.credentials.for(url, descriptor.auth, options.signal)),
         'idempotency-key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
+        ...(waitSeconds > 0 ? { prefer: `wait=${waitSeconds}` } : {}),
       },
       json: {
         caller: await this.callerFor(url, options.signal),
@@ -125,11 +143,15 @@ export class SkillrunClient {
         ...(options.context ? { context: options.context } : {}),
       },
       retry: this.policyOf(descriptor),
+      timeoutMs: this.compiled.requestTimeoutMs + waitSeconds * 1000,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const accepted = answer.body;
-    if (typeof accepted?.execution_id !== 'string') throw unexpected(url, accepted);
-    return this.handleOf(descriptor, accepted.execution_id, accepted);
+    const body = answer.body;
+    if (typeof body?.execution_id !== 'string') throw unexpected(url, body);
+    if (answer.status === 200 && isTerminal(body.status)) {
+      return { handle: this.handleOf(descriptor, body.execution_id), ended: body as Execution };
+    }
+    return { handle: this.handleOf(descriptor, body.execution_id, body as InvocationAccepted) };
   }
 
   /** GET the execution's `status_url`. */
@@ -175,10 +197,15 @@ export class SkillrunClient {
         idempotencyKey === undefined
           ? {}
           : { idempotencyKey: run === 1 ? idempotencyKey : `${idempotencyKey}#${run}` };
-      const ended = await this.wait(
-        await this.invoke(skill, inputs, { ...invokeOptions, ...key }),
-        waitOptions,
-      );
+      // Without onUpdate nothing needs the states on the way: the POST itself may bring the end.
+      const started = Date.now();
+      const waitSeconds = onUpdate
+        ? 0
+        : Math.min(LONGEST_POST_WAIT_SECONDS, Math.floor((timeoutMs ?? Infinity) / 1000));
+      const posted = await this.post(skill, inputs, { ...invokeOptions, ...key }, waitSeconds);
+      const left =
+        timeoutMs === undefined ? {} : { timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)) };
+      const ended = posted.ended ?? (await this.wait(posted.handle, { ...waitOptions, ...left }));
       if (ended.status === 'completed') return ended.output;
       const error = ended.error ?? {
         code: ENDED_WITHOUT_ERROR[ended.status] ?? 'TOOL_EXECUTION_FAILED',
