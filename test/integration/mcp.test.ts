@@ -28,6 +28,22 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
   let mcp: McpClient;
   const opened: McpClient[] = [];
 
+  /** The sleepy execution a tool call started, once the history lists it (not yet ended). */
+  async function unfinishedSleepy(): Promise<Execution> {
+    let execution: Execution | undefined;
+    await expect
+      .poll(async () => {
+        const listed = await system.client.request<{ executions: Execution[] }>(
+          '/executions?skill_id=sleepy&status=accepted,running',
+          { headers: { 'x-api-key': key } },
+        );
+        execution = listed.body.executions[0];
+        return execution?.execution_id;
+      })
+      .toBeDefined();
+    return execution as Execution;
+  }
+
   async function connect(headers: Record<string, string>, options = {}) {
     const client = await connectMcp(system.gateway.url, headers, options);
     opened.push(client);
@@ -172,17 +188,7 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
         signal: abort.signal,
       })
       .catch((error: Error) => error);
-    let execution: Execution | undefined;
-    await expect
-      .poll(async () => {
-        const listed = await system.client.request<{ executions: Execution[] }>(
-          '/executions?skill_id=sleepy&status=accepted,running',
-          { headers: { 'x-api-key': key } },
-        );
-        execution = listed.body.executions[0];
-        return execution?.execution_id;
-      })
-      .toBeDefined();
+    const execution = await unfinishedSleepy();
     abort.abort('the user changed their mind');
     expect(await call).toBeInstanceOf(Error);
     await expect
@@ -277,17 +283,7 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     const call = client
       .callTool({ name: 'sleepy', arguments: { ms: 1500, label: 'outlives-its-gateway' } })
       .catch((error: Error) => error);
-    let execution: Execution | undefined;
-    await expect
-      .poll(async () => {
-        const listed = await system.client.request<{ executions: Execution[] }>(
-          '/executions?skill_id=sleepy&status=accepted,running',
-          { headers: { 'x-api-key': key } },
-        );
-        execution = listed.body.executions[0];
-        return execution?.execution_id;
-      })
-      .toBeDefined();
+    const execution = await unfinishedSleepy();
     const started = Date.now();
     expect(await replica.process.stop()).toBe(0);
     expect(Date.now() - started).toBeLessThan(3000);
