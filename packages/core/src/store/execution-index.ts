@@ -24,68 +24,30 @@ export interface IndexScope {
 /**
  * The executions created in each hour, in order, as Redis LISTs of ids: one for everyone and one
  * per authenticated caller, so that a caller's listing reads only its own. A list is some 45 bytes
- * an execution (a sorted set would be over 100); it expires an hour after the last record it names
- * could have (records live EXECUTION_TTL_SECONDS after they end), so an execution still running
- * that long after its hour drops out of listings, not out of GET status.
- *
- * The ids added in one turn of the event loop go to each list in one RPUSH, at the end of the turn:
- * a busy gateway launches tens of executions a turn (their records and jobs leave in one write,
- * coalesce-writes.ts), and an RPUSH each was two Redis commands an invocation.
+ * an execution (a sorted set would be over 100) and costs one RPUSH per invocation; it expires an
+ * hour after the last record it names could have (records live EXECUTION_TTL_SECONDS after they
+ * end), so an execution still running that long after its hour drops out of listings, not out of
+ * GET status.
  */
 export class ExecutionIndex {
-  /** The appends of this turn, per list, until they are sent. */
-  private pending: Map<string, PendingAppend> | undefined;
-
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly ttlSeconds: number,
   ) {}
 
-  /**
-   * Sent with the record's creation, answered once Redis has the entries (so an execution whose
-   * creation was answered is listed); the first entries of a list set its expiry.
-   */
+  /** Sent with the record's creation; the first entry of a list sets its expiry. */
   async add(executionId: string, owner: string | undefined, createdAt: number): Promise<void> {
     const hour = Math.floor(createdAt / HOUR_MS);
     const lists = [
       this.keys.executionsInHour(hour),
       ...(owner === undefined ? [] : [this.keys.executionsInHour(hour, owner)]),
     ];
+    const lengths = await Promise.all(lists.map((list) => this.redis.rpush(list, executionId)));
     const expireAt = (hour + 2) * HOUR_MS + this.ttlSeconds * 1000;
-    await Promise.all(lists.map((list) => this.append(list, executionId, expireAt)));
-  }
-
-  /** Adds `executionId` to the list's append of this turn; resolves when that append has applied. */
-  private append(list: string, executionId: string, expireAt: number): Promise<void> {
-    let pending = this.pending;
-    if (!pending) {
-      const turn = new Map<string, PendingAppend>();
-      pending = turn;
-      this.pending = turn;
-      // After the I/O of this turn, with the writes coalesce-writes.ts holds until then.
-      setImmediate(() => this.send(turn));
-    }
-    let append = pending.get(list);
-    if (!append) {
-      append = newAppend(expireAt);
-      pending.set(list, append);
-    }
-    append.ids.push(executionId);
-    return append.applied;
-  }
-
-  private send(turn: Map<string, PendingAppend>): void {
-    this.pending = undefined;
-    for (const [list, append] of turn) {
-      this.redis
-        .rpush(list, ...append.ids)
-        .then(async (length) => {
-          // The list did not exist before these entries: they start its expiry.
-          if (length === append.ids.length) await this.redis.pexpireat(list, append.expireAt);
-        })
-        .then(append.resolve, append.reject);
-    }
+    await Promise.all(
+      lists.map((list, i) => (lengths[i] === 1 ? this.redis.pexpireat(list, expireAt) : undefined)),
+    );
   }
 
   /**
@@ -117,23 +79,4 @@ export class ExecutionIndex {
     }
     return { entries, next: hour >= oldest ? { hour } : null };
   }
-}
-
-/** Ids for one list, sent in one RPUSH; `applied` settles when Redis has answered it. */
-interface PendingAppend {
-  ids: string[];
-  expireAt: number;
-  applied: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-function newAppend(expireAt: number): PendingAppend {
-  let resolve: () => void = () => {};
-  let reject: (error: unknown) => void = () => {};
-  const applied = new Promise<void>((onApplied, onFailed) => {
-    resolve = onApplied;
-    reject = onFailed;
-  });
-  return { ids: [], expireAt, applied, resolve, reject };
 }
