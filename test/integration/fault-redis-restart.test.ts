@@ -111,10 +111,8 @@ describe('fault suite: Redis away or late under a stream of invocations', () => 
       expect(refusal).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
     }
     const ids = [...accepted.values()];
-    const finals = await Promise.all(
-      ids.map(async (id) => (await system.client.waitForEnd('echo', id, 60_000)).final.status),
-    );
-    expect(finals.filter((status) => status !== 'completed')).toEqual([]);
+    const finals = await system.client.waitForEnds('echo', ids, 60_000);
+    expect(finals.map(({ status }) => status).filter((status) => status !== 'completed')).toEqual([]);
     // None refused was recorded, let alone run: a 503 means the invocation did not happen.
     expect(await recordedTexts(prefix)).toEqual([...accepted.keys()].sort());
     // Nor run by the worker. (An accepted one whose outcome's reply was lost with Redis may be

@@ -130,6 +130,24 @@ export class Client {
     }
   }
 
+  /**
+   * The final status of each of many executions, polled by at most `parallel` loops at a time, as a
+   * client would: a thousand loops at once would open a thousand sockets to the gateway, which a
+   * loaded machine answers with resets (a keep-alive socket reused as the gateway closes it).
+   */
+  async waitForEnds(skillId: string, executionIds: string[], timeoutMs: number, parallel = 20) {
+    const finals = new Array<Execution>(executionIds.length);
+    let next = 0;
+    const loop = async () => {
+      for (let index = next++; index < executionIds.length; index = next++) {
+        const id = executionIds[index] as string;
+        finals[index] = (await this.waitForEnd(skillId, id, timeoutMs)).final;
+      }
+    };
+    await Promise.all(Array.from({ length: parallel }, loop));
+    return finals;
+  }
+
   /** Invokes and waits for the end; asserts the 202 on the way. */
   async run(skillId: string, inputs: unknown, extra: Record<string, unknown> = {}) {
     const accepted = await this.invoke(skillId, inputs, extra);
