@@ -106,6 +106,12 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 100,
     description: 'Time a client has to send a whole request.',
   }),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({
+    default: 72_000,
+    minimum: 1000,
+    description:
+      'How long an idle keep-alive connection stays open; longer than a load balancer keeps its own (60 s on most).',
+  }),
   BODY_LIMIT_BYTES: Type.Integer({ default: 1_048_576, minimum: 1024, description: 'Largest request body.' }),
   REDIS_TIMEOUT_MS: Type.Integer({
     default: 800,

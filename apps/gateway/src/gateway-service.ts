@@ -28,6 +28,9 @@ export class GatewayService {
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
     server.requestTimeout = config.REQUEST_TIMEOUT_MS;
+    // Node's 5 s would close idle connections a load balancer or a client still counts on, and a
+    // request sent on one as it closes meets a reset.
+    server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
     answerClientErrors(server);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
