@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis';
 
+/** Per connection, what is to be written just before its held writes go out. */
+const lastWrites = new WeakMap<Redis, (() => void)[]>();
+
 /**
  * Holds the connection's writes until the end of this turn of the event loop, so that the commands
  * issued now (and by the promises they start) reach Redis in one write instead of one system call
@@ -12,5 +15,27 @@ export function coalesceWrites(redis: Redis): void {
   const socket = (redis as Partial<Pick<Redis, 'stream'>>).stream;
   if (!socket || redis.status !== 'ready') return;
   socket.cork();
-  setImmediate(() => socket.uncork());
+  setImmediate(() => {
+    const sends = lastWrites.get(redis);
+    if (sends) {
+      lastWrites.delete(redis);
+      for (const send of sends) send();
+    }
+    socket.uncork();
+  });
+}
+
+/**
+ * Runs `send` at the end of this turn, just before the writes coalesceWrites holds go out, so that
+ * the commands it issues join them (the execution index: one RPUSH for the ids of many invocations,
+ * in the same write as their records and jobs, as an RPUSH each was). False, and nothing kept, when
+ * this connection holds no writes now.
+ */
+export function joinHeldWrites(redis: Redis, send: () => void): boolean {
+  const socket = (redis as Partial<Pick<Redis, 'stream'>>).stream;
+  if (!socket || socket.writableCorked === 0) return false;
+  const sends = lastWrites.get(redis);
+  if (sends) sends.push(send);
+  else lastWrites.set(redis, [send]);
+  return true;
 }

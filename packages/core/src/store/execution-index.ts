@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { joinHeldWrites } from '../redis/coalesce-writes';
 import type { RedisKeys } from './redis-keys';
 
 const HOUR_MS = 3_600_000;
@@ -24,30 +25,68 @@ export interface IndexScope {
 /**
  * The executions created in each hour, in order, as Redis LISTs of ids: one for everyone and one
  * per authenticated caller, so that a caller's listing reads only its own. A list is some 45 bytes
- * an execution (a sorted set would be over 100) and costs one RPUSH per invocation; it expires an
- * hour after the last record it names could have (records live EXECUTION_TTL_SECONDS after they
- * end), so an execution still running that long after its hour drops out of listings, not out of
- * GET status.
+ * an execution (a sorted set would be over 100); it expires an hour after the last record it names
+ * could have (records live EXECUTION_TTL_SECONDS after they end), so an execution still running
+ * that long after its hour drops out of listings, not out of GET status.
+ *
+ * A busy gateway launches tens of executions in one turn of the event loop, their records and jobs
+ * in one write (coalesce-writes.ts). Their ids go to each list in one RPUSH at the end of that
+ * write, not one RPUSH each (two Redis commands an invocation).
  */
 export class ExecutionIndex {
+  /** The appends joining this turn's held writes, per list. */
+  private pending: Map<string, PendingAppend> | undefined;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly ttlSeconds: number,
   ) {}
 
-  /** Sent with the record's creation; the first entry of a list sets its expiry. */
+  /**
+   * Sent with the record's creation, answered once Redis has the entries (so an execution whose
+   * creation was answered is listed); the first entries of a list set its expiry.
+   */
   async add(executionId: string, owner: string | undefined, createdAt: number): Promise<void> {
     const hour = Math.floor(createdAt / HOUR_MS);
     const lists = [
       this.keys.executionsInHour(hour),
       ...(owner === undefined ? [] : [this.keys.executionsInHour(hour, owner)]),
     ];
-    const lengths = await Promise.all(lists.map((list) => this.redis.rpush(list, executionId)));
     const expireAt = (hour + 2) * HOUR_MS + this.ttlSeconds * 1000;
-    await Promise.all(
-      lists.map((list, i) => (lengths[i] === 1 ? this.redis.pexpireat(list, expireAt) : undefined)),
-    );
+    await Promise.all(lists.map((list) => this.append(list, executionId, expireAt)));
+  }
+
+  /** Adds `executionId` to the list: with this turn's held writes, or at once if none are held. */
+  private append(list: string, executionId: string, expireAt: number): Promise<void> {
+    let turn = this.pending;
+    if (!turn) {
+      const joining = new Map<string, PendingAppend>();
+      if (!joinHeldWrites(this.redis, () => this.send(joining))) {
+        return this.push(list, [executionId], expireAt);
+      }
+      turn = joining;
+      this.pending = joining;
+    }
+    let append = turn.get(list);
+    if (!append) {
+      append = newAppend(expireAt);
+      turn.set(list, append);
+    }
+    append.ids.push(executionId);
+    return append.applied;
+  }
+
+  private send(turn: Map<string, PendingAppend>): void {
+    if (this.pending === turn) this.pending = undefined;
+    for (const [list, append] of turn) {
+      this.push(list, append.ids, append.expireAt).then(append.resolve, append.reject);
+    }
+  }
+
+  private async push(list: string, ids: string[], expireAt: number): Promise<void> {
+    // The list did not exist before these entries: they start its expiry.
+    if ((await this.redis.rpush(list, ...ids)) === ids.length) await this.redis.pexpireat(list, expireAt);
   }
 
   /**
@@ -79,4 +118,23 @@ export class ExecutionIndex {
     }
     return { entries, next: hour >= oldest ? { hour } : null };
   }
+}
+
+/** Ids for one list, sent in one RPUSH; `applied` settles when Redis has answered it. */
+interface PendingAppend {
+  ids: string[];
+  expireAt: number;
+  applied: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newAppend(expireAt: number): PendingAppend {
+  let resolve: () => void = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const applied = new Promise<void>((onApplied, onFailed) => {
+    resolve = onApplied;
+    reject = onFailed;
+  });
+  return { ids: [], expireAt, applied, resolve, reject };
 }
