@@ -243,6 +243,27 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect([failed.status, failed.body.status]).toEqual([200, 'timeout']);
   });
 
+  it('wakes a POST invoke of an instant skill with its end, however soon it comes (none waits out its wait)', async () => {
+    // The invoking request watches the execution from before it exists: an end announced before
+    // the request starts to wait is not missed. Missed, the request would answer only after 20 s.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        timed(() => client.invoke('echo', { text: `instant ${n}` }, {}, { prefer: 'wait=20' })),
+      ),
+    );
+    for (const answer of answers) {
+      expect([answer.status, answer.body.status, answer.body.output]).toEqual([
+        200,
+        'completed',
+        expect.objectContaining({ text: expect.stringMatching(/^instant \d+$/) }),
+      ]);
+      expect(answer.seconds).toBeLessThan(10);
+    }
+    // Every watch released: no subscription is left behind.
+    const left = await Promise.all(answers.map((answer) => subscribers(String(answer.body.execution_id))));
+    expect(left.every((count) => count === 0)).toBe(true);
+  });
+
   it('answers a POST invoke 202 as usual when the wait runs out first, and at once without Prefer', async () => {
     const pending = await timed(() => client.invoke('sleepy', { ms: 4000 }, {}, { prefer: 'wait=1' }));
     expect(pending.status).toBe(202);

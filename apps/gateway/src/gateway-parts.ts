@@ -117,6 +117,11 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     keys,
   });
   const webhookUrls = new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []);
+  const watcher = new ExecutionWatcher({
+    open: () => redis.duplicate(),
+    keys,
+    maxWatches: config.MAX_WAITERS,
+  });
   const invocations = new InvocationService({
     resolver: new SkillResolver(
       registry,
@@ -142,11 +147,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     webhooks,
     notified,
     webhookUrls,
-  });
-  const watcher = new ExecutionWatcher({
-    open: () => redis.duplicate(),
-    keys,
-    maxWatches: config.MAX_WAITERS,
+    watcher,
   });
   const metrics = new GatewayMetrics({ registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS });
   const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);

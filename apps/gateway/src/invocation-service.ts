@@ -24,10 +24,13 @@ import {
   type WebhookMode,
   type WebhookStore,
   type WebhookTarget,
+  withTimeout,
 } from '@skillrun/core';
 import type { Authenticator } from './auth/authenticator';
 import { type Identity, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
+import type { ExecutionWatch } from './execution-watch';
+import type { ExecutionWatcher } from './execution-watcher';
 import type { FairShare } from './fair-share';
 import { idempotencyKeyOf } from './idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from './idempotency/idempotency-keys';
@@ -51,6 +54,8 @@ export interface InvocationServiceDeps {
   webhooks: WebhookStore;
   notified: NotifiedCallers;
   webhookUrls: WebhookUrlCheck;
+  /** Where a client that waits for the end (`wait`) is told of it. */
+  watcher: ExecutionWatcher;
 }
 
 export interface Invocation {
@@ -67,6 +72,11 @@ export interface Invocation {
   address: string;
   /** The execution this invocation replays (POST replay). */
   replayOf?: string;
+  /**
+   * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
+   * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
+   */
+  waitSeconds?: number;
 }
 
 export interface Accepted {
@@ -76,6 +86,12 @@ export interface Accepted {
   replayed?: boolean;
   /** The webhook the invocation named, and its secret (answered this once). */
   webhook?: { id: string; secret: string };
+  /**
+   * For `waitSeconds`: its changes, announced to this watch since before it was created, so the
+   * wait needs no read first (see ExecutionReader.endOf, which releases it). Absent when the
+   * gateway could not watch it then (MAX_WAITERS, or no subscription in time).
+   */
+  watch?: ExecutionWatch;
 }
 
 /**
@@ -88,6 +104,9 @@ export type InvocationOutcome = { headers: Record<string, string> } & (
 );
 
 const requestValidator = new SchemaValidator(InvocationRequest, 'invocation request');
+
+/** The longest an invocation that waits for its end is held back for its subscription. */
+const SUBSCRIBE_BOUND_MS = 1000;
 
 /** An invocation that passed every check of who invokes which version. */
 interface Checked {
@@ -141,10 +160,15 @@ export class InvocationService {
       claim = claimed.claim;
     }
     try {
-      const { execution, webhook } = await this.start(invocation, checked, answer);
+      const { execution, webhook, watch } = await this.start(invocation, checked, answer);
       // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
       await claim?.accept(execution).catch(() => {});
-      return { execution, ...(deprecation ? { deprecation } : {}), ...(webhook ? { webhook } : {}) };
+      return {
+        execution,
+        ...(deprecation ? { deprecation } : {}),
+        ...(webhook ? { webhook } : {}),
+        ...(watch ? { watch } : {}),
+      };
     } catch (error) {
       await claim?.release().catch(() => {});
       throw error;
@@ -191,10 +215,10 @@ export class InvocationService {
 
   /** Limits, inputs, then the launch. */
   private async start(
-    { headers, address, replayOf }: Invocation,
+    { headers, address, replayOf, waitSeconds }: Invocation,
     { request, entry, migrations, owner, range }: Checked,
     answer: { headers: Record<string, string> },
-  ): Promise<Pick<Accepted, 'execution' | 'webhook'>> {
+  ): Promise<Pick<Accepted, 'execution' | 'webhook' | 'watch'>> {
     const subject = { callerId: owner, address, skillId: entry.id };
     const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
     answer.headers = rate.headers;
@@ -222,24 +246,58 @@ export class InvocationService {
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
     const hook = strongest(webhook?.on, this.deps.notified.modeOf(owner));
-    const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
-    answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
-    if (taken.refusal) throw taken.refusal;
-    const place = this.deps.fairShare.place(
-      owner ?? `anonymous:${request.caller.id}`,
-      `${skill.name}@${skill.version}`,
-    );
-    const launch = {
-      payload,
-      skill,
-      ...(hook ? { notify: { hook, ...(webhook ? { webhook_id: webhook.id } : {}) } } : {}),
-      ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
-      ...(place ? { place } : {}),
-      ...(range === undefined ? {} : { requestedVersion: range }),
-      ...(replayOf === undefined ? {} : { replayOf }),
-    };
-    const execution = await this.launch(launch, taken.slots);
-    return { execution, ...(webhook ? { webhook: { id: webhook.id, secret: webhook.secret } } : {}) };
+    const watch =
+      waitSeconds === undefined || webhook
+        ? undefined
+        : await this.watchNew(payload.execution_id, waitSeconds);
+    try {
+      const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
+      answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
+      if (taken.refusal) throw taken.refusal;
+      const place = this.deps.fairShare.place(
+        owner ?? `anonymous:${request.caller.id}`,
+        `${skill.name}@${skill.version}`,
+      );
+      const notify = {
+        ...(hook ? { hook, ...(webhook ? { webhook_id: webhook.id } : {}) } : {}),
+        ...(watch ? { watched: true } : {}),
+      };
+      const launch = {
+        payload,
+        skill,
+        ...(hook || watch ? { notify } : {}),
+        ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
+        ...(place ? { place } : {}),
+        ...(range === undefined ? {} : { requestedVersion: range }),
+        ...(replayOf === undefined ? {} : { replayOf }),
+      };
+      const execution = await this.launch(launch, taken.slots);
+      return {
+        execution,
+        ...(webhook ? { webhook: { id: webhook.id, secret: webhook.secret } } : {}),
+        ...(watch ? { watch } : {}),
+      };
+    } catch (error) {
+      watch?.release();
+      throw error;
+    }
+  }
+
+  /**
+   * A watch on an execution about to be created, subscribed before it exists so that none of its
+   * changes can be missed; undefined (the wait then reads first, as GET status does) when this
+   * gateway keeps MAX_WAITERS already or the subscription is not in place within the wait.
+   */
+  private async watchNew(executionId: string, waitSeconds: number): Promise<ExecutionWatch | undefined> {
+    const watch = this.deps.watcher.watch(executionId);
+    if (!watch) return undefined;
+    try {
+      await withTimeout(watch.subscribed, Math.min(waitSeconds * 1000, SUBSCRIBE_BOUND_MS));
+      return watch;
+    } catch {
+      watch.release();
+      return undefined;
+    }
   }
 
   /** The webhook the invocation names, made for its execution (before the execution exists). */

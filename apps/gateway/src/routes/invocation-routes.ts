@@ -31,26 +31,31 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
   const { invocations, executions, canceler, replayer, streams, baseUrl } = deps;
   router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
+    const seconds = preferredWait(req.get('prefer'));
     const outcome = await invocations.invoke({
       skillId: req.params.skillId,
       body: req.body,
       headers: req.headers,
       versionQuery: version,
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      ...(seconds ? { waitSeconds: seconds } : {}),
     });
-    const seconds = preferredWait(req.get('prefer'));
     // A new webhook's secret is shown once, in the 202: that answer is not traded for the outcome.
     if (seconds === undefined || 'refused' in outcome || outcome.accepted.webhook) {
       sendAccepted(res, outcome, baseUrl);
       return;
     }
     // Prefer: wait (RFC 7240): the answer once the execution ends, in the same round trip.
-    const { execution, appliedWaitSeconds } = await executions.read({
-      skillId: req.params.skillId,
-      executionId: outcome.accepted.execution.execution_id,
-      headers: req.headers,
-      wait: { seconds, until: 'end', signal: goneSignal(res) },
-    });
+    const { execution: launched, watch } = outcome.accepted;
+    const signal = goneSignal(res);
+    const { execution, appliedWaitSeconds } = watch
+      ? await executions.endOf({ launched, watch, seconds, signal })
+      : await executions.read({
+          skillId: req.params.skillId,
+          executionId: launched.execution_id,
+          headers: req.headers,
+          wait: { seconds, until: 'end', signal },
+        });
     if (res.closed) return;
     if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
     if (!isTerminalStatus(execution.status)) {

@@ -25,8 +25,8 @@ export interface LaunchRequest {
   remote?: boolean;
   /** The first retry's delay, when not RETRY_BACKOFF_MS (a registered skill's endpoint.retry says). */
   retryBackoffMs?: number;
-  /** Which webhooks hear of it (see RecordExtras). */
-  notify?: Pick<RecordExtras, 'hook' | 'webhook_id'>;
+  /** Which webhooks hear of it, and whether its changes are announced from the start (see RecordExtras). */
+  notify?: Pick<RecordExtras, 'hook' | 'webhook_id' | 'watched'>;
 }
 
 export interface LauncherDeps {

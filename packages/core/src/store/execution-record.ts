@@ -146,6 +146,11 @@ export interface RecordExtras {
   hook?: WebhookMode;
   /** The webhook its invocation named for it. */
   webhook_id?: string;
+  /**
+   * Its changes are announced from its creation on (see ExecutionStore.read's `watch`): the request
+   * that invokes it waits for its end, subscribed before it exists.
+   */
+  watched?: boolean;
 }
 
 /**
@@ -176,6 +181,7 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
     ...(extras.hook === undefined ? {} : { hook: extras.hook }),
     ...(extras.webhook_id === undefined ? {} : { webhook_id: extras.webhook_id }),
+    ...(extras.watched ? { watched: '1' } : {}),
   };
 }
 
