@@ -107,8 +107,8 @@ export class ExecutionReader {
   /**
    * POST invoke's wait (Prefer: wait): the end of the execution this request launched. Its record
    * announced every change to `watch` from its creation, and this request may read it, so nothing
-   * is read before the wait, and once only after it: a read, two `HMGET`s and a script fewer than
-   * read() with a wait, on the path of an execution's whole round trip.
+   * is read before the wait, and once only after it: two reads of the record and two of BullMQ's
+   * job fewer than read() with a wait, on the path of an execution's whole round trip.
    */
   async endOf({ launched, watch, seconds, signal }: LaunchedWait): Promise<ExecutionAnswer> {
     try {
