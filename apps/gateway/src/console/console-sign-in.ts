@@ -85,7 +85,7 @@ async function discover(issuer: string): Promise<OAuthEndpoints> {
 const isHttpUrl = (value: unknown): value is string =>
   typeof value === 'string' && /^https?:\/\//.test(value);
 
-export const CodeExchange = Type.Object(
+const CodeExchange = Type.Object(
   {
     code: Type.String({
       minLength: 1,
@@ -100,18 +100,40 @@ export const CodeExchange = Type.Object(
       description: 'The redirect_uri of the authorization request, as sent there.',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'An authorization code' },
 );
-type CodeExchange = Static<typeof CodeExchange>;
-const codeExchange = new SchemaValidator(CodeExchange, 'code exchange');
+
+const RefreshExchange = Type.Object(
+  {
+    refresh_token: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'The refresh token the authorization server gave with the access token.',
+    }),
+  },
+  { additionalProperties: false, title: 'A refresh token' },
+);
+
+export const TokenExchange = Type.Union([CodeExchange, RefreshExchange]);
+type TokenExchange = Static<typeof TokenExchange>;
+const tokenExchange = new SchemaValidator(TokenExchange, 'token exchange');
+
+/** What the console is given: the access token, its lifetime, and what renews it, when given. */
+interface Tokens {
+  access_token: string;
+  expires_in?: number;
+  refresh_token?: string;
+}
 
 /**
  * /console/sign-in (the router is mounted there): how the console may sign people in, and, with an
  * authorization server configured, the exchange of the code it comes back with for an access token
- * (authorization code with PKCE, RFC 7636). The gateway makes the exchange rather than the browser,
- * so that the console's CSP still lets it talk to this gateway only, and the authorization server
- * needs no CORS for it. Neither the code nor the token is logged or kept. An issuer whose discovery
- * document cannot be read (when its endpoints are not set) makes both answer 503.
+ * (authorization code with PKCE, RFC 7636), and later of the refresh token given with it for a new
+ * one (RFC 6749 section 6) when the access token expires. The gateway makes the exchanges rather
+ * than the browser, so that the console's CSP still lets it talk to this gateway only, and the
+ * authorization server needs no CORS for them. Neither a code nor a token is logged or kept. An
+ * issuer whose discovery document cannot be read (when its endpoints are not set) makes both
+ * answer 503.
  */
 export function consoleSignInRoutes(oauth: ConsoleOAuth | undefined): Router {
   const router = measuredRouter();
@@ -137,46 +159,46 @@ export function consoleSignInRoutes(oauth: ConsoleOAuth | undefined): Router {
         'Signing in through an authorization server needs CONSOLE_OAUTH_CLIENT_ID (and the OAUTH_ settings)',
       );
     }
-    const body = codeExchange.parse(req.body);
+    const body = tokenExchange.parse(req.body);
     const token = await exchange((await oauth.endpoints()).tokenUrl, oauth, body);
     res.setHeader('Cache-Control', 'no-store').json(token);
   });
   return router;
 }
 
-async function exchange(
-  tokenUrl: string,
-  oauth: ConsoleOAuth,
-  body: CodeExchange,
-): Promise<{ access_token: string; expires_in?: number }> {
+/** The token request's grant (RFC 6749 sections 4.1.3 and 6), as the console's public client. */
+function grantOf(oauth: ConsoleOAuth, body: TokenExchange): Record<string, string> {
+  const grant: Record<string, string> =
+    'refresh_token' in body
+      ? { grant_type: 'refresh_token', refresh_token: body.refresh_token }
+      : {
+          grant_type: 'authorization_code',
+          code: body.code,
+          redirect_uri: body.redirect_uri,
+          code_verifier: body.code_verifier,
+        };
+  return { ...grant, client_id: oauth.clientId, resource: oauth.resource };
+}
+
+async function exchange(tokenUrl: string, oauth: ConsoleOAuth, body: TokenExchange): Promise<Tokens> {
   let answer: Response;
   try {
     answer = await fetch(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: body.code,
-        redirect_uri: body.redirect_uri,
-        client_id: oauth.clientId,
-        code_verifier: body.code_verifier,
-        resource: oauth.resource,
-      }),
+      body: new URLSearchParams(grantOf(oauth, body)),
       redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch {
     throw new SkillError('SERVICE_UNAVAILABLE', 'The authorization server does not answer');
   }
-  const json = (await answer.json().catch(() => ({}))) as {
-    access_token?: unknown;
-    expires_in?: unknown;
-    error?: unknown;
-  };
+  const json = (await answer.json().catch(() => ({}))) as Partial<Record<keyof Tokens | 'error', unknown>>;
   // RFC 6749 section 5.2: a refused grant is a 400 (or 401) naming the error.
   if (answer.status === 400 || answer.status === 401) {
     const reason = typeof json.error === 'string' ? json.error.slice(0, 100) : `HTTP ${answer.status}`;
-    throw new SkillError('INVALID_INPUT', `The authorization server refused the code: ${reason}`);
+    const what = 'refresh_token' in body ? 'refresh token' : 'code';
+    throw new SkillError('INVALID_INPUT', `The authorization server refused the ${what}: ${reason}`);
   }
   if (!answer.ok || typeof json.access_token !== 'string') {
     throw new SkillError(
@@ -187,5 +209,6 @@ async function exchange(
   return {
     access_token: json.access_token,
     ...(typeof json.expires_in === 'number' ? { expires_in: json.expires_in } : {}),
+    ...(typeof json.refresh_token === 'string' ? { refresh_token: json.refresh_token } : {}),
   };
 }

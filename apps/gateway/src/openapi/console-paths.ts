@@ -1,4 +1,4 @@
-import { CodeExchange } from '../console';
+import { TokenExchange } from '../console';
 import { errors } from './openapi-parts';
 
 const noCredentials = [{}];
@@ -42,22 +42,26 @@ export const consolePaths = {
   },
   '/console/sign-in/token': {
     post: {
-      operationId: 'exchangeConsoleCode',
-      summary: "Exchanges the console's authorization code for an access token (ours)",
+      operationId: 'exchangeConsoleToken',
+      summary: "Exchanges the console's authorization code, or its refresh token, for an access token (ours)",
       description:
-        "The authorization code grant with PKCE (RFC 7636): the gateway sends the code, the verifier and the redirect_uri to the token endpoint as the console's public client, asking for OAUTH_AUDIENCE as the resource (RFC 8707), and answers the access token, which is then used as any bearer token. 400 INVALID_INPUT when the authorization server refuses the code (naming its error), 501 NOT_CONFIGURED without the settings, 503 when it does not answer.",
+        "The authorization code grant with PKCE (RFC 7636): the gateway sends the code, the verifier and the redirect_uri to the token endpoint as the console's public client, asking for OAUTH_AUDIENCE as the resource (RFC 8707), and answers the access token, which is then used as any bearer token, with the refresh token when the server gives one. Given `{refresh_token}` instead, it makes the refresh token grant (RFC 6749 section 6) for a new access token (and the refresh token that replaces the old one, when the server rotates them): the console does so when its access token has expired. 400 INVALID_INPUT when the authorization server refuses the code or the refresh token (naming its error), 501 NOT_CONFIGURED without the settings, 503 when it does not answer.",
       tags: ['meta'],
       security: noCredentials,
-      requestBody: { required: true, content: { 'application/json': { schema: CodeExchange } } },
+      requestBody: { required: true, content: { 'application/json': { schema: TokenExchange } } },
       responses: {
         '200': {
-          description: 'The access token.',
+          description: 'The access token, and what renews it.',
           content: {
             'application/json': {
               schema: {
                 type: 'object',
                 required: ['access_token'],
-                properties: { access_token: { type: 'string' }, expires_in: { type: 'integer' } },
+                properties: {
+                  access_token: { type: 'string' },
+                  expires_in: { type: 'integer' },
+                  refresh_token: { type: 'string' },
+                },
               },
             },
           },
