@@ -41,6 +41,17 @@ describe('the console, signing in at an authorization server', () => {
     await tab.close();
     tab = undefined;
   });
+  /** Waits until the gateway refuses an access token that expired (it allows 5 s of clock skew). */
+  async function refusedOnceExpired(token: string | null): Promise<void> {
+    const headers = { authorization: `Bearer ${token}` };
+    await expect
+      .poll(async () => (await system.client.request('/me', { headers })).status, {
+        timeout: 20_000,
+        interval: 250,
+      })
+      .toBe(401);
+  }
+
   afterAll(async () => {
     await browser?.close();
     await system?.stop();
@@ -83,6 +94,62 @@ describe('the console, signing in at an authorization server', () => {
     expect(credential).toMatch(/^eyJ/);
     const me = await system.client.request('/me', { headers: { authorization: `Bearer ${credential}` } });
     expect(me.body).toMatchObject({ caller_id: 'alice', method: 'oauth2' });
+  });
+
+  it('renews an expired access token with its refresh token, and asks to sign in again once that is refused', async () => {
+    idp.accessTokenSeconds = 1;
+    tab = await ConsoleTab.open(browser, origin, '/console/#/skills');
+    const { page } = tab;
+    await page.getByRole('button', { name: /^Sign in at / }).click();
+    await page.getByLabel('User').fill('bob');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByRole('heading', { name: 'Skills' }).waitFor();
+    const stored = () =>
+      page.evaluate(`({
+        credential: sessionStorage.getItem('skillrun.console.credential'),
+        refresh: sessionStorage.getItem('skillrun.console.refresh'),
+      })`) as Promise<{ credential: string | null; refresh: string | null }>;
+    const first = await stored();
+    expect(first.refresh).toMatch(/^[\w-]{36}$/);
+    await refusedOnceExpired(first.credential);
+
+    await page.evaluate("location.hash = '#/executions'");
+    await page.getByRole('heading', { name: 'Executions' }).waitFor();
+    // bob has none: the list was read (with the renewed token), not refused.
+    await page.getByText('No executions match.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // One refresh grant for every request the expired token had refused; the server rotated the
+    // refresh token, and the new access token is bob's.
+    const renewals = idp.tokenRequests.filter((request) => request.params.grant_type === 'refresh_token');
+    expect(renewals).toEqual([
+      {
+        granted: true,
+        params: {
+          grant_type: 'refresh_token',
+          refresh_token: first.refresh,
+          client_id: idp.clientId,
+          resource: idp.audience,
+        },
+      },
+    ]);
+    const renewed = await stored();
+    expect(renewed.credential).not.toBe(first.credential);
+    expect(renewed.refresh).not.toBe(first.refresh);
+    const me = await system.client.request('/me', {
+      headers: { authorization: `Bearer ${renewed.credential}` },
+    });
+    expect(me.body).toMatchObject({ caller_id: 'bob', method: 'oauth2' });
+
+    // Signed out at the authorization server: the next expiry ends the console's sign-in.
+    idp.revokeRefreshTokens();
+    await refusedOnceExpired(renewed.credential);
+    await page.evaluate("location.hash = '#/tasks'");
+    await page.getByText('Your sign-in has ended. Sign in again.').waitFor();
+    expect(await stored()).toEqual({ credential: null, refresh: null });
+    idp.accessTokenSeconds = 300;
+    // The browser logged each refused request.
+    expect(tab.pageErrors.every((text) => /status of (400|401)/.test(text))).toBe(true);
+    tab.pageErrors.length = 0;
   });
 
   it('says why when the person denies it, or when a return was not started from this tab', async () => {

@@ -11,6 +11,10 @@ export interface AuthorizationServer extends JwksServer {
   allowRedirect(uri: string): void;
   /** Each token request: what it sent, and whether a token was issued. */
   readonly tokenRequests: { params: Record<string, string>; granted: boolean }[];
+  /** How long the access tokens it issues from now on live (300 s unless set). */
+  accessTokenSeconds: number;
+  /** Refuses every refresh token issued so far, as a server does when a person signs out there. */
+  revokeRefreshTokens(): void;
 }
 
 interface Grant {
@@ -21,18 +25,24 @@ interface Grant {
   scope: string;
 }
 
+/** What a refresh token stands for. */
+type Renewal = Pick<Grant, 'user' | 'resource' | 'scope'>;
+
 /**
  * An OAuth 2 authorization server for tests, on 127.0.0.1 beside its JWKS (startJwksServer): the
  * authorization code grant with PKCE (S256 only), as a person meets it in a browser. It publishes
  * its endpoints at /.well-known/openid-configuration (OpenID Connect Discovery). GET /authorize
  * shows a page that asks who you are, with Allow and Deny; POST /authorize sends the browser back
  * to the redirect URI with a code (or `error=access_denied`); POST /token exchanges a code, once,
- * for a JWT access token whose `sub` is the user and whose `aud` is the resource asked for.
+ * for a JWT access token whose `sub` is the user and whose `aud` is the resource asked for, and a
+ * refresh token, which it exchanges, once, for new ones (rotation, as OAuth 2.0 for browser-based
+ * apps asks of public clients).
  */
 export async function startAuthorizationServer(): Promise<AuthorizationServer> {
   const clientId = 'skillrun-console';
   const redirects = new Set<string>();
   const codes = new Map<string, Grant>();
+  const refreshTokens = new Map<string, Renewal>();
   const tokenRequests: AuthorizationServer['tokenRequests'] = [];
   const jwks: JwksServer = await startJwksServer({
     otherRoutes: (req, res) => void handle(req, res).catch(() => res.writeHead(500).end()),
@@ -109,39 +119,61 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
     res.writeHead(302, { location: back.toString() }).end();
   }
 
-  async function token(form: URLSearchParams, res: ServerResponse): Promise<void> {
-    const params = Object.fromEntries(form);
+  /** What a token request's grant stands for, if it is one to honour (each code and refresh token once). */
+  function granted(params: Record<string, string>): Renewal | undefined {
+    if (params.client_id !== clientId) return undefined;
+    if (params.grant_type === 'refresh_token') {
+      const renewal = refreshTokens.get(params.refresh_token ?? '');
+      refreshTokens.delete(params.refresh_token ?? '');
+      return renewal;
+    }
     const grant = codes.get(params.code ?? '');
     codes.delete(params.code ?? '');
-    const granted =
+    const verified =
       grant !== undefined &&
       params.grant_type === 'authorization_code' &&
-      params.client_id === clientId &&
       params.redirect_uri === grant.redirectUri &&
       createHash('sha256')
         .update(params.code_verifier ?? '')
         .digest('base64url') === grant.challenge;
-    tokenRequests.push({ params, granted });
-    if (!granted) {
+    return verified ? grant : undefined;
+  }
+
+  async function token(form: URLSearchParams, res: ServerResponse): Promise<void> {
+    const params = Object.fromEntries(form);
+    const grant = granted(params);
+    tokenRequests.push({ params, granted: grant !== undefined });
+    if (!grant) {
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
       return;
     }
+    const expiresIn = server.accessTokenSeconds;
     const accessToken = await jwks.sign(
       { sub: grant.user, scope: grant.scope },
-      { audience: grant.resource },
+      { audience: grant.resource, expiresIn },
     );
-    res
-      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-      .end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 300 }));
+    const refreshToken = randomUUID();
+    refreshTokens.set(refreshToken, { user: grant.user, resource: grant.resource, scope: grant.scope });
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(
+      JSON.stringify({
+        access_token: accessToken,
+        token_type: 'Bearer',
+        expires_in: expiresIn,
+        refresh_token: refreshToken,
+      }),
+    );
   }
 
-  return Object.assign(jwks, {
+  const server: AuthorizationServer = Object.assign(jwks, {
     authorizationUrl: `${jwks.issuer}/authorize`,
     tokenUrl: `${jwks.issuer}/token`,
     clientId,
     allowRedirect: (uri: string) => void redirects.add(uri),
     tokenRequests,
+    accessTokenSeconds: 300,
+    revokeRefreshTokens: () => refreshTokens.clear(),
   });
+  return server;
 }
 
 async function formOf(req: IncomingMessage): Promise<URLSearchParams> {

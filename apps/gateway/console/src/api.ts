@@ -20,27 +20,58 @@ export interface RequestOptions {
 /** A JWT is three base64url parts, its header a JSON object (`eyJ`); anything else is an API key. */
 const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/;
 
+function headersFor(credential: string | undefined): Record<string, string> {
+  if (credential === undefined) return {};
+  return JWT.test(credential) ? { authorization: `Bearer ${credential}` } : { 'x-api-key': credential };
+}
+
+/** A new credential for one that has expired, or undefined when there is none to be had. */
+export type Renew = () => Promise<string | undefined>;
+
 /**
  * The service's API, from the page's own origin, with the credential the person signed in with:
  * an API key in `X-API-Key`, or an OAuth 2 access token (a JWT) as `Authorization: Bearer`; none
- * before signing in. The credential travels in headers only, never in a URL.
+ * before signing in. The credential travels in headers only, never in a URL. With `renew`, a request
+ * refused 401 is asked again once with the credential it gives (an access token that expired).
  */
 export class Api {
-  constructor(private readonly credential?: string) {}
+  private renewing: Promise<string | undefined> | undefined;
 
-  headers(): Record<string, string> {
-    if (this.credential === undefined) return {};
-    return JWT.test(this.credential)
-      ? { authorization: `Bearer ${this.credential}` }
-      : { 'x-api-key': this.credential };
+  constructor(
+    private credential?: string,
+    private readonly renew?: Renew,
+  ) {}
+
+  async fetch(path: string, options: RequestOptions = {}): Promise<Response> {
+    const credential = this.credential;
+    const response = await this.send(path, options, credential);
+    if (response.status !== 401 || !this.renew) return response;
+    const renewed = await this.renewed(credential, this.renew);
+    return renewed === undefined ? response : this.send(path, options, renewed);
   }
 
-  fetch(path: string, options: RequestOptions = {}): Promise<Response> {
+  /**
+   * The credential that replaces `expired`: already renewed by another request, or renewed now, once
+   * for all the requests refused meanwhile. A renewal that fails leaves the credential as it was.
+   */
+  private async renewed(expired: string | undefined, renew: Renew): Promise<string | undefined> {
+    if (this.credential !== expired) return this.credential;
+    this.renewing ??= renew()
+      .catch(() => undefined)
+      .finally(() => {
+        this.renewing = undefined;
+      });
+    const renewed = await this.renewing;
+    if (renewed !== undefined) this.credential = renewed;
+    return renewed;
+  }
+
+  private send(path: string, options: RequestOptions, credential: string | undefined): Promise<Response> {
     return fetch(path, {
       method: options.method ?? 'GET',
       headers: {
         accept: 'application/json',
-        ...this.headers(),
+        ...headersFor(credential),
         ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
         ...options.headers,
       },

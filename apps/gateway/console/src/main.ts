@@ -2,7 +2,7 @@ import type { CallerIdentity } from '@skillrun/client/protocol';
 import { Api, ApiError } from './api';
 import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';
-import { returnFromSignIn } from './oauth-sign-in';
+import { renewAccessToken, returnFromSignIn } from './oauth-sign-in';
 import { executionPage } from './pages/execution-page';
 import { executionsPage } from './pages/executions-page';
 import { fleetPage } from './pages/fleet-page';
@@ -33,7 +33,8 @@ function route(): { segments: string[]; query: URLSearchParams } {
   return { segments, query: new URLSearchParams(search) };
 }
 
-function start(api: Api, me: CallerIdentity): void {
+/** Shows the console to the person signed in; answers how to end that (and why, to show then). */
+function start(api: Api, me: CallerIdentity): (reason?: string) => void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
   const pages = isAdmin(me)
@@ -47,12 +48,7 @@ function start(api: Api, me: CallerIdentity): void {
     {
       type: 'button',
       class: 'secondary',
-      onclick: () => {
-        leave.abort();
-        session.clear();
-        window.removeEventListener('hashchange', show);
-        boot();
-      },
+      onclick: () => end(),
     },
     'Sign out',
   );
@@ -137,9 +133,19 @@ function start(api: Api, me: CallerIdentity): void {
     shown = true;
   }
 
+  function end(reason?: string): void {
+    leave.abort();
+    session.clear();
+    window.removeEventListener('hashchange', show);
+    boot(reason);
+  }
+
   window.addEventListener('hashchange', show);
   show();
+  return end;
 }
+
+const SIGN_IN_ENDED = 'Your sign-in has ended. Sign in again.';
 
 /** Signs in with the tab's credential, or asks for one. */
 function boot(reason?: string): void {
@@ -156,12 +162,25 @@ function boot(reason?: string): void {
     signIn();
     return;
   }
-  const api = new Api(credential);
+  // An expired access token is renewed with the refresh token, when the authorization server gave
+  // one; when it cannot be, the person signs in again.
+  let end: ((reason?: string) => void) | undefined;
+  let ended = false;
+  const renew = async () => {
+    if (ended) return undefined;
+    const token = await renewAccessToken();
+    ended = token === undefined;
+    if (ended) end?.(SIGN_IN_ENDED);
+    return token;
+  };
+  const api = new Api(credential, session.refreshToken() === undefined ? undefined : renew);
   api.request<CallerIdentity>('/me').then(
-    (me) => start(api, me),
+    (me) => {
+      end = start(api, me);
+    },
     (error: unknown) => {
       if (error instanceof ApiError && error.status === 401) session.clear();
-      reason = error instanceof ApiError ? error.message : String(error);
+      reason = ended ? SIGN_IN_ENDED : error instanceof ApiError ? error.message : String(error);
       signIn();
     },
   );
@@ -170,7 +189,7 @@ function boot(reason?: string): void {
 // Back from the authorization server, its token is the tab's credential (or the reason it has none).
 returnFromSignIn().then(
   (result) => {
-    if (result && 'token' in result) session.set(result.token);
+    if (result && 'token' in result) session.set(result.token, result.refreshToken);
     boot(result && 'error' in result ? result.error : undefined);
   },
   (error: unknown) => boot(error instanceof Error ? error.message : String(error)),

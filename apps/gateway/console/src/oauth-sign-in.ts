@@ -1,4 +1,5 @@
-import { Api } from './api';
+import { Api, ApiError } from './api';
+import { session } from './session';
 import { sha256 } from './sha256';
 
 /** What GET /console/sign-in says of the authorization server, when the gateway has one. */
@@ -7,6 +8,12 @@ export interface OAuthSettings {
   client_id: string;
   scope?: string;
   resource: string;
+}
+
+/** What the gateway's exchange answers (POST /console/sign-in/token). */
+interface Tokens {
+  access_token: string;
+  refresh_token?: string;
 }
 
 /** What the tab remembers while the person is at the authorization server. */
@@ -64,7 +71,9 @@ export function signInAt(settings: OAuthSettings): void {
  * or why there is none; undefined when this page load is not such a return. The address loses the
  * code at once and shows the page the person signed in from.
  */
-export async function returnFromSignIn(): Promise<{ token: string } | { error: string } | undefined> {
+export async function returnFromSignIn(): Promise<
+  { token: string; refreshToken?: string } | { error: string } | undefined
+> {
   const params = new URLSearchParams(location.search);
   if (!params.has('state')) return undefined;
   const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null') as Pending | null;
@@ -78,9 +87,33 @@ export async function returnFromSignIn(): Promise<{ token: string } | { error: s
   if (!code) {
     return { error: `The authorization server did not sign you in (${params.get('error') ?? 'no code'}).` };
   }
-  const answer = await new Api().request<{ access_token: string }>('/console/sign-in/token', {
+  const answer = await new Api().request<Tokens>('/console/sign-in/token', {
     method: 'POST',
     json: { code, code_verifier: pending.verifier, redirect_uri: redirectUri() },
   });
-  return { token: answer.access_token };
+  return { token: answer.access_token, ...refreshOf(answer) };
+}
+
+const refreshOf = (tokens: Tokens) =>
+  tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token };
+
+/**
+ * A new access token for the tab's refresh token (the gateway makes the refresh token grant), kept
+ * as the tab's credential; undefined when the tab has none or the authorization server refuses it
+ * (revoked, expired, used twice), which ends the sign-in.
+ */
+export async function renewAccessToken(): Promise<string | undefined> {
+  const refreshToken = session.refreshToken();
+  if (refreshToken === undefined) return undefined;
+  try {
+    const answer = await new Api().request<Tokens>('/console/sign-in/token', {
+      method: 'POST',
+      json: { refresh_token: refreshToken },
+    });
+    session.renew(answer.access_token, refreshOf(answer).refreshToken);
+    return answer.access_token;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) return undefined;
+    throw error;
+  }
 }
