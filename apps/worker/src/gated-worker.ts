@@ -8,6 +8,11 @@ import type { ExecutionSlots, SlotLane, SlotWait } from './execution-slots';
  * the next job of the same queue (fetched by the same script that finishes the job) unless another
  * queue is waiting for one.
  *
+ * While the queue is dry (the last look found it empty), a job that ends does not look for the next
+ * one, and a fetch that waited for a slot while the queue went dry does not ask Redis: BullMQ's
+ * loop is waiting for the queue's marker then, which a job added sets, so a look would find nothing
+ * or race that wake for the same job (some nine Redis commands for nothing, each time).
+ *
  * BullMQ's main loop fetches jobs one after the other and starts the fetched ones only once it
  * stops fetching. So a fetch never waits for a slot while this worker holds a fetched job it has
  * not started: it answers "nothing" at once instead, and the loop starts what it has. Otherwise
@@ -20,6 +25,8 @@ export class GatedWorker extends Worker {
   private unstarted = 0;
   /** The fetch waiting for a slot, if one is. */
   private slotWait: SlotWait | undefined;
+  /** The last look found the queue empty (BullMQ's own `drained`, which it keeps private). */
+  private dry = false;
 
   constructor(
     name: string,
@@ -29,19 +36,26 @@ export class GatedWorker extends Worker {
     private readonly lane: SlotLane,
   ) {
     super(name, processor, { ...options, concurrency: slots.total });
+    this.on('drained', () => {
+      this.dry = true;
+    });
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job> {
     const carried = this.carried.delete(token);
+    // A fetch made after a wait for the marker is made while the queue is dry: it must look.
+    const dryBefore = this.dry;
     if (!carried && !(await this.takeSlot())) return undefined as unknown as Job;
     let job: Job | undefined;
     try {
-      job = this.closing ? undefined : await super.moveToActive(token, name);
+      const wentDry = !dryBefore && this.dry;
+      job = this.closing || wentDry ? undefined : await super.moveToActive(token, name);
     } finally {
       if (!job && !carried) this.slots.release();
     }
     // A carried fetch happens inside processJob (a job moved to wait for its children fetches the
     // next one this way): that job is counted when processJob hands it on.
+    if (job) this.dry = false;
     if (job && !carried) this.unstarted++;
     return job as Job;
   }
@@ -55,11 +69,14 @@ export class GatedWorker extends Worker {
     let next: Job | undefined;
     try {
       next = (await super.processJob(job, token, () => {
-        const carry = fetchNext() && !this.slots.isWanted(this.lane, this);
+        const carry = fetchNext() && !this.dry && !this.slots.isWanted(this.lane, this);
         if (carry) this.carried.add(token);
         return carry;
       })) as Job | undefined;
-      if (next) this.fetchedWhileWaiting();
+      if (next) {
+        this.dry = false;
+        this.fetchedWhileWaiting();
+      }
       return next;
     } finally {
       this.carried.delete(token);
