@@ -264,6 +264,27 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect(left.every((count) => count === 0)).toBe(true);
   });
 
+  it('answers a waited end as GET status reads it afterwards, output or error kept apart included', async () => {
+    // The end's announcement carries the record, which answers the waits without reading Redis:
+    // what they answer must be what a read finds.
+    const status = (skill: string, id: unknown) => client.request(`/skills/${skill}/status/${String(id)}`);
+    const long = await client.invoke('echo', { text: 'x'.repeat(50), count: 2 }, {}, { prefer: 'wait=20' });
+    expect([long.status, long.body.output]).toMatchObject([200, { text: 'x'.repeat(100), count: 2 }]);
+    expect(long.body).toEqual((await status('echo', long.body.execution_id)).body);
+    const timedOut = await client.invoke(
+      'sleepy',
+      { ms: 5000 },
+      { context: { timeout_ms: 200 } },
+      { prefer: 'wait=20' },
+    );
+    expect(timedOut.body).toMatchObject({ status: 'timeout', error: { code: 'EXECUTION_TIMEOUT' } });
+    expect(timedOut.body).toEqual((await status('sleepy', timedOut.body.execution_id)).body);
+    const id = await running(400);
+    const ended = await client.request(path('status', id), waiting(20));
+    expect(ended.body).toMatchObject({ status: 'completed', output: { slept_ms: expect.any(Number) } });
+    expect(ended.body).toEqual((await status('sleepy', id)).body);
+  });
+
   it('answers a POST invoke 202 as usual when the wait runs out first, and at once without Prefer', async () => {
     const pending = await timed(() => client.invoke('sleepy', { ms: 4000 }, {}, { prefer: 'wait=1' }));
     expect(pending.status).toBe(202);

@@ -96,7 +96,9 @@ export class ExecutionReader {
         const wanted = wait.until === 'end' ? isTerminalStatus : () => true;
         await watch.until(wanted, Math.max(0, until - Date.now()), wait.signal);
         // Nobody is left to answer when the client went away.
-        if (!wait.signal.aborted) current = await again();
+        if (!wait.signal.aborted) {
+          current = readable(await this.recordAfter(watch, executionId), skillId, executionId, principal);
+        }
       }
       return { execution: current, appliedWaitSeconds: seconds };
     } finally {
@@ -107,15 +109,15 @@ export class ExecutionReader {
   /**
    * POST invoke's wait (Prefer: wait): the end of the execution this request launched. Its record
    * announced every change to `watch` from its creation, and this request may read it, so nothing
-   * is read before the wait, and once only after it: two reads of the record and two of BullMQ's
-   * job fewer than read() with a wait, on the path of an execution's whole round trip.
+   * is read before the wait, nor after it when the end's announcement came (it carries the record):
+   * on the path of an execution's whole round trip, no read of the record or of BullMQ's job.
    */
   async endOf({ launched, watch, seconds, signal }: LaunchedWait): Promise<ExecutionAnswer> {
     try {
       const applied = Math.min(seconds, this.deps.maxWaitSeconds);
       await watch.until(isTerminalStatus, applied * 1000, signal);
       if (signal.aborted) return { execution: launched, appliedWaitSeconds: applied };
-      const record = await orServiceUnavailable(() => this.deps.store.read(launched.execution_id));
+      const record = await this.recordAfter(watch, launched.execution_id);
       // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there is.
       return { execution: record?.execution ?? launched, appliedWaitSeconds: applied };
     } finally {
@@ -138,6 +140,18 @@ export class ExecutionReader {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
     }
     return inputs;
+  }
+
+  /**
+   * The record once a wait is over: as the announcement of its end carried it when one came (no
+   * read), else as Redis has it now.
+   */
+  private recordAfter(watch: ExecutionWatch, executionId: string) {
+    const { ending } = watch;
+    const { store } = this.deps;
+    return orServiceUnavailable(() =>
+      ending === undefined ? store.read(executionId) : store.announced(executionId, ending),
+    );
   }
 
   private async readAgain(

@@ -17,10 +17,23 @@ export class ExecutionWatch {
     private readonly onRelease: (watch: ExecutionWatch) => void,
   ) {}
 
-  /** A change was announced with this new status; null when the connection to Redis was lost. */
-  announce(status: string | null): void {
-    this.announced.push(status);
+  /** The announcement of the execution's end, which carries the record as it ended. */
+  private end: string | undefined;
+
+  /**
+   * A change was announced (ExecutionStore's TRANSITION): its new status, first line of the message;
+   * null when the connection to Redis was lost.
+   */
+  announce(message: string | null): void {
+    const lineEnd = message === null ? -1 : message.indexOf('\n');
+    if (message !== null && lineEnd !== -1) this.end = message;
+    this.announced.push(message === null || lineEnd === -1 ? message : message.slice(0, lineEnd));
     this.wake?.();
+  }
+
+  /** The announcement of the end, once heard: ExecutionStore.announced reads the record from it. */
+  get ending(): string | undefined {
+    return this.end;
   }
 
   /**

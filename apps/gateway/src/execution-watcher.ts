@@ -83,7 +83,7 @@ export class ExecutionWatcher {
     const redis = this.options.open();
     // Errors are expected while Redis is away; the close that follows wakes the waiting requests.
     redis.on('error', () => {});
-    redis.on('message', (name: string, status: string) => this.announce(name, status));
+    redis.on('message', (name: string, message: string) => this.announce(name, message));
     redis.on('close', () => {
       if (this.subscriber?.redis === redis) this.dropSubscriber();
     });
@@ -95,8 +95,8 @@ export class ExecutionWatcher {
     return this.subscriber;
   }
 
-  private announce(name: string, status: string | null): void {
-    for (const watch of this.channels.get(name)?.watches ?? []) watch.announce(status);
+  private announce(name: string, message: string | null): void {
+    for (const watch of this.channels.get(name)?.watches ?? []) watch.announce(message);
   }
 
   /**

@@ -34,7 +34,10 @@ import type { RedisKeys } from './redis-keys';
  * may be empty), an outcome too long for the record (may be empty), then field/value pairs. Returns
  * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
  * state starts the retention period and frees the execution's concurrency slots
- * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel.
+ * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel:
+ * its new status, and with a terminal one the whole record as it ends (unless its outcome is over
+ * 16 KB: pub/sub copies every message to every subscribed gateway, and in a cluster to every node),
+ * so that whoever waits for the end needs no read after it.
  * A record with a webhook or a follower (`hook`: `end` or `change`) has its end, or every change,
  * appended to the notifications STREAM (KEYS[4]) that webhook dispatchers and callers' event streams
  * read: whichever process ends it.
@@ -56,7 +59,13 @@ if rank[ARGV[1]] == 2 then
     for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
   end
 end
-if current[4] then redis.call('PUBLISH', KEYS[2], ARGV[1]) end
+if current[4] then
+  if rank[ARGV[1]] == 2 and string.len(ARGV[5]) <= 16384 then
+    redis.call('PUBLISH', KEYS[2], ARGV[1] .. '\\n' .. cjson.encode(redis.call('HGETALL', KEYS[1])) .. '\\n' .. ARGV[5])
+  else
+    redis.call('PUBLISH', KEYS[2], ARGV[1])
+  end
+end
 if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
     'webhook_id', current[6] or '', 'owner', current[7] or '', 'skill_id', current[8] or '')
@@ -231,6 +240,26 @@ export class ExecutionStore {
           ...(worker === null ? {} : { worker }),
         };
     }
+    return this.readableOf(executionId, fields, live);
+  }
+
+  /**
+   * The execution an announcement on its channel shows (see TRANSITION): null when it says only the
+   * new status, the record as it ended when it says the end, read without asking Redis again.
+   */
+  async announced(
+    executionId: string,
+    message: string,
+  ): Promise<{ execution: Execution; owner: string | null } | null> {
+    const record = message.indexOf('\n');
+    const outcome = message.indexOf('\n', record + 1);
+    if (record === -1 || outcome === -1) return null;
+    const flat = JSON.parse(message.slice(record + 1, outcome)) as string[];
+    const outcomeApart = message.slice(outcome + 1);
+    return this.readableOf(executionId, fieldsOf(flat, outcomeApart === '' ? null : outcomeApart), {});
+  }
+
+  private async readableOf(executionId: string, fields: Record<string, string>, live: LiveJob) {
     const steps = await this.stepsOf(fields);
     const execution = toExecution(executionId, fields, live, steps);
     return execution && { execution, owner: fields.owner_id ?? null };
@@ -260,13 +289,9 @@ export class ExecutionStore {
       [this.keys.execution(executionId), this.keys.outcome(executionId)],
       [watch ? 'watch' : ''],
     );
-    const fields: Record<string, string> = {};
-    for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
-    if (outcome === null || !fields.status || !FINAL.has(fields.status)) return fields;
-    return { ...fields, [fields.status === 'completed' ? 'output' : 'error']: outcome };
+    return fieldsOf(flat, outcome);
   }
 
-  /** Whether the execution has ended (or its record is gone). */
   /**
    * Whether the record has moved past `accepted` (a retry, progress, an end); false when there is no
    * record. A first attempt that is running and has reported nothing does not show here.
@@ -276,6 +301,7 @@ export class ExecutionStore {
     return status !== null && status !== 'accepted';
   }
 
+  /** Whether the execution has ended (or its record is gone). */
   async isFinal(executionId: string): Promise<boolean> {
     const status = await this.redis.hget(this.keys.execution(executionId), 'status');
     return status === null || FINAL.has(status);
@@ -451,6 +477,15 @@ export class ExecutionStore {
     );
     return steps;
   }
+}
+
+/** A record's fields from HGETALL's flat list, with its outcome where it was kept apart. */
+function fieldsOf(flat: string[], outcome: string | null): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
+  // The outcome is written with the final status: it only counts once the record says final.
+  if (outcome === null || !fields.status || !FINAL.has(fields.status)) return fields;
+  return { ...fields, [fields.status === 'completed' ? 'output' : 'error']: outcome };
 }
 
 function priorityOf(fields: Record<string, string>): Priority {
