@@ -9,6 +9,8 @@ export class ExecutionWatch {
   private wake: (() => void) | undefined;
   /** How many announcements next() has handed out. */
   private consumed = 0;
+  /** The announcement of the execution's end, which carries the record as it ended. */
+  private end: string | undefined;
 
   constructor(
     /** Settles once the channel is subscribed to: only then is no announcement missed. */
@@ -16,9 +18,6 @@ export class ExecutionWatch {
     /** Ends the watch (called by release). */
     private readonly onRelease: (watch: ExecutionWatch) => void,
   ) {}
-
-  /** The announcement of the execution's end, which carries the record as it ended. */
-  private end: string | undefined;
 
   /**
    * A change was announced (ExecutionStore's TRANSITION): its new status, first line of the message;
