@@ -1,6 +1,5 @@
 import {
   type AttemptEnd,
-  coalesceWrites,
   type ErrorBody,
   type ExecutionStore,
   isPastQueueTimeout,
@@ -71,7 +70,7 @@ interface Started {
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
  * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
  * (BullMQ's job says so until the outcome is written); the outcome's write goes down the connection
- * just before BullMQ's own completion, without a round trip of its own. A failure that will be
+ * just before BullMQ's own completion, without a round trip of its own (Redis applies them in order). A failure that will be
  * retried is thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and
  * thrown as UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
@@ -223,7 +222,9 @@ export class AttemptRunner {
 
   /**
    * Writes the outcome without waiting for it: BullMQ's completion of the job follows it down the
-   * same connection, in the same write, so Redis applies the outcome first. The end is counted once, by the worker
+   * same connection, so Redis applies the outcome first. Both leave at once rather than at the end
+   * of the turn (as the gateway's writes do): Redis works on them while this thread ends the other
+   * jobs of the turn, and the next job comes back sooner. The end is counted once, by the worker
    * whose write made it final (a composite's deadline may be noticed here and by a sweeper at once).
    */
   private ended(
@@ -239,7 +240,6 @@ export class AttemptRunner {
       workerId: this.deps.workerId,
       ...(last === undefined ? {} : { progress: last }),
     };
-    coalesceWrites(this.deps.redis);
     void write(end).then(
       async (result) => {
         if (result !== 'applied') return;
