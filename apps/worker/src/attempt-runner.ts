@@ -70,9 +70,10 @@ interface Started {
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
  * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
  * (BullMQ's job says so until the outcome is written); the outcome's write goes down the connection
- * just before BullMQ's own completion, without a round trip of its own (Redis applies them in order). A failure that will be
- * retried is thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and
- * thrown as UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
+ * just before BullMQ's own completion, without a round trip of its own (Redis applies them in
+ * order). A failure that will be retried is thrown as a plain Error (BullMQ backs off and tries
+ * again); a final one is recorded and thrown as UnrecoverableError. A composite waiting for its
+ * steps throws WaitingChildrenError.
  */
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
