@@ -10,6 +10,7 @@ import type { BenchContext } from '../context.mjs';
 import { count, load } from './load.mjs';
 import { BASELINE_PREFIX } from './minimal.mjs';
 import { noteAnswers } from './oddities.mjs';
+import { cpuPer, type ProcCpu, procCpu } from './proc-cpu.mjs';
 import { type ProcMemory, RssSampler } from './proc-memory.mjs';
 import { QueueDepth, type QueueRef } from './queue-depth.mjs';
 import { fillQueues, openQueue } from './raw-bullmq.mjs';
@@ -24,6 +25,8 @@ export interface DrainOutcome {
   jobs: number;
   seconds: number;
   memory: ProcMemory | undefined;
+  /** The worker process' CPU per job while it drained (its main thread's, and all its threads'). */
+  cpu: ProcCpu | undefined;
   /** Jobs that did not end `completed` (failed, timed out, or never finished). */
   notCompleted: number;
   /** Why the figure is incomplete, if it is. */
@@ -35,10 +38,12 @@ async function timedDrain(
   pid: number,
   queues: Queue[],
   refs: QueueRef[],
+  jobs: number,
   kill: () => void,
-): Promise<{ seconds: number; memory: ProcMemory | undefined; problem?: string }> {
+): Promise<Omit<DrainOutcome, 'jobs' | 'notCompleted'>> {
   const depth = new QueueDepth(ctx.redis, refs);
   const sampler = new RssSampler(pid, ctx.config.rssGuardMb, kill);
+  const cpuBefore = procCpu(pid);
   const started = performance.now();
   await Promise.all(queues.map((queue) => queue.resume()));
   let problem: string | undefined;
@@ -48,13 +53,14 @@ async function timedDrain(
   } catch (error) {
     problem = error instanceof Error ? error.message : String(error);
   }
+  const cpu = cpuPer(cpuBefore, procCpu(pid), jobs);
   const memory = sampler.stop();
   if (sampler.guardTripped) problem = `worker stopped: RSS passed the ${ctx.config.rssGuardMb} MB guard`;
   if (problem) {
     // Whatever is left must not run into the next figure.
     await Promise.all(queues.map((queue) => queue.obliterate({ force: true }).catch(() => {})));
   }
-  return { seconds: (finished - started) / 1000, memory, ...(problem ? { problem } : {}) };
+  return { seconds: (finished - started) / 1000, memory, cpu, ...(problem ? { problem } : {}) };
 }
 
 export async function serviceDrain(
@@ -81,7 +87,7 @@ export async function serviceDrain(
     service.invocations += options.jobs;
     noteAnswers(ctx, `${options.label} fill`, filled);
     const jobs = count(filled, 202);
-    const drain = await timedDrain(ctx, worker.child.pid, queues, refs, () => worker.child.kill());
+    const drain = await timedDrain(ctx, worker.child.pid, queues, refs, jobs, () => worker.child.kill());
     let completed = Number.NaN;
     if (worker.child.alive) {
       const statuses = await executionsByStatus(worker.metricsPort);
@@ -118,7 +124,7 @@ export async function minimalDrain(
   try {
     await Promise.all(queues.map((queue) => queue.pause()));
     await fillQueues(queues, options.jobs);
-    const drain = await timedDrain(ctx, worker.pid, queues, refs, () => worker.kill());
+    const drain = await timedDrain(ctx, worker.pid, queues, refs, options.jobs, () => worker.kill());
     const { completed } = await minimal.stopWorker(worker);
     return { jobs: options.jobs, ...drain, notCompleted: options.jobs - completed };
   } finally {

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+
+/** CPU time a process has used, in µs: its main thread's and the whole process' (all its threads). */
+export interface ProcCpu {
+  mainUs: number;
+  totalUs: number;
+}
+
+/** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a /proc stat line, in µs (fields 14 and 15; the name in field 2 may hold spaces). */
+function statCpuUs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+}
+
+/** The process' CPU so far (Linux); undefined once it has ended. */
+export function procCpu(pid: number): ProcCpu | undefined {
+  try {
+    return { mainUs: statCpuUs(`/proc/${pid}/task/${pid}/stat`), totalUs: statCpuUs(`/proc/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU per unit of work between two readings, in µs. */
+export function cpuPer(
+  before: ProcCpu | undefined,
+  after: ProcCpu | undefined,
+  units: number,
+): ProcCpu | undefined {
+  if (!before || !after || units <= 0) return undefined;
+  return {
+    mainUs: (after.mainUs - before.mainUs) / units,
+    totalUs: (after.totalUs - before.totalUs) / units,
+  };
+}
