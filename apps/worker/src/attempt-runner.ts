@@ -1,5 +1,6 @@
 import {
   type AttemptEnd,
+  coalesceWrites,
   type ErrorBody,
   type ExecutionStore,
   isPastQueueTimeout,
@@ -223,10 +224,11 @@ export class AttemptRunner {
 
   /**
    * Writes the outcome without waiting for it: BullMQ's completion of the job follows it down the
-   * same connection, so Redis applies the outcome first. Both leave at once rather than at the end
-   * of the turn (as the gateway's writes do): Redis works on them while this thread ends the other
-   * jobs of the turn, and the next job comes back sooner. The end is counted once, by the worker
-   * whose write made it final (a composite's deadline may be noticed here and by a sweeper at once).
+   * same connection, in the same write, so Redis applies the outcome first. That write leaves as
+   * soon as the promises of this job's end have run, not at the end of the turn (as the gateway's
+   * writes do): Redis works on it while this thread ends the other jobs of the turn, and the next
+   * job comes back sooner. The end is counted once, by the worker whose write made it final (a
+   * composite's deadline may be noticed here and by a sweeper at once).
    */
   private ended(
     started: Started,
@@ -241,6 +243,7 @@ export class AttemptRunner {
       workerId: this.deps.workerId,
       ...(last === undefined ? {} : { progress: last }),
     };
+    coalesceWrites(this.deps.redis, 'tick');
     void write(end).then(
       async (result) => {
         if (result !== 'applied') return;

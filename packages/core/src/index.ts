@@ -85,6 +85,7 @@ export {
   skillQueueNames,
 } from './queue/skill-queue';
 export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
+export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
 export { type RedisScript, redisScript } from './redis/redis-script';
 export {
