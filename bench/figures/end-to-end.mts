@@ -6,30 +6,45 @@
  * With BENCH_SCALING=1, the service with 2 worker processes against 1.
  */
 import type { BenchContext } from '../context.mjs';
+import type { Child } from '../support/child.mjs';
 import { answered, count, type HttpTarget, load } from '../support/load.mjs';
 import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
+import { cpuPer, procCpu } from '../support/proc-cpu.mjs';
 import { QueueDepth, type QueueRef } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
 import { serviceQueue } from '../support/service.mjs';
+
+/** Completed executions per second, and the gateway's CPU per accepted invocation (µs, from /proc). */
+interface Throughput {
+  perSecond: number;
+  gatewayCpuUs: number | undefined;
+}
 
 async function httpThroughput(
   ctx: BenchContext,
   target: HttpTarget,
   queue: QueueRef,
   label: string,
-  counted: { invocations: number },
-): Promise<number> {
+  counted: { invocations: number; gateway: Child },
+): Promise<Throughput> {
   const depth = new QueueDepth(ctx.redis, [queue]);
+  const cpuBefore = procCpu(counted.gateway.pid);
   const started = performance.now();
   const result = await load(target, {
     connections: ctx.config.connections,
     duration: ctx.config.loadSeconds,
   });
   const finished = await depth.drained();
+  const accepted = count(result, 202);
+  const cpu = cpuPer(cpuBefore, procCpu(counted.gateway.pid), accepted);
   counted.invocations += answered(result);
   noteAnswers(ctx, label, result);
-  return count(result, 202) / ((finished - started) / 1000);
+  return { perSecond: accepted / ((finished - started) / 1000), gatewayCpuUs: cpu?.totalUs };
+}
+
+function cpuText(run: Throughput | undefined): string {
+  return run?.gatewayCpuUs === undefined ? 'unread' : `${run.gatewayCpuUs.toFixed(0)} µs`;
 }
 
 async function warmUp(
@@ -65,8 +80,8 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
   await warmUp(ctx, minimal.target(), BASELINE_QUEUE, minimal);
   await warmUp(ctx, service.target(), skillQueue, service);
-  const ours: number[] = [];
-  const baseline: number[] = [];
+  const ours: Throughput[] = [];
+  const baseline: Throughput[] = [];
   const raw: number[] = [];
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
@@ -75,7 +90,9 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     );
     ours.push(await httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service));
     ctx.progress(
-      `row 1 rep ${rep}: raw BullMQ ${raw.at(-1)?.toFixed(0)}/s, minimal ${baseline.at(-1)?.toFixed(0)}/s, service ${ours.at(-1)?.toFixed(0)}/s`,
+      `row 1 rep ${rep}: raw BullMQ ${raw.at(-1)?.toFixed(0)}/s, minimal ${baseline.at(-1)?.perSecond.toFixed(0)}/s, ` +
+        `service ${ours.at(-1)?.perSecond.toFixed(0)}/s; gateway CPU per invocation: minimal ${cpuText(baseline.at(-1))}, ` +
+        `service ${cpuText(ours.at(-1))}`,
     );
   }
   const title = `end-to-end completed executions/s, ${config.connections} connections, ${config.loadSeconds} s`;
@@ -83,8 +100,8 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     row: '1',
     title,
     unit: 'exec/s',
-    ours,
-    baseline,
+    ours: ours.map((run) => run.perSecond),
+    baseline: baseline.map((run) => run.perSecond),
     baselineName: 'B',
     target: { kind: 'ratio-at-least', value: 0.9 },
   });
@@ -92,7 +109,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     row: '1′',
     title: `same, against raw BullMQ (A(a): ${config.connections} adders, no HTTP) — for reference`,
     unit: 'exec/s',
-    ours,
+    ours: ours.map((run) => run.perSecond),
     baseline: raw,
     baselineName: 'A(a)',
   });
@@ -106,11 +123,10 @@ export async function scaling(ctx: BenchContext): Promise<void> {
   const one: number[] = [];
   const two: number[] = [];
   for (let rep = 1; rep <= config.repetitions; rep++) {
-    one.push(await httpThroughput(ctx, service.target(), skillQueue, `scaling 1 worker rep ${rep}`, service));
+    const label = (workers: number) => `scaling ${workers} worker${workers > 1 ? 's' : ''} rep ${rep}`;
+    one.push((await httpThroughput(ctx, service.target(), skillQueue, label(1), service)).perSecond);
     const second = await service.startWorker({ skills: 'noop' });
-    two.push(
-      await httpThroughput(ctx, service.target(), skillQueue, `scaling 2 workers rep ${rep}`, service),
-    );
+    two.push((await httpThroughput(ctx, service.target(), skillQueue, label(2), service)).perSecond);
     await service.stopWorker(second);
     ctx.progress(
       `scaling rep ${rep}: 1 worker ${one.at(-1)?.toFixed(0)}/s, 2 workers ${two.at(-1)?.toFixed(0)}/s`,
