@@ -73,14 +73,16 @@ export class SkillSchemas {
   }
 
   /**
-   * Validates a skill's inputs, coerced first when asked, and returns them with defaults filled in;
+   * Validates a skill's inputs, coerced when asked, and returns them with defaults filled in;
    * otherwise throws MISSING_REQUIRED_PARAM, PARAM_OUT_OF_RANGE or INVALID_INPUT (spec 002) with
-   * one detail per violation.
+   * one detail per violation. Inputs that are valid as they are are not coerced: coercion only
+   * changes a value whose type the schema does not allow, so it would leave them as they are (and
+   * a worker checks again inputs the gateway coerced already).
    */
   assertInputs(schema: object, data: unknown, options: AssertInputsOptions): Record<string, unknown> {
     const { coerce, basePath = '', what = 'inputs' } = options;
-    const copy = coerce ? coerceInputs(schema, data) : structuredClone(data);
-    const result = this.check(schema, copy, basePath);
+    let result = this.check(schema, structuredClone(data), basePath);
+    if (!result.ok && coerce) result = this.check(schema, coerceInputs(schema, data), basePath);
     if (result.ok) return result.value;
     const { violations } = result;
     throw new SkillError(
