@@ -452,7 +452,9 @@ export class ExecutionStore {
     outcomeApart = '',
   ): Promise<TransitionResult> {
     const changes = FINAL.has(status) ? fields : { updated_at: this.clock(), ...fields };
-    const pairs = Object.entries(changes).flatMap(([field, value]) => [field, String(value)]);
+    const args = [status, String(this.ttlSeconds * 1000), executionId, String(startedAt ?? ''), outcomeApart];
+    // A loop rather than entries().flatMap(): every ending execution comes through here.
+    for (const field in changes) args.push(field, String(changes[field]));
     const result = await this.transitionScript(
       [
         this.keys.execution(executionId),
@@ -460,7 +462,7 @@ export class ExecutionStore {
         this.keys.outcome(executionId),
         this.keys.notifications(),
       ],
-      [status, this.ttlSeconds * 1000, executionId, startedAt ?? '', outcomeApart, ...pairs],
+      args,
     );
     return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
   }
