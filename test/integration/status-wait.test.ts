@@ -54,9 +54,21 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     return { ...answer, seconds: (performance.now() - started) / 1000 };
   }
 
-  async function subscribers(id: string): Promise<number> {
-    const [, count] = (await redis.call('PUBSUB', 'NUMSUB', keys.executionChanged(id))) as [string, number];
-    return count;
+  /** The watchers (one per gateway) an execution's record has its changes announced to. */
+  async function watchersOf(id: string): Promise<number> {
+    const watched = await redis.hget(keys.execution(id), 'watched');
+    return watched === null ? 0 : watched.split(' ').length;
+  }
+
+  /** The requests a gateway holds open waiting, as its metrics say. */
+  async function held(url: string): Promise<number> {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return Number(/^skillrun_waiting_requests (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+  }
+
+  /** The channels gateways listen on for changes: one per gateway, however many requests wait. */
+  async function inboxes(): Promise<number> {
+    return ((await redis.call('PUBSUB', 'CHANNELS', `${keys.watcherInboxes()}*`)) as string[]).length;
   }
 
   it('answers a waiting GET status the moment the execution completes, with its output', async () => {
@@ -77,8 +89,11 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
   it('announces the changes of executions someone waits for, and costs the others no PUBLISH', async () => {
     const listener = new Redis(system.redis.url);
     const announced: string[] = [];
-    listener.on('pmessage', (_pattern: string, channel: string) => announced.push(channel));
-    await listener.psubscribe(keys.executionChanged('*'));
+    // Each announcement starts with its execution's id.
+    listener.on('pmessage', (_pattern: string, _channel: string, message: string) =>
+      announced.push(message.split('\n')[0] ?? ''),
+    );
+    await listener.psubscribe(`${keys.watcherInboxes()}*`);
     try {
       const unwatched = await sleepy(10);
       await expect.poll(async () => (await client.status('sleepy', unwatched)).status).toBe('completed');
@@ -86,8 +101,8 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
       const watched = await running(3000);
       const answer = await client.request<Execution>(path('result', watched), waiting(MAX_WAIT_SECONDS));
       expect(answer.body.status).toBe('completed');
-      await expect.poll(() => announced).toContain(keys.executionChanged(watched));
-      expect(announced).not.toContain(keys.executionChanged(unwatched));
+      await expect.poll(() => announced).toContain(watched);
+      expect(announced).not.toContain(unwatched);
     } finally {
       listener.disconnect();
     }
@@ -185,7 +200,7 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect(answer.body).toMatchObject({ execution_id: id, status: 'completed' });
   });
 
-  it('keeps watching for the requests that stay when another leaves, and leaves no subscription behind', async () => {
+  it('keeps watching for the requests that stay when another leaves, and leaves no watch behind', async () => {
     const id = await running(4000);
     const gone = new AbortController();
     const abandoned = client.request(path('status', id), {
@@ -197,7 +212,10 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
       path('result', id),
       waiting(MAX_WAIT_SECONDS),
     );
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => watchersOf(id), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(2);
+    // Three waits, two gateways: one channel each, no subscription per execution or request.
+    expect(await inboxes()).toBe(2);
     gone.abort();
     await expect(abandoned).rejects.toThrow();
     // The request that stays still learns of the end.
@@ -205,20 +223,21 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('completed');
     }
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(0);
+    expect(await held(replica.url)).toBe(0);
   });
 
-  it('leaves no subscription behind when the client goes away mid-wait', async () => {
+  it('lets go of the wait when the client goes away mid-wait', async () => {
     const id = await running(4000);
     const gone = new AbortController();
     const abandoned = client.request(path('status', id), {
       ...waiting(MAX_WAIT_SECONDS),
       signal: gone.signal,
     });
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(1);
     gone.abort();
     await expect(abandoned).rejects.toThrow();
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(0);
     // Left because the client went away, not because the execution ended.
     expect((await client.status('sleepy', id)).status).toBe('running');
     expect(system.gateway.process.logs.filter((line) => (line.level ?? 0) >= 50)).toEqual([]);
@@ -259,9 +278,8 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
       ]);
       expect(answer.seconds).toBeLessThan(10);
     }
-    // Every watch released: no subscription is left behind.
-    const left = await Promise.all(answers.map((answer) => subscribers(String(answer.body.execution_id))));
-    expect(left.every((count) => count === 0)).toBe(true);
+    // Every watch released: none is left behind.
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(0);
   });
 
   it('answers a waited end as GET status reads it afterwards, output or error kept apart included', async () => {
@@ -339,7 +357,7 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     const id = await running(4000);
     const other = new Client(replica.url);
     const answer = timed(() => other.request<Execution>(path('status', id), waiting(MAX_WAIT_SECONDS)));
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => held(replica.url), { timeout: 10_000 }).toBe(1);
     expect(await replica.process.stop()).toBe(0);
     const { status, body, seconds } = await answer;
     expect(status).toBe(200);
@@ -350,7 +368,7 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
   it('answers 503 in the envelope, not after the wait, when Redis goes away during it', async () => {
     const id = await running(4000);
     const answer = timed(() => client.request<Envelope>(path('status', id), waiting(MAX_WAIT_SECONDS)));
-    await expect.poll(() => subscribers(id), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => held(system.gateway.url), { timeout: 10_000 }).toBe(1);
     await system.redis.kill();
     const { status, body, seconds } = await answer;
     expect(status).toBe(503);

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { ExecutionWatcher } from '../../apps/gateway/src/execution-watcher';
 
 const keys = new RedisKeys('{t}');
-const channel = (id: string) => keys.executionChanged(id);
 
 /** What the watcher asks of its subscriber connection, recorded; `publish` plays Redis announcing. */
 class StandInSubscriber extends EventEmitter {
@@ -19,11 +18,9 @@ class StandInSubscriber extends EventEmitter {
   async subscribe(name: string): Promise<void> {
     this.commands.push(`SUBSCRIBE ${name}`);
   }
-  async unsubscribe(name: string): Promise<void> {
-    this.commands.push(`UNSUBSCRIBE ${name}`);
-  }
-  publish(name: string, status: string): void {
-    this.emit('message', name, status);
+  /** An announcement of the execution store's (TRANSITION): the execution's id, then its change. */
+  publish(name: string, executionId: string, change: string): void {
+    this.emit('message', name, `${executionId}\n${change}`);
   }
   disconnect(): void {
     this.status = 'end';
@@ -42,63 +39,69 @@ function standIn(maxWatches = 10) {
     keys,
     maxWatches,
   });
-  return { watcher, opened };
+  return { watcher, opened, inbox: keys.watcherInbox(watcher.id) };
 }
 
 const never = new AbortController().signal;
 const anyChange = () => true;
 
 describe('ExecutionWatcher', () => {
-  it('opens one connection, on the first watch, and subscribes once when it is ready', async () => {
-    const { watcher, opened } = standIn();
+  it('opens one connection, on the first watch, and subscribes its inbox once, whatever is watched', async () => {
+    const { watcher, opened, inbox } = standIn();
     const first = watcher.watch('a');
-    const second = watcher.watch('a');
+    const second = watcher.watch('b');
     expect(opened).toHaveLength(1);
     opened[0]?.connect();
     await Promise.all([first?.subscribed, second?.subscribed]);
-    expect(opened[0]?.commands).toEqual([`SUBSCRIBE ${channel('a')}`]);
-  });
-
-  it('unsubscribes when the last request watching an execution leaves, not before', async () => {
-    const { watcher, opened } = standIn();
-    const [first, second] = [watcher.watch('a'), watcher.watch('a')];
-    opened[0]?.connect();
-    await first?.subscribed;
     first?.release();
-    first?.release();
-    expect(opened[0]?.commands).toEqual([`SUBSCRIBE ${channel('a')}`]);
-    second?.release();
-    expect(opened[0]?.commands).toEqual([`SUBSCRIBE ${channel('a')}`, `UNSUBSCRIBE ${channel('a')}`]);
-  });
-
-  it('does not subscribe for requests that left before the connection was ready', async () => {
-    const { watcher, opened } = standIn();
-    const watch = watcher.watch('a');
-    watch?.release();
-    opened[0]?.connect();
-    await watch?.subscribed;
-    expect(opened[0]?.commands.filter((command) => command.startsWith('SUBSCRIBE'))).toEqual([]);
+    await watcher.watch('c')?.subscribed;
+    expect(opened[0]?.commands).toEqual([`SUBSCRIBE ${inbox}`]);
   });
 
   it("wakes each request on its own execution's announcements, kept from the start of the watch", async () => {
-    const { watcher, opened } = standIn();
+    const { watcher, opened, inbox } = standIn();
     const a = watcher.watch('a');
     const b = watcher.watch('b');
     opened[0]?.connect();
     await Promise.all([a?.subscribed, b?.subscribed]);
     // Announced before the request starts waiting (while it re-reads the record): not lost.
-    opened[0]?.publish(channel('a'), 'running');
+    opened[0]?.publish(inbox, 'a', 'running');
     await a?.until(anyChange, 60_000, never);
     const ending = b?.until((status) => status === 'completed', 60_000, never);
     let ended = false;
     void ending?.then(() => {
       ended = true;
     });
-    opened[0]?.publish(channel('b'), 'running');
+    opened[0]?.publish(inbox, 'b', 'running');
+    opened[0]?.publish(inbox, 'a', 'completed');
     await new Promise((resolve) => setImmediate(resolve));
     expect(ended).toBe(false);
-    opened[0]?.publish(channel('b'), 'completed');
+    opened[0]?.publish(inbox, 'b', 'completed');
     await ending;
+  });
+
+  it('hands the end, with the record it carries, to every request watching that execution', async () => {
+    const { watcher, opened, inbox } = standIn();
+    const [first, second] = [watcher.watch('a'), watcher.watch('a')];
+    opened[0]?.connect();
+    await first?.subscribed;
+    opened[0]?.publish(inbox, 'a', 'completed\n["status","completed"]\n');
+    expect([first?.ending, second?.ending]).toEqual([
+      'completed\n["status","completed"]\n',
+      'completed\n["status","completed"]\n',
+    ]);
+  });
+
+  it('drops announcements of executions nobody here waits for any more', async () => {
+    const { watcher, opened, inbox } = standIn();
+    const watch = watcher.watch('a');
+    opened[0]?.connect();
+    await watch?.subscribed;
+    watch?.release();
+    opened[0]?.publish(inbox, 'a', 'completed');
+    const again = watcher.watch('a');
+    await again?.until(anyChange, 10, never);
+    expect(again?.ending).toBeUndefined();
   });
 
   it('ends a wait when it runs out or the client goes away', async () => {
@@ -113,17 +116,20 @@ describe('ExecutionWatcher', () => {
     await waiting;
   });
 
-  it('keeps at most maxWatches at once, and answers null past it', () => {
+  it('keeps at most maxWatches at once, counted as waiting, and answers null past it', () => {
     const { watcher } = standIn(2);
     const first = watcher.watch('a');
     expect(watcher.watch('b')).not.toBeNull();
     expect(watcher.watch('c')).toBeNull();
+    expect(watcher.waiting).toBe(2);
     first?.release();
+    first?.release();
+    expect(watcher.waiting).toBe(1);
     expect(watcher.watch('c')).not.toBeNull();
   });
 
   it('wakes every request when the connection is lost, and opens a fresh one for the next', async () => {
-    const { watcher, opened } = standIn();
+    const { watcher, opened, inbox } = standIn();
     const watch = watcher.watch('a');
     opened[0]?.connect();
     await watch?.subscribed;
@@ -131,13 +137,11 @@ describe('ExecutionWatcher', () => {
     await watch?.until(() => false, 60_000, never);
     expect(opened[0]?.status).toBe('end');
     watch?.release();
-    // The lost connection's channels are forgotten: nothing is sent on it.
-    expect(opened[0]?.commands).toEqual([`SUBSCRIBE ${channel('a')}`]);
     const next = watcher.watch('a');
     expect(opened).toHaveLength(2);
     opened[1]?.connect();
     await next?.subscribed;
-    expect(opened[1]?.commands).toEqual([`SUBSCRIBE ${channel('a')}`]);
+    expect(opened[1]?.commands).toEqual([`SUBSCRIBE ${inbox}`]);
   });
 
   it('wakes every request and takes no more once closed', async () => {

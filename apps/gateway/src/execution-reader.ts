@@ -62,9 +62,10 @@ export interface ExecutionAnswer {
 
 /**
  * GET status and GET result: the execution, if it exists, belongs to this skill and may be read,
- * at once or once it changes. A waiting request subscribes, then reads the record again marking it
- * watched (only watched records' changes are announced), so no change is missed in between; then it
- * sleeps until Redis announces a change, the wait runs out, or the client goes away: no gateway polls.
+ * at once or once it changes. A waiting request reads the record again adding this gateway's watcher
+ * to it (only watched records' changes are announced; the watcher's inbox is subscribed first), so no
+ * change is missed in between; then it sleeps until Redis announces a change, the wait runs out, or
+ * the client goes away: no gateway polls.
  */
 export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
@@ -81,7 +82,8 @@ export class ExecutionReader {
     if (!watch) return { execution: first };
     try {
       const again = () => this.readAgain(skillId, executionId, principal);
-      const watching = () => this.readAgain(skillId, executionId, principal, { watch: true });
+      const watching = () =>
+        this.readAgain(skillId, executionId, principal, { watcher: this.deps.watcher.id });
       // A subscription still not in place when the wait would end (the subscriber connection may
       // be connecting on a loaded machine) leaves the request answered without its wait.
       // One bound for the whole wait: the subscription's time counts against it.
@@ -158,7 +160,7 @@ export class ExecutionReader {
     skillId: string,
     executionId: string,
     principal: Principal | undefined,
-    options: { watch?: boolean } = {},
+    options: { watcher?: string } = {},
   ) {
     const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
     return readable(record, skillId, executionId, principal);

@@ -29,7 +29,7 @@ const SUBSCRIBE_TIMEOUT_MS = 5000;
 /**
  * GET events: an execution's status as server-sent events, a snapshot first and then one at every
  * change (status, progress, steps) until it ends, when the stream closes. The changes come from
- * Redis (the execution's change channel), so any gateway serves any execution. Each event's id is
+ * Redis (announced in this gateway's watcher inbox), so any gateway serves any execution. Each event's id is
  * the time of the change it shows: a client that reconnects with Last-Event-ID gets the current
  * state only if it changed since (each event is the whole status, so the latest one is all a client
  * missed). Streams count against MAX_WAITERS with waiting reads, and against a per-caller bound.
@@ -82,7 +82,7 @@ export class ExecutionStreams {
     );
     let lastId = Number(session.lastId) || 0;
     let lastSent: string | undefined;
-    let options: { watch?: boolean } = { watch: true };
+    let options: { watcher?: string } = { watcher: this.deps.watcher.id };
     while (subscribed && !gone.signal.aborted) {
       const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
       options = {};

@@ -1,5 +1,5 @@
 /**
- * One request's watch on an execution's change channel (see ExecutionWatcher). Announcements are
+ * One request's watch on an execution's changes (see ExecutionWatcher). Announcements are
  * kept from the moment the watch begins, so that a change announced while the request re-reads the
  * record is not lost before the request starts waiting.
  */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RedisKeys } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { ExecutionWatch } from './execution-watch';
@@ -10,27 +11,28 @@ export interface ExecutionWatcherOptions {
   maxWatches: number;
 }
 
-/** The requests watching one execution's channel, and the SUBSCRIBE they share. */
-interface Channel {
-  watches: Set<ExecutionWatch>;
+/** The subscriber connection, and its SUBSCRIBE to this watcher's inbox. */
+interface Subscriber {
+  redis: Redis;
   subscribed: Promise<void>;
 }
 
-/** The subscriber connection, and its first readiness (it cannot SUBSCRIBE before). */
-interface Subscriber {
-  redis: Redis;
-  ready: Promise<void>;
-}
-
 /**
- * Tells waiting requests when an execution changes, from what the execution store PUBLISHes on the
- * execution's channel: so a GET status that waits is woken by Redis, whichever process made the
- * change, and no gateway polls. One subscriber connection per gateway; one SUBSCRIBE per execution
- * watched, shared by every request watching it and dropped when the last one leaves.
+ * Tells waiting requests when an execution changes, from what the execution store PUBLISHes in
+ * this watcher's inbox (RedisKeys.watcherInbox): a record names the watchers that want its changes
+ * (ExecutionStore.read's `watcher`, or the record's `watched` from its creation), so a GET status
+ * that waits is woken by Redis, whichever process made the change, and no gateway polls. One
+ * subscriber connection and one channel per gateway, subscribed once: a wait costs Redis no
+ * SUBSCRIBE or UNSUBSCRIBE, and the request that invokes and waits sends its record without waiting
+ * for a subscription first. A record keeps the ids of the watchers it had until it expires: an
+ * announcement nobody here waits for any more is dropped.
  */
 export class ExecutionWatcher {
+  /** This watcher's id: what records name in `watched`, and its inbox's name ends with. */
+  readonly id = randomBytes(8).toString('hex');
   private subscriber: Subscriber | undefined;
-  private readonly channels = new Map<string, Channel>();
+  /** The requests watching each execution. */
+  private readonly watches = new Map<string, Set<ExecutionWatch>>();
   private watching = 0;
   private closed = false;
 
@@ -38,21 +40,24 @@ export class ExecutionWatcher {
 
   /**
    * Begins watching an execution; null when this gateway already keeps `maxWatches` (or is closing).
-   * The caller awaits `subscribed` before it re-reads the record, and always releases the watch.
+   * The caller awaits `subscribed` before it marks the record watched (or creates it so), and always
+   * releases the watch.
    */
   watch(executionId: string): ExecutionWatch | null {
     if (this.closed || this.watching >= this.options.maxWatches) return null;
-    const name = this.options.keys.executionChanged(executionId);
-    let channel = this.channels.get(name);
-    if (!channel) {
-      const watches = new Set<ExecutionWatch>();
-      channel = { watches, subscribed: this.subscribe(name, watches) };
-      this.channels.set(name, channel);
-    }
-    const watch = new ExecutionWatch(channel.subscribed, (ended) => this.release(name, channel, ended));
-    channel.watches.add(watch);
+    const watches = this.watches.get(executionId) ?? new Set<ExecutionWatch>();
+    this.watches.set(executionId, watches);
+    const watch = new ExecutionWatch(this.connect().subscribed, (ended) =>
+      this.release(executionId, watches, ended),
+    );
+    watches.add(watch);
     this.watching++;
     return watch;
+  }
+
+  /** The watches kept now (requests waiting, streams following), of `maxWatches`. */
+  get waiting(): number {
+    return this.watching;
   }
 
   /** Wakes every waiting request (they answer what they read now) and closes the connection. */
@@ -61,21 +66,10 @@ export class ExecutionWatcher {
     this.dropSubscriber();
   }
 
-  private release(name: string, channel: Channel, watch: ExecutionWatch): void {
-    if (!channel.watches.delete(watch)) return;
+  private release(executionId: string, watches: Set<ExecutionWatch>, watch: ExecutionWatch): void {
+    if (!watches.delete(watch)) return;
     this.watching--;
-    if (channel.watches.size > 0 || this.channels.get(name) !== channel) return;
-    this.channels.delete(name);
-    // Sent after the SUBSCRIBE on the same connection, so a watch released early leaves no subscription.
-    this.subscriber?.redis.unsubscribe(name).catch(() => {});
-  }
-
-  private async subscribe(name: string, watches: Set<ExecutionWatch>): Promise<void> {
-    const subscriber = this.connect();
-    await subscriber.ready;
-    // Every request may have left while the connection was made (its UNSUBSCRIBE could not be sent).
-    if (this.channels.get(name)?.watches !== watches) return;
-    await subscriber.redis.subscribe(name);
+    if (watches.size === 0 && this.watches.get(executionId) === watches) this.watches.delete(executionId);
   }
 
   private connect(): Subscriber {
@@ -83,7 +77,7 @@ export class ExecutionWatcher {
     const redis = this.options.open();
     // Errors are expected while Redis is away; the close that follows wakes the waiting requests.
     redis.on('error', () => {});
-    redis.on('message', (name: string, message: string) => this.announce(name, message));
+    redis.on('message', (_channel: string, message: string) => this.announce(message));
     redis.on('close', () => {
       if (this.subscriber?.redis === redis) this.dropSubscriber();
     });
@@ -91,24 +85,37 @@ export class ExecutionWatcher {
       redis.status === 'ready'
         ? Promise.resolve()
         : new Promise<void>((resolve) => redis.once('ready', () => resolve()));
-    this.subscriber = { redis, ready };
+    const inbox = this.options.keys.watcherInbox(this.id);
+    const subscribed = ready.then(async () => {
+      await redis.subscribe(inbox);
+    });
+    // Refused (Redis answering an error): the next watch tries again, on a fresh connection.
+    subscribed.catch(() => {
+      if (this.subscriber?.redis === redis) this.dropSubscriber();
+    });
+    this.subscriber = { redis, subscribed };
     return this.subscriber;
   }
 
-  private announce(name: string, message: string | null): void {
-    for (const watch of this.channels.get(name)?.watches ?? []) watch.announce(message);
+  /** An announcement: the execution's id, then what its watches are told (see ExecutionWatch.announce). */
+  private announce(message: string): void {
+    const lineEnd = message.indexOf('\n');
+    if (lineEnd === -1) return;
+    const watches = this.watches.get(message.slice(0, lineEnd));
+    if (!watches) return;
+    const change = message.slice(lineEnd + 1);
+    for (const watch of watches) watch.announce(change);
   }
 
   /**
    * A lost connection is replaced rather than resumed: what was announced while it was away is
    * lost, so every waiting request is woken to read the record afresh (a 503 if Redis is still
-   * away), and its channels are forgotten so that no subscription outlives its watches.
+   * away); the next watch opens a fresh connection and subscribes the inbox again.
    */
   private dropSubscriber(): void {
     const redis = this.subscriber?.redis;
     this.subscriber = undefined;
-    for (const name of [...this.channels.keys()]) this.announce(name, null);
-    this.channels.clear();
+    for (const watches of this.watches.values()) for (const watch of watches) watch.announce(null);
     redis?.disconnect();
   }
 }

@@ -149,7 +149,10 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     webhookUrls,
     watcher,
   });
-  const metrics = new GatewayMetrics({ registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS });
+  const metrics = new GatewayMetrics(
+    { registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS },
+    () => watcher.waiting,
+  );
   const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
   const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
   const identity = new ExecutionIdentity({

@@ -260,7 +260,7 @@ export class InvocationService {
       );
       const notify = {
         ...(hook ? { hook, ...(webhook ? { webhook_id: webhook.id } : {}) } : {}),
-        ...(watch ? { watched: true } : {}),
+        ...(watch ? { watched: this.deps.watcher.id } : {}),
       };
       const launch = {
         payload,
@@ -284,9 +284,10 @@ export class InvocationService {
   }
 
   /**
-   * A watch on an execution about to be created, subscribed before it exists so that none of its
-   * changes can be missed; undefined (the wait then reads first, as GET status does) when this
-   * gateway keeps MAX_WAITERS already or the subscription is not in place within the wait.
+   * A watch on an execution about to be created with this gateway's watcher in its record, whose
+   * inbox is subscribed before it exists (once per gateway), so that none of its changes can be
+   * missed; undefined (the wait then reads first, as GET status does) when this gateway keeps
+   * MAX_WAITERS already or the inbox is not subscribed within the wait.
    */
   private async watchNew(executionId: string, waitSeconds: number): Promise<ExecutionWatch | undefined> {
     const watch = this.deps.watcher.watch(executionId);

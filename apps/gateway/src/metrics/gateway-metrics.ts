@@ -1,5 +1,5 @@
 import { ErrorCatalog } from '@skillrun/core';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { registerScaleToZeroGauges, type ScaleToZeroGaugesDeps } from './scale-to-zero-gauges';
 
 /** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
@@ -68,8 +68,20 @@ export class GatewayMetrics {
   /** `method route` pairs whose server error counters show, at 0 until one happens. */
   private readonly routesSeen = new Set<string>();
 
-  constructor(queueReads: ScaleToZeroGaugesDeps) {
+  /**
+   * `waiting`: the requests the gateway holds open until an execution changes (ExecutionWatcher),
+   * which MAX_WAITERS bounds.
+   */
+  constructor(queueReads: ScaleToZeroGaugesDeps, waiting: () => number) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'skillrun_waiting_requests',
+      help: 'Requests this gateway holds open until an execution changes or ends (waiting reads, POST invoke with Prefer: wait, event streams); MAX_WAITERS bounds them.',
+      registers: [this.registry],
+      collect() {
+        this.set(waiting());
+      },
+    });
     registerScaleToZeroGauges(this.registry, queueReads);
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     // Every known reason shows at 0 from the start, so that rate() sees the first rejection.

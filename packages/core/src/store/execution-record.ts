@@ -147,10 +147,10 @@ export interface RecordExtras {
   /** The webhook its invocation named for it. */
   webhook_id?: string;
   /**
-   * Its changes are announced from its creation on (see ExecutionStore.read's `watch`): the request
-   * that invokes it waits for its end, subscribed before it exists.
+   * The watcher (a gateway's, RedisKeys.watcherInbox) its changes are announced to from its creation
+   * on (see ExecutionStore.read's `watcher`): the request that invokes it waits for its end.
    */
-  watched?: boolean;
+  watched?: string;
 }
 
 /**
@@ -181,7 +181,7 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
     ...(extras.hook === undefined ? {} : { hook: extras.hook }),
     ...(extras.webhook_id === undefined ? {} : { webhook_id: extras.webhook_id }),
-    ...(extras.watched ? { watched: '1' } : {}),
+    ...(extras.watched === undefined ? {} : { watched: extras.watched }),
   };
 }
 

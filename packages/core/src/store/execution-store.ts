@@ -29,15 +29,17 @@ import type { RedisKeys } from './redis-keys';
 
 /**
  * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
- * and nothing changes a terminal state. KEYS: the record, its change channel, its outcome STRING.
+ * and nothing changes a terminal state. KEYS: the record, the watchers' inbox prefix (a channel name
+ * without the watcher's id), its outcome STRING.
  * ARGV: new status, retention ms, execution id, started_at (kept from the first time it is given;
  * may be empty), an outcome too long for the record (may be empty), then field/value pairs. Returns
  * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
  * state starts the retention period and frees the execution's concurrency slots
- * (in-flight-slots.ts); every applied change to a watched record (READ) is announced on the channel:
- * its new status, and with a terminal one the whole record as it ends (unless its outcome is over
- * 16 KB: pub/sub copies every message to every subscribed gateway, and in a cluster to every node),
- * so that whoever waits for the end needs no read after it.
+ * (in-flight-slots.ts); every applied change to a watched record (READ) is announced in the inbox
+ * of each watcher its `watched` names (space-separated ids): the execution's id, its new status,
+ * and with a terminal one the whole record as it ends (unless its outcome is over 16 KB: pub/sub
+ * copies every message to every node of a cluster), so that whoever waits for the end needs no read
+ * after it.
  * A record with a webhook or a follower (`hook`: `end` or `change`) has its end, or every change,
  * appended to the notifications STREAM (KEYS[4]) that webhook dispatchers and callers' event streams
  * read: whichever process ends it.
@@ -60,11 +62,11 @@ if rank[ARGV[1]] == 2 then
   end
 end
 if current[4] then
+  local message = ARGV[3] .. '\\n' .. ARGV[1]
   if rank[ARGV[1]] == 2 and string.len(ARGV[5]) <= 16384 then
-    redis.call('PUBLISH', KEYS[2], ARGV[1] .. '\\n' .. cjson.encode(redis.call('HGETALL', KEYS[1])) .. '\\n' .. ARGV[5])
-  else
-    redis.call('PUBLISH', KEYS[2], ARGV[1])
+    message = message .. '\\n' .. cjson.encode(redis.call('HGETALL', KEYS[1])) .. '\\n' .. ARGV[5]
   end
+  for watcher in string.gmatch(current[4], '%S+') do redis.call('PUBLISH', KEYS[2] .. watcher, message) end
 end
 if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
@@ -74,15 +76,21 @@ return 1
 `;
 
 /**
- * A record's fields (a flat field/value list) and its outcome STRING (KEYS[2]), in one call. With
- * ARGV[1] = 'watch' it also marks an existing record as watched first: from then on its changes are
- * announced (TRANSITION), and only then, so that the executions nobody waits for (most of them)
- * cost Redis no PUBLISH. A watcher subscribes before this read, so no change is missed: one before
- * the mark is in what it reads, one after it is announced.
+ * A record's fields (a flat field/value list) and its outcome STRING (KEYS[2]), in one call. With a
+ * watcher's id in ARGV[1] it also adds that watcher to an existing record's `watched` first: from
+ * then on its changes are announced in that watcher's inbox (TRANSITION), and only then, so that
+ * the executions nobody waits for (most of them) cost Redis no PUBLISH. The watcher is subscribed
+ * to its inbox before this read, so no change is missed: one before the mark is in what it reads,
+ * one after it is announced.
  */
 const READ = `
-if ARGV[1] == 'watch' and redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('HSET', KEYS[1], 'watched', '1')
+if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+  local watched = redis.call('HGET', KEYS[1], 'watched')
+  if not watched then
+    redis.call('HSET', KEYS[1], 'watched', ARGV[1])
+  elseif not string.find(' ' .. watched .. ' ', ' ' .. ARGV[1] .. ' ', 1, true) then
+    redis.call('HSET', KEYS[1], 'watched', watched .. ' ' .. ARGV[1])
+  end
 end
 return { redis.call('HGETALL', KEYS[1]), redis.call('GET', KEYS[2]) }
 `;
@@ -213,13 +221,13 @@ export class ExecutionStore {
    * The execution and who it belongs to (null for an anonymous one). Until it is final, BullMQ's job
    * says whether it has started; a job that is gone by then has ended, so the record is read again
    * (the worker writes the outcome before BullMQ removes the job): status never moves backwards.
-   * `watch`: the reader has subscribed to the execution's channel and wants its changes announced.
+   * `watcher`: the id of a watcher subscribed to its inbox, which wants the changes announced there.
    */
   async read(
     executionId: string,
-    options: { watch?: boolean } = {},
+    options: { watcher?: string } = {},
   ): Promise<{ execution: Execution; owner: string | null } | null> {
-    let fields = await this.fields(executionId, options.watch);
+    let fields = await this.fields(executionId, options.watcher);
     let live: LiveJob = {};
     if (fields.status && !FINAL.has(fields.status)) {
       const queue =
@@ -244,8 +252,9 @@ export class ExecutionStore {
   }
 
   /**
-   * The execution an announcement on its channel shows (see TRANSITION): null when it says only the
-   * new status, the record as it ended when it says the end, read without asking Redis again.
+   * The execution an announcement in a watcher's inbox shows (see TRANSITION; `message` is what
+   * follows its execution id's line): null when it says only the new status, the record as it ended
+   * when it says the end, read without asking Redis again.
    */
   async announced(
     executionId: string,
@@ -284,10 +293,10 @@ export class ExecutionStore {
    * The record's fields, with its outcome where it was kept apart, in one call (the outcome is
    * written with the final status, so it only counts once the record says final).
    */
-  private async fields(executionId: string, watch = false): Promise<Record<string, string>> {
+  private async fields(executionId: string, watcher = ''): Promise<Record<string, string>> {
     const [flat, outcome] = await this.readScript(
       [this.keys.execution(executionId), this.keys.outcome(executionId)],
-      [watch ? 'watch' : ''],
+      [watcher],
     );
     return fieldsOf(flat, outcome);
   }
@@ -458,7 +467,7 @@ export class ExecutionStore {
     const result = await this.transitionScript(
       [
         this.keys.execution(executionId),
-        this.keys.executionChanged(executionId),
+        this.keys.watcherInboxes(),
         this.keys.outcome(executionId),
         this.keys.notifications(),
       ],

@@ -15,11 +15,18 @@ export class RedisKeys {
   }
 
   /**
-   * Pub/sub channel on which every change of an execution's record is announced (the message is its
-   * new status), so that a gateway can answer a waiting GET status the moment it changes.
+   * Pub/sub channel of one gateway's watcher (its inbox): every change of an execution record that
+   * names the watcher in `watched` is announced there (the message starts with the execution's id),
+   * so that the gateway answers a waiting request the moment the execution changes. One channel per
+   * gateway, subscribed once, rather than one per execution: a wait costs no SUBSCRIBE.
    */
-  executionChanged(executionId: string): string {
-    return `${this.prefix}:exec-changed:${executionId}`;
+  watcherInbox(watcherId: string): string {
+    return `${this.watcherInboxes()}${watcherId}`;
+  }
+
+  /** What every watcher's inbox channel starts with (the store's script appends the watcher's id). */
+  watcherInboxes(): string {
+    return `${this.prefix}:watcher:`;
   }
 
   /**
