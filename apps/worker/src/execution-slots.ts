@@ -29,7 +29,7 @@ export class ExecutionSlots {
   }
 
   /** Takes a slot if one is free now. */
-  tryAcquire(): boolean {
+  private tryAcquire(): boolean {
     if (this.free === 0) return false;
     this.free--;
     return true;

@@ -14,9 +14,11 @@ import type { ExecutionSlots, SlotLane, SlotWait } from './execution-slots';
  * or race that wake for the same job (some nine Redis commands for nothing, each time).
  *
  * BullMQ's main loop fetches jobs one after the other and starts the fetched ones only once it
- * stops fetching. So a fetch never waits for a slot while this worker holds a fetched job it has
- * not started: it answers "nothing" at once instead, and the loop starts what it has. Otherwise
- * every queue could end up holding slots for jobs it cannot start, each waiting for another's.
+ * stops fetching. So while this worker holds a fetched job it has not started, a fetch answers
+ * "nothing" at once, without asking Redis, and the loop starts what it has: a job starts before the
+ * next one is looked for, not one round trip later (the look goes on meanwhile), and a fetch never
+ * waits for a slot while a fetched job waits to start (else every queue could end up holding slots
+ * for jobs it cannot start, each waiting for another's).
  */
 export class GatedWorker extends Worker {
   /** Lock tokens whose next fetch carries on with the slot of the job that just ended. */
@@ -84,9 +86,9 @@ export class GatedWorker extends Worker {
     }
   }
 
-  /** A slot for a fetch: waited for only while this worker has no fetched job left to start. */
+  /** A slot for a fetch: none while this worker has a fetched job to start, else waited for. */
   private async takeSlot(): Promise<boolean> {
-    if (this.unstarted > 0) return this.slots.tryAcquire();
+    if (this.unstarted > 0) return false;
     const wait = this.slots.wait(this.lane, this);
     this.slotWait = wait;
     try {
