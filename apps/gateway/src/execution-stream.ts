@@ -29,10 +29,10 @@ const SUBSCRIBE_TIMEOUT_MS = 5000;
 /**
  * GET events: an execution's status as server-sent events, a snapshot first and then one at every
  * change (status, progress, steps) until it ends, when the stream closes. The changes come from
- * Redis (announced in this gateway's watcher inbox), so any gateway serves any execution. Each event's id is
- * the time of the change it shows: a client that reconnects with Last-Event-ID gets the current
- * state only if it changed since (each event is the whole status, so the latest one is all a client
- * missed). Streams count against MAX_WAITERS with waiting reads, and against a per-caller bound.
+ * Redis (announced in this gateway's watcher inbox), so any gateway serves any execution. Each
+ * event's id is the time of the change it shows: a client that reconnects with Last-Event-ID gets
+ * the current state only if it changed since (each event is the whole status, so the latest one is
+ * all a client missed). Streams count against MAX_WAITERS with waiting reads, and against a per-caller bound.
  */
 export class ExecutionStreams {
   constructor(private readonly deps: ExecutionStreamsDeps) {}
