@@ -16,6 +16,8 @@ export interface BenchConfig {
   connections: number;
   /** Row 2: executions queued before the worker starts. */
   drainJobs: number;
+  /** Row 2: executions the same worker drains first, untimed, so that its hot path is compiled. */
+  drainWarmUpJobs: number;
   /** Rows 5 and 6: executions queued for each concurrency × skills drain. */
   memoryJobs: number;
   /** Row 4: sequential round trips. */
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     warmupSeconds: 1,
     connections: 50,
     drainJobs: quick ? 2000 : 10_000,
+    drainWarmUpJobs: quick ? 1000 : 5000,
     memoryJobs: quick ? 1000 : 3000,
     roundTrips: quick ? 100 : 500,
     gatewayInvocations: quick ? 10_000 : 100_000,

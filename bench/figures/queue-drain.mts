@@ -1,8 +1,9 @@
 /**
  * Row 2: the worker alone, draining executions queued before it consumed (real invocations,
  * through the gateway), at WORKER_CONCURRENCY=16; against raw BullMQ A(b), a no-op BullMQ Worker
- * process at concurrency 16 draining as many pre-filled jobs. The service worker's RSS in these
- * drains is also row 5's figure for concurrency 16 and one skill.
+ * process at concurrency 16 draining as many pre-filled jobs. Each worker process drains a warm-up
+ * batch first, untimed. The service worker's RSS in these drains is also row 5's figure for
+ * concurrency 16 and one skill.
  */
 import type { BenchContext } from '../context.mjs';
 import type { DrainOutcome } from '../support/drain.mjs';
@@ -28,11 +29,13 @@ export async function queueDrain(ctx: BenchContext): Promise<DrainRuns> {
       concurrency: DRAIN_CONCURRENCY,
       queueNames: ['drain'],
       jobs: config.drainJobs,
+      warmUpJobs: config.drainWarmUpJobs,
     });
     const o = await serviceDrain(ctx, {
       concurrency: DRAIN_CONCURRENCY,
       skills: [ctx.skill],
       jobs: config.drainJobs,
+      warmUpJobs: config.drainWarmUpJobs,
       label: `row 2 rep ${rep}`,
     });
     runs.baseline.push(b);

@@ -3,7 +3,9 @@
  * filled, then resumed; the drain is timed from the resume to the moment nothing is left waiting,
  * prioritized, delayed or active, while the worker's RSS is sampled. Pausing (rather than filling
  * before any worker runs) is what lets the service accept the invocations: the gateway only takes
- * invocations of a skill that a live worker hosts.
+ * invocations of a skill that a live worker hosts. A drain may be warmed up: as many jobs drained
+ * the same way first, untimed, by the same worker process, so that the timed one measures code
+ * the JIT has compiled (a fresh process compiles its hot path while it drains).
  */
 import type { Queue } from 'bullmq';
 import type { BenchContext } from '../context.mjs';
@@ -27,7 +29,7 @@ export interface DrainOutcome {
   memory: ProcMemory | undefined;
   /** The worker process' CPU per job while it drained (its main thread's, and all its threads'). */
   cpu: ProcCpu | undefined;
-  /** Jobs that did not end `completed` (failed, timed out, or never finished). */
+  /** Jobs that did not end `completed` (failed, timed out, or never finished), warm-up's included. */
   notCompleted: number;
   /** Why the figure is incomplete, if it is. */
   problem?: string;
@@ -63,9 +65,49 @@ async function timedDrain(
   return { seconds: (finished - started) / 1000, memory, cpu, ...(problem ? { problem } : {}) };
 }
 
+/** Fills the paused queues with `amount` invocations through the gateway; resolves with the 202s. */
+async function fillThroughGateway(
+  ctx: BenchContext,
+  skills: SkillRef[],
+  amount: number,
+  label: string,
+): Promise<number> {
+  const filled = await load(ctx.service.target(skills.map(({ id }) => id)), {
+    connections: ctx.config.connections,
+    amount,
+  });
+  ctx.service.invocations += amount;
+  noteAnswers(ctx, label, filled);
+  return count(filled, 202);
+}
+
+/**
+ * Fills the paused queues, resumes them and waits until they are drained, untimed; resolves with
+ * the jobs queued (the worker's counts include them).
+ */
+async function warmUp(
+  ctx: BenchContext,
+  queues: Queue[],
+  refs: QueueRef[],
+  fill: () => Promise<number>,
+): Promise<number> {
+  const jobs = await fill();
+  await Promise.all(queues.map((queue) => queue.resume()));
+  await new QueueDepth(ctx.redis, refs).drained(20, STUCK_MS);
+  await Promise.all(queues.map((queue) => queue.pause()));
+  return jobs;
+}
+
+export interface DrainOptions {
+  concurrency: number;
+  jobs: number;
+  /** Jobs drained first, untimed, by the same worker process. */
+  warmUpJobs?: number;
+}
+
 export async function serviceDrain(
   ctx: BenchContext,
-  options: { concurrency: number; skills: SkillRef[]; skillsDir?: string; jobs: number; label: string },
+  options: DrainOptions & { skills: SkillRef[]; skillsDir?: string; label: string },
 ): Promise<DrainOutcome> {
   const { service } = ctx;
   // Nothing else may consume these queues.
@@ -80,13 +122,11 @@ export async function serviceDrain(
   const queues = refs.map((ref) => openQueue(ctx.redis, ref));
   try {
     await Promise.all(queues.map((queue) => queue.pause()));
-    const filled = await load(service.target(options.skills.map(({ id }) => id)), {
-      connections: ctx.config.connections,
-      amount: options.jobs,
-    });
-    service.invocations += options.jobs;
-    noteAnswers(ctx, `${options.label} fill`, filled);
-    const jobs = count(filled, 202);
+    const { skills, label, warmUpJobs } = options;
+    const warmed = warmUpJobs
+      ? await warmUp(ctx, queues, refs, () => fillThroughGateway(ctx, skills, warmUpJobs, `${label} warm-up`))
+      : 0;
+    const jobs = await fillThroughGateway(ctx, skills, options.jobs, `${label} fill`);
     const drain = await timedDrain(ctx, worker.child.pid, queues, refs, jobs, () => worker.child.kill());
     let completed = Number.NaN;
     if (worker.child.alive) {
@@ -95,18 +135,16 @@ export async function serviceDrain(
       const others = [...statuses].filter(([status, n]) => status !== 'completed' && n > 0);
       if (others.length > 0) {
         ctx.oddities.push(
-          `${options.label}: ${others.map(([status, n]) => `${status} ${n}`).join(', ')} of ${jobs}`,
+          `${label}: ${others.map(([status, n]) => `${status} ${n}`).join(', ')} of ${jobs + warmed}`,
         );
       }
     }
-    if (drain.problem) ctx.oddities.push(`${options.label}: ${drain.problem}`);
+    if (drain.problem) ctx.oddities.push(`${label}: ${drain.problem}`);
     const summary = worker.child.summary;
     if (summary.errors > 0) {
-      ctx.oddities.push(
-        `${options.label}: worker logged ${summary.errors} errors, e.g. ${summary.last.at(-1)}`,
-      );
+      ctx.oddities.push(`${label}: worker logged ${summary.errors} errors, e.g. ${summary.last.at(-1)}`);
     }
-    return { jobs, ...drain, notCompleted: jobs - completed };
+    return { jobs, ...drain, notCompleted: jobs + warmed - completed };
   } finally {
     await service.stopWorker(worker);
     await Promise.all(queues.map((queue) => queue.close()));
@@ -115,7 +153,7 @@ export async function serviceDrain(
 
 export async function minimalDrain(
   ctx: BenchContext,
-  options: { concurrency: number; queueNames: string[]; jobs: number },
+  options: DrainOptions & { queueNames: string[] },
 ): Promise<DrainOutcome> {
   const { minimal } = ctx;
   const worker = await minimal.startWorker({ concurrency: options.concurrency, queues: options.queueNames });
@@ -123,10 +161,17 @@ export async function minimalDrain(
   const queues = refs.map((ref) => openQueue(ctx.redis, ref));
   try {
     await Promise.all(queues.map((queue) => queue.pause()));
+    const { warmUpJobs } = options;
+    const warmed = warmUpJobs
+      ? await warmUp(ctx, queues, refs, async () => {
+          await fillQueues(queues, warmUpJobs);
+          return warmUpJobs;
+        })
+      : 0;
     await fillQueues(queues, options.jobs);
     const drain = await timedDrain(ctx, worker.pid, queues, refs, options.jobs, () => worker.kill());
     const { completed } = await minimal.stopWorker(worker);
-    return { jobs: options.jobs, ...drain, notCompleted: options.jobs - completed };
+    return { jobs: options.jobs, ...drain, notCompleted: options.jobs + warmed - completed };
   } finally {
     if (worker.alive) await minimal.stopWorker(worker);
     await Promise.all(queues.map((queue) => queue.close()));
