@@ -10,8 +10,8 @@ export const GATEWAY_PORT = 3000;
 
 /**
  * Measured (docs/performance.md, docs/scaling.md): about 245 µs of CPU per invocation, so half a
- * core takes some 2,000 invocations a second; 140 MB of RSS after 100,000 invocations, under a heap
- * capped at 512 MB by start:gateway's --max-old-space-size.
+ * core takes some 2,000 invocations a second; 130 MB of RSS after 100,000 invocations, under a heap
+ * capped at 512 MB by start:gateway's --max-old-space-size (and 8 MB semi-spaces).
  */
 const GATEWAY_RESOURCES = {
   requests: { cpu: '500m', memory: '256Mi' },
