@@ -129,13 +129,13 @@ export class AttemptRunner {
       number,
       startedAt,
       deadline: limit.at,
-      signal: cancel.signal,
+      cancel,
       progress,
       get logger() {
         return logger();
       },
     }).finally(() => cancel.release());
-    if ('canceled' in outcome || cancel.signal.aborted) {
+    if ('canceled' in outcome || cancel.canceled) {
       // The cancel request wrote the record; whatever the skill did after it is not recorded.
       progress.finish();
       logger().info('attempt stopped: the execution was canceled');

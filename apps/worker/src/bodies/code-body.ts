@@ -39,7 +39,7 @@ export class CodeBody implements SkillBody {
   }
 
   private async execute(
-    { payload, skill, input, number, deadline, signal, logger, progress }: Attempt,
+    { payload, skill, input, number, deadline, cancel, logger, progress }: Attempt,
     composite?: SkillTask['composite'],
   ): Promise<SandboxOutcome> {
     if (skill.body.kind !== 'code') throw new Error(`${skill.definition.name} has no code body`);
@@ -58,7 +58,7 @@ export class CodeBody implements SkillBody {
       },
       ...(composite ? { composite } : {}),
       timeoutMs: Math.max(0, deadline - Date.now()),
-      signal,
+      cancel,
       onEvent: (event) => {
         if (event.type === 'log') logger[event.level]({ skill_log: true, ...event.fields }, event.message);
         else progress.report(event.value);

@@ -35,7 +35,8 @@ export class LlmBody implements SkillBody {
     return resolution;
   }
 
-  async run({ payload, skill, input, deadline, signal }: Attempt): Promise<BodyOutcome> {
+  async run({ payload, skill, input, deadline, cancel }: Attempt): Promise<BodyOutcome> {
+    const { signal } = cancel;
     if (skill.body.kind !== 'llm') throw new Error(`${skill.definition.name} has no prompt`);
     const resolution = this.settingsOf(skill);
     if (!resolution.ok) return { ok: false, error: notConfigured(skill, resolution.missing) };

@@ -32,7 +32,7 @@ export class PipelineBody implements SkillBody {
         }
         if (state.state !== 'missing') return this.unfinished(run, attempt, step, entry, state);
       }
-      if (attempt.signal.aborted) return { ok: false, canceled: true };
+      if (attempt.cancel.canceled) return { ok: false, canceled: true };
       if (Date.now() >= attempt.deadline) return { ok: false, timedOut: true };
       try {
         if (step.condition && !isTruthy(renderValue(step.condition, scope))) {

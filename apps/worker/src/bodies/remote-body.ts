@@ -31,7 +31,8 @@ export class RemoteBody implements SkillBody {
   constructor(private readonly deps: RemoteBodyDeps) {}
 
   async run(attempt: Attempt): Promise<BodyOutcome> {
-    const { skill, payload, number, startedAt, deadline, signal, input } = attempt;
+    const { skill, payload, number, startedAt, deadline, input } = attempt;
+    const { signal } = attempt.cancel;
     if (skill.body.kind !== 'remote') throw new Error(`${skill.definition.name} is not a remote skill`);
     const { descriptor } = skill.body;
     const { store, provider } = this.deps;

@@ -1,5 +1,6 @@
 import type { ErrorBody, JobPayload, Logger } from '@skillrun/core';
 import type { Job } from 'bullmq';
+import type { CancelWatch } from '../cancellations';
 import type { LoadedSkill } from '../loaded-skill';
 import type { ProgressReporter } from '../progress-reporter';
 
@@ -18,8 +19,8 @@ export interface Attempt {
   startedAt: number;
   /** Epoch ms at which the attempt times out. */
   deadline: number;
-  /** Aborts when the execution is canceled (its record already says so): the body stops. */
-  signal: AbortSignal;
+  /** Fires when the execution is canceled (its record already says so): the body stops. */
+  cancel: CancelWatch;
   /** Lines about this attempt (tagged with its execution, skill and trace ids). */
   logger: Logger;
   /** Where the skill's progress goes. */

@@ -39,9 +39,15 @@ export interface SandboxRun extends Omit<SkillTask, 'meta'> {
   memoryMb?: number;
   /** Counted from the moment the run starts (not while its job waited for a slot). */
   timeoutMs: number;
-  /** Aborts when the execution is canceled: the run stops as at its deadline. */
-  signal?: AbortSignal;
+  /** Fires when the execution is canceled: the run stops as at its deadline. */
+  cancel?: Cancelable;
   onEvent(event: SkillEvent): void;
+}
+
+/** What tells a run that its execution was canceled (the attempt's CancelWatch). */
+export interface Cancelable {
+  /** Calls `listener` once when the execution is canceled (at once if it was); returns its removal. */
+  onCancel(listener: () => void): () => void;
 }
 
 export type SandboxOutcome = SkillOutcome | { ok: false; timedOut: true } | { ok: false; canceled: true };
@@ -78,9 +84,9 @@ export class SkillSandbox {
   }
 
   run(request: SandboxRun): Promise<SandboxOutcome> {
-    const { isolation, memoryMb, timeoutMs, signal, onEvent, ...rest } = request;
+    const { isolation, memoryMb, timeoutMs, cancel, onEvent, ...rest } = request;
     const task: SkillTask = { ...rest, meta: { ...request.meta, deadline: Date.now() + timeoutMs } };
-    const limits = { timeoutMs, ...(signal ? { signal } : {}) };
+    const limits = { timeoutMs, ...(cancel ? { cancel } : {}) };
     if (isolation === 'in-process') {
       const controller = new AbortController();
       const outcome = this.inProcess.run(task, onEvent, controller.signal);
@@ -123,18 +129,19 @@ export class SkillSandbox {
 }
 
 /**
- * The outcome, or a timeout at the deadline, or canceled when the signal aborts first: `stop` tells
- * the run to stop, with the error its skill's signal aborts with.
+ * The outcome, or a timeout at the deadline, or canceled when the execution is canceled first:
+ * `stop` tells the run to stop, with the error its skill's signal aborts with.
  */
 function bounded(
   outcome: Promise<SkillOutcome>,
-  { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal },
+  { timeoutMs, cancel }: { timeoutMs: number; cancel?: Cancelable },
   stop: (code: AbortCode, message: string) => void,
 ): Promise<SandboxOutcome> {
   return new Promise<SandboxOutcome>((resolve) => {
+    let forget = () => {};
     const end = (ended: SandboxOutcome, why?: [AbortCode, string]) => {
       clearTimeout(deadline);
-      signal?.removeEventListener('abort', canceled);
+      forget();
       if (why) stop(...why);
       resolve(ended);
     };
@@ -144,8 +151,7 @@ function bounded(
       () => end({ ok: false, timedOut: true }, ['EXECUTION_TIMEOUT', `Deadline of ${timeoutMs}ms reached`]),
       timeoutMs,
     );
-    if (signal?.aborted) canceled();
-    else signal?.addEventListener('abort', canceled, { once: true });
+    if (cancel) forget = cancel.onCancel(canceled);
     void outcome.then((settled) => end(settled));
   });
 }
