@@ -48,7 +48,7 @@ export function createLogger(name: string, level = 'info'): Logger {
       name,
       level,
       base: { service: name },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime(),
       formatters: {
         bindings: (bindings) => redactSecrets(bindings),
         log: (object) => redactSecrets(object),
@@ -56,6 +56,23 @@ export function createLogger(name: string, level = 'info'): Logger {
     },
     logDestination(),
   );
+}
+
+/**
+ * pino's ISO `time`, formatted once per millisecond: a busy worker writes several lines in one, and
+ * formatting the date for each was ~1% of its main thread.
+ */
+function isoTime(): () => string {
+  let at = Number.NaN;
+  let text = '';
+  return () => {
+    const now = Date.now();
+    if (now !== at) {
+      at = now;
+      text = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return text;
+  };
 }
 
 /** Lines are written once this many bytes are waiting, or after FLUSH_MS, whichever comes first. */
