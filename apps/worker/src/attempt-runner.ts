@@ -17,6 +17,7 @@ import {
 } from '@skillrun/core';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { AttemptLog } from './attempt-log';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
 import type { LoadedSkill } from './loaded-skill';
@@ -64,7 +65,7 @@ interface Started {
   /** Whether this run started the attempt (a composite resumed after its steps did not). */
   fresh: boolean;
   progress: ProgressReporter;
-  logger: () => Logger;
+  log: AttemptLog;
 }
 
 /**
@@ -84,27 +85,27 @@ export class AttemptRunner {
     const payload = this.parsePayload(job, skill);
     const number = job.attemptsMade + 1;
     const startedAt = Date.now();
-    let child: Logger | undefined;
-    const logger = () =>
-      (child ??= this.deps.logger.child({
-        execution_id: payload.execution_id,
-        skill_id: payload.skill_id,
-        trace_id: payload.trace_id,
-        attempt: number,
-      }));
+    const log = new AttemptLog(this.deps.logger, {
+      execution_id: payload.execution_id,
+      skill_id: payload.skill_id,
+      trace_id: payload.trace_id,
+      attempt: number,
+    });
     if (
       job.attemptsMade === 0 &&
       job.attemptsStarted <= 1 &&
       isPastQueueTimeout(job.timestamp, payload.queue_timeout_ms, startedAt)
     ) {
-      await this.neverStarted(job, payload, startedAt, logger());
+      await this.neverStarted(job, payload, startedAt, log.logger);
     }
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
     if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.isFinal(payload.execution_id))) {
-      if (skill.definition.mode === 'task') return this.handedIn(payload, logger());
+      if (skill.definition.mode === 'task') return this.handedIn(payload, log.logger);
       await this.deps.bodies[skill.body.kind].abandon?.(payload, skill);
-      logger().info('execution already ended (canceled, or before its worker stopped); not running it again');
+      log.logger.info(
+        'execution already ended (canceled, or before its worker stopped); not running it again',
+      );
       return;
     }
     const fresh = await this.isNewAttempt(payload, skill, number);
@@ -117,9 +118,9 @@ export class AttemptRunner {
     // run of a composite after its steps end, which is the same attempt going on.
     const starts =
       skill.definition.mode === 'composite' ? number : Math.max(number, job.attemptsStarted ?? 0);
-    const started: Started = { payload, number, starts, startedAt, fresh, progress, logger };
+    const started: Started = { payload, number, starts, startedAt, fresh, progress, log };
     const limit = await this.deadline(payload, skill, number);
-    logger().debug('attempt started');
+    log.debug('attempt started');
     const cancel = this.deps.cancellations.watch(payload.execution_id);
     const outcome = await this.attempt({
       job,
@@ -132,19 +133,19 @@ export class AttemptRunner {
       cancel,
       progress,
       get logger() {
-        return logger();
+        return log.logger;
       },
     }).finally(() => cancel.release());
     if ('canceled' in outcome || cancel.canceled) {
       // The cancel request wrote the record; whatever the skill did after it is not recorded.
       progress.finish();
-      logger().info('attempt stopped: the execution was canceled');
+      log.logger.info('attempt stopped: the execution was canceled');
       return;
     }
     if ('waiting' in outcome) {
       progress.finish();
       if (outcome.until === undefined) {
-        logger().debug('waiting for a step');
+        log.debug('waiting for a step');
         throw new WaitingChildrenError();
       }
       // Parked without a slot until its deadline, or until its task is handed in (which promotes it).
@@ -197,7 +198,7 @@ export class AttemptRunner {
     const status = error.code === 'EXECUTION_TIMEOUT' ? 'timeout' : 'failed';
     const pastParentDeadline = payload.deadline !== undefined && Date.now() >= payload.deadline;
     const willRetry = isRetryable(error) && number < (job.opts.attempts ?? 1) && !pastParentDeadline;
-    started.logger().warn({ error, will_retry: willRetry }, 'attempt failed');
+    started.log.logger.warn({ error, will_retry: willRetry }, 'attempt failed');
     if (willRetry) {
       started.progress.finish();
       if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
@@ -253,10 +254,10 @@ export class AttemptRunner {
         const firstStart = record ? Date.parse(record.timestamps.started_at ?? '') : startedAt;
         metrics.executionEnded(payload.skill_id, status, firstStart);
         const level = status === 'completed' ? 'info' : 'warn';
-        started.logger()[level]({ status, duration_ms: Date.now() - firstStart }, `execution ${status}`);
+        started.log.line(level, { status, duration_ms: Date.now() - firstStart }, `execution ${status}`);
       },
       (error: unknown) =>
-        started.logger().error({ err: (error as Error).message }, 'could not record the outcome'),
+        started.log.logger.error({ err: (error as Error).message }, 'could not record the outcome'),
     );
   }
 
@@ -298,7 +299,8 @@ export class AttemptRunner {
       return { ok: false, error: toErrorBody(error, 'INVALID_INPUT') };
     }
     if (Date.now() >= attempt.deadline) return { ok: false, timedOut: true };
-    const outcome = await this.deps.bodies[body.kind].run({ ...attempt, input });
+    // Assigned, not spread: a spread would call the attempt's lazy `logger` getter.
+    const outcome = await this.deps.bodies[body.kind].run(Object.assign(attempt, { input }));
     if ('waiting' in outcome) return outcome;
     // Before the outcome is recorded, so that a finished composite shows all its steps spent.
     if (definition.mode === 'composite') {

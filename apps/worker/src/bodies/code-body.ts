@@ -38,10 +38,9 @@ export class CodeBody implements SkillBody {
     return (await run.wait()) ?? this.run(attempt);
   }
 
-  private async execute(
-    { payload, skill, input, number, deadline, cancel, logger, progress }: Attempt,
-    composite?: SkillTask['composite'],
-  ): Promise<SandboxOutcome> {
+  private async execute(attempt: Attempt, composite?: SkillTask['composite']): Promise<SandboxOutcome> {
+    // Not `logger`: the attempt makes its logger when first asked, and most skills log nothing.
+    const { payload, skill, input, number, deadline, cancel, progress } = attempt;
     if (skill.body.kind !== 'code') throw new Error(`${skill.definition.name} has no code body`);
     return this.deps.sandbox.run({
       module: skill.body.module,
@@ -60,7 +59,8 @@ export class CodeBody implements SkillBody {
       timeoutMs: Math.max(0, deadline - Date.now()),
       cancel,
       onEvent: (event) => {
-        if (event.type === 'log') logger[event.level]({ skill_log: true, ...event.fields }, event.message);
+        if (event.type === 'log')
+          attempt.logger[event.level]({ skill_log: true, ...event.fields }, event.message);
         else progress.report(event.value);
       },
     });
