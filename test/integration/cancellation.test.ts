@@ -185,6 +185,9 @@ describe('cancel: POST /skills/{id}/cancel/{execution_id}', () => {
     expect((await system.client.cancel('echo', id)).status).toBe(404);
   });
 
+  /** How long fault 6's executions run, in turn (ms). */
+  const RACE_RUN_MS = [0, 1, 2, 5, 50];
+
   it('fault 6: cancel racing completion 1,000 times: one terminal status each, never changed after', async () => {
     const total = 1000;
     const outcomes: { id: string; cancel: number }[] = [];
@@ -192,16 +195,20 @@ describe('cancel: POST /skills/{id}/cancel/{execution_id}', () => {
     const lane = async () => {
       while (next < total) {
         const n = next++;
-        const id = await invoked('echo', { text: `race ${n}` });
-        // From no delay (cancel usually wins) to a few ms (the echo usually has ended).
+        // Runs of 0 to 50 ms, cancels sent 0 to 3 ms after the 202: from a cancel that lands first
+        // whatever the host's speed (50 ms) to one that comes after an instant run, and races
+        // in between. An instant run alone could end before every cancel on a fast worker.
+        const id = await invoked('sleepy', { ms: RACE_RUN_MS[n % RACE_RUN_MS.length] });
         if (n % 4 > 0) await new Promise((resolve) => setTimeout(resolve, n % 4));
-        const answer = await other.cancel('echo', id);
+        const answer = await other.cancel('sleepy', id);
         outcomes.push({ id, cancel: answer.status });
       }
     };
     await Promise.all(Array.from({ length: 20 }, lane));
     const read = () =>
-      Promise.all(outcomes.map(async ({ id }) => (await system.client.waitForEnd('echo', id)).final.status));
+      Promise.all(
+        outcomes.map(async ({ id }) => (await system.client.waitForEnd('sleepy', id)).final.status),
+      );
     const finals = await read();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const later = await read();
