@@ -87,7 +87,7 @@ export {
 export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
 export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, type RedisConnectionOptions, targetOptions } from './redis/create-redis';
-export { type RedisScript, redisScript } from './redis/redis-script';
+export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-script';
 export {
   parseRedisNodes,
   type RedisNode,
@@ -187,12 +187,7 @@ export {
   type IndexScope,
 } from './store/execution-index';
 export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution-record';
-export {
-  type AttemptEnd,
-  ExecutionStore,
-  type RemoteState,
-  type TransitionResult,
-} from './store/execution-store';
+export { type AttemptEnd, ExecutionStore, type RemoteState } from './store/execution-store';
 export { FollowedCallers } from './store/followed-callers';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
 export { isPastQueueTimeout, neverStartedError } from './store/never-started';
@@ -216,6 +211,12 @@ export {
   type WorkerLease,
 } from './store/skill-registry';
 export { type ClaimResult, TaskStore } from './store/task-store';
+export {
+  TRANSITION_LUA,
+  type TransitionCall,
+  type TransitionResult,
+  transitionResult,
+} from './store/transition-script';
 export { type NewDelivery, WebhookDeliveries } from './store/webhook-deliveries';
 export { type StoredWebhook, WebhookStore } from './store/webhook-store';
 export { inSpan } from './trace/in-span';

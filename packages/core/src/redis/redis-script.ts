@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 
-/** A Lua script bound to a connection: called with its keys and arguments, answering `Result`. */
-export type RedisScript<Result> = (keys: string[], args: (string | number)[]) => Promise<Result>;
+/** An argument of a script (a Buffer for binary data, as BullMQ's packed options). */
+export type ScriptArg = string | number | Buffer;
 
-type ScriptCommand = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
+/** A Lua script bound to a connection: called with its keys and arguments, answering `Result`. */
+export type RedisScript<Result> = (keys: string[], args: ScriptArg[]) => Promise<Result>;
+
+type ScriptCommand = (...keysThenArgs: ScriptArg[]) => Promise<unknown>;
 
 /**
  * Defines a script on the connection (sent once, then run by its SHA; ioredis loads it again after

@@ -26,54 +26,12 @@ import {
 } from './execution-record';
 import { isPastQueueTimeout, neverStartedError } from './never-started';
 import type { RedisKeys } from './redis-keys';
-
-/**
- * Moves an execution forward, never backwards: accepted (0) → running (1) → a terminal state (2),
- * and nothing changes a terminal state. KEYS: the record, the watchers' inbox prefix (a channel name
- * without the watcher's id), its outcome STRING.
- * ARGV: new status, retention ms, execution id, started_at (kept from the first time it is given;
- * may be empty), an outcome too long for the record (may be empty), then field/value pairs. Returns
- * 1 when applied, 0 when the record is missing, -1 when the move would go backwards. A terminal
- * state starts the retention period and frees the execution's concurrency slots
- * (in-flight-slots.ts); every applied change to a watched record (READ) is announced in the inbox
- * of each watcher its `watched` names (space-separated ids): the execution's id, its new status,
- * and with a terminal one the whole record as it ends (unless its outcome is over 16 KB: pub/sub
- * copies every message to every node of a cluster), so that whoever waits for the end needs no read
- * after it.
- * A record with a webhook or a follower (`hook`: `end` or `change`) has its end, or every change,
- * appended to the notifications STREAM (KEYS[4]) that webhook dispatchers and callers' event streams
- * read: whichever process ends it.
- */
-const TRANSITION = `
-local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched', 'hook', 'webhook_id', 'owner_id', 'skill_id')
-if not current[1] then return 0 end
-local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
-if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
-if ARGV[4] ~= '' and not current[2] then
-  redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 6))
-else
-  redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 6))
-end
-if rank[ARGV[1]] == 2 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[2]) end
-  if current[3] then
-    for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
-  end
-end
-if current[4] then
-  local message = ARGV[3] .. '\\n' .. ARGV[1]
-  if rank[ARGV[1]] == 2 and string.len(ARGV[5]) <= 16384 then
-    message = message .. '\\n' .. cjson.encode(redis.call('HGETALL', KEYS[1])) .. '\\n' .. ARGV[5]
-  end
-  for watcher in string.gmatch(current[4], '%S+') do redis.call('PUBLISH', KEYS[2] .. watcher, message) end
-end
-if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
-    'webhook_id', current[6] or '', 'owner', current[7] or '', 'skill_id', current[8] or '')
-end
-return 1
-`;
+import {
+  TRANSITION_LUA,
+  type TransitionCall,
+  type TransitionResult,
+  transitionResult,
+} from './transition-script';
 
 /**
  * A record's fields (a flat field/value list) and its outcome STRING (KEYS[2]), in one call. With a
@@ -127,8 +85,6 @@ redis.call('HSET', KEYS[1], 'deadline_attempt', ARGV[1], 'deadline_ms', ARGV[2])
 return tonumber(ARGV[2])
 `;
 
-export type TransitionResult = 'applied' | 'missing' | 'refused';
-
 /** How far an attempt's call to a remote provider has got: its execution there, its polls, and failed ones in a row. */
 export interface RemoteState {
   attempt: number;
@@ -174,7 +130,7 @@ export class ExecutionStore {
     private readonly ttlSeconds: number,
     private readonly clock: () => number = Date.now,
   ) {
-    this.transitionScript = redisScript(redis, 'skillrunTransition', TRANSITION);
+    this.transitionScript = redisScript(redis, 'skillrunTransition', TRANSITION_LUA);
     this.incrementScript = redisScript(redis, 'skillrunIncrement', INCREMENT);
     this.attemptDeadlineScript = redisScript(redis, 'skillrunAttemptDeadline', ATTEMPT_DEADLINE);
     this.readScript = redisScript(redis, 'skillrunRead', READ);
@@ -403,7 +359,12 @@ export class ExecutionStore {
 
   /** `outputJson`: the output as JSON (the worker serializes it once, to bound its size). */
   complete(executionId: string, outputJson: string, end: AttemptEnd): Promise<TransitionResult> {
-    return this.end(executionId, 'completed', 'output', outputJson, end);
+    return this.send(this.completeCall(executionId, outputJson, end));
+  }
+
+  /** complete's write, for the caller to send (with BullMQ's completion of the job, in the worker). */
+  completeCall(executionId: string, outputJson: string, end: AttemptEnd): TransitionCall {
+    return this.endCall(executionId, 'completed', 'output', outputJson, end);
   }
 
   /**
@@ -411,7 +372,7 @@ export class ExecutionStore {
    * any, is told apart). 'refused' when it has ended already: a terminal status never changes.
    */
   cancel(executionId: string, error: ErrorBody): Promise<TransitionResult> {
-    return this.end(executionId, 'canceled', 'error', JSON.stringify(error), undefined);
+    return this.send(this.endCall(executionId, 'canceled', 'error', JSON.stringify(error), undefined));
   }
 
   /** `end` is absent when the execution ends without an attempt of its own (a sweep, a stall). */
@@ -421,7 +382,22 @@ export class ExecutionStore {
     error: ErrorBody,
     end?: AttemptEnd,
   ): Promise<TransitionResult> {
-    return this.end(executionId, status, 'error', JSON.stringify(error), end);
+    return this.send(this.failCall(executionId, status, error, end));
+  }
+
+  /** fail's write, for the caller to send (with BullMQ's failure of the job, in the worker). */
+  failCall(
+    executionId: string,
+    status: Exclude<TerminalStatus, 'completed' | 'canceled'>,
+    error: ErrorBody,
+    end?: AttemptEnd,
+  ): TransitionCall {
+    return this.endCall(executionId, status, 'error', JSON.stringify(error), end);
+  }
+
+  /** Sends a transition built here (completeCall, failCall) on this store's connection. */
+  async send(call: TransitionCall): Promise<TransitionResult> {
+    return transitionResult(await this.transitionScript(call.keys, call.args));
   }
 
   /**
@@ -429,15 +405,15 @@ export class ExecutionStore {
    * hash encoding (which a single long value would turn into a table several times larger), else in
    * a STRING of its own.
    */
-  private end(
+  private endCall(
     executionId: string,
     status: TerminalStatus,
     field: 'output' | 'error',
     outcome: string,
     end: AttemptEnd | undefined,
-  ): Promise<TransitionResult> {
+  ): TransitionCall {
     const apart = Buffer.byteLength(outcome) > COMPACT_VALUE_BYTES;
-    return this.transition(
+    return this.transitionCall(
       executionId,
       status,
       end?.startedAt,
@@ -453,27 +429,33 @@ export class ExecutionStore {
     );
   }
 
-  private async transition(
+  private transition(
+    executionId: string,
+    status: ExecutionStatus,
+    startedAt: number | undefined,
+    fields: Record<string, string | number>,
+  ): Promise<TransitionResult> {
+    return this.send(this.transitionCall(executionId, status, startedAt, fields));
+  }
+
+  private transitionCall(
     executionId: string,
     status: ExecutionStatus,
     startedAt: number | undefined,
     fields: Record<string, string | number>,
     outcomeApart = '',
-  ): Promise<TransitionResult> {
+  ): TransitionCall {
     const changes = FINAL.has(status) ? fields : { updated_at: this.clock(), ...fields };
     const args = [status, String(this.ttlSeconds * 1000), executionId, String(startedAt ?? ''), outcomeApart];
     // A loop rather than entries().flatMap(): every ending execution comes through here.
     for (const field in changes) args.push(field, String(changes[field]));
-    const result = await this.transitionScript(
-      [
-        this.keys.execution(executionId),
-        this.keys.watcherInboxes(),
-        this.keys.outcome(executionId),
-        this.keys.notifications(),
-      ],
-      args,
-    );
-    return result === 1 ? 'applied' : result === 0 ? 'missing' : 'refused';
+    const keys = [
+      this.keys.execution(executionId),
+      this.keys.watcherInboxes(),
+      this.keys.outcome(executionId),
+      this.keys.notifications(),
+    ];
+    return { keys, args };
   }
 
   /** A composite's steps with each one's status, read from its own record. */
