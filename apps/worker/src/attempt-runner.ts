@@ -1,6 +1,5 @@
 import {
   type AttemptEnd,
-  coalesceWrites,
   type ErrorBody,
   type ExecutionStore,
   isPastQueueTimeout,
@@ -12,21 +11,21 @@ import {
   SkillError,
   type SkillSchemas,
   type TerminalStatus,
-  type TransitionResult,
+  type TransitionCall,
   toErrorBody,
 } from '@skillrun/core';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { AttemptLog } from './attempt-log';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
 import type { LoadedSkill } from './loaded-skill';
 import type { WorkerMetrics } from './metrics/worker-metrics';
+import type { OutcomeCompletions } from './outcome-completions';
 import { ProgressReporter } from './progress-reporter';
 
 export interface AttemptRunnerDeps {
-  /** The connection the store and BullMQ's workers share. */
-  redis: Redis;
+  /** Sends an attempt's outcome with BullMQ's completion of its job. */
+  completions: OutcomeCompletions;
   /** Where a running attempt learns that its execution was canceled. */
   cancellations: Cancellations;
   store: ExecutionStore;
@@ -71,9 +70,8 @@ interface Started {
 /**
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
  * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
- * (BullMQ's job says so until the outcome is written); the outcome's write goes down the connection
- * just before BullMQ's own completion, without a round trip of its own (Redis applies them in
- * order). A failure that will be retried is thrown as a plain Error (BullMQ backs off and tries
+ * (BullMQ's job says so until the outcome is written); the outcome is written by the same script as
+ * BullMQ's own completion of the job, first (OutcomeCompletions). A failure that will be retried is thrown as a plain Error (BullMQ backs off and tries
  * again); a final one is recorded and thrown as UnrecoverableError. A composite waiting for its
  * steps throws WaitingChildrenError.
  */
@@ -155,7 +153,9 @@ export class AttemptRunner {
       throw new DelayedError();
     }
     if (outcome.ok) {
-      this.ended(started, 'completed', (end) => store.complete(payload.execution_id, outcome.json, end));
+      this.ended(job, started, 'completed', (end) =>
+        store.completeCall(payload.execution_id, outcome.json, end),
+      );
       return;
     }
     const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, job.opts.attempts ?? 1);
@@ -207,7 +207,9 @@ export class AttemptRunner {
         .catch(() => {});
       throw new Error(error.message);
     }
-    this.ended(started, status, (end) => this.deps.store.fail(payload.execution_id, status, error, end));
+    this.ended(job, started, status, (end) =>
+      this.deps.store.failCall(payload.execution_id, status, error, end),
+    );
     throw new UnrecoverableError(error.message);
   }
 
@@ -224,17 +226,16 @@ export class AttemptRunner {
   }
 
   /**
-   * Writes the outcome without waiting for it: BullMQ's completion of the job follows it down the
-   * same connection, in the same write, so Redis applies the outcome first. That write leaves as
-   * soon as the promises of this job's end have run, not at the end of the turn (as the gateway's
-   * writes do): Redis works on it while this thread ends the other jobs of the turn, and the next
-   * job comes back sooner. The end is counted once, by the worker whose write made it final (a
-   * composite's deadline may be noticed here and by a sweeper at once).
+   * Has the outcome written with BullMQ's completion (or final failure) of the job, which follows
+   * as this attempt returns (or throws), without waiting for it. The end is counted once, by the
+   * worker whose write made it final (a composite's deadline may be noticed here and by a sweeper
+   * at once).
    */
   private ended(
+    job: Job,
     started: Started,
     status: Exclude<TerminalStatus, 'canceled'>,
-    write: (end: AttemptEnd) => Promise<TransitionResult>,
+    write: (end: AttemptEnd) => TransitionCall,
   ): void {
     const { payload, number, starts, startedAt, fresh, progress } = started;
     const last = progress.finish();
@@ -244,8 +245,7 @@ export class AttemptRunner {
       workerId: this.deps.workerId,
       ...(last === undefined ? {} : { progress: last }),
     };
-    coalesceWrites(this.deps.redis, 'tick');
-    void write(end).then(
+    void this.deps.completions.attach(String(job.id), write(end)).then(
       async (result) => {
         if (result !== 'applied') return;
         const { metrics } = this.deps;

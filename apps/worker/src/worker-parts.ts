@@ -44,6 +44,7 @@ import { MetricsServer } from './metrics/metrics-server';
 import { registerRedisGauges } from './metrics/redis-gauges';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
+import { OutcomeCompletions } from './outcome-completions';
 import { ProviderAuth } from './remote/provider-auth';
 import { RemoteProvider } from './remote/remote-provider';
 import { RemoteSkills } from './remote/remote-skills';
@@ -64,6 +65,8 @@ export interface WorkerParts {
   sandbox: SkillSandbox;
   /** The cancel requests this worker hears, on a subscriber connection of its own. */
   cancellations: Cancellations;
+  /** Outcomes sent with BullMQ's completion of their jobs (flushed once the workers have closed). */
+  completions: OutcomeCompletions;
   /** A BullMQ worker per queue of each hosted skill (they start consuming as soon as they exist). */
   workers: Worker[];
   sweeper: DeadlineSweeper;
@@ -102,6 +105,8 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const registry = new SkillRegistry(redis, keys);
   await checkComposites(skills, registry);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  // Before any BullMQ queue or worker below defines its scripts on the connection.
+  const completions = new OutcomeCompletions(redis, (call) => store.send(call));
   const queues = new QueueRegistry(redis, config.KEY_PREFIX);
   const waiting = new WaitingComposites(redis, keys);
   const sandbox = new SkillSandbox({
@@ -134,7 +139,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     }),
   };
   const runner = new AttemptRunner({
-    redis,
+    completions,
     cancellations,
     store,
     schemas,
@@ -164,6 +169,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     bundler,
     sandbox,
     cancellations,
+    completions,
     workers: [
       ...skills.flatMap((skill) => {
         const { name, version } = skill.definition;

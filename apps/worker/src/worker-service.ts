@@ -65,6 +65,7 @@ export class WorkerService {
     const drained = this.drain(parts);
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;
+    await parts.completions.flush();
     await parts.sweeper.close();
     await parts.webhooks?.dispatcher.close();
     await parts.webhooks?.sender.close();

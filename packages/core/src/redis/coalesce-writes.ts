@@ -4,20 +4,18 @@ import type { Redis } from 'ioredis';
 const lastWrites = new WeakMap<Redis, (() => void)[]>();
 
 /**
- * Holds the connection's writes so that the commands issued now (and by the promises they start)
- * reach Redis in one write instead of one system call each. On a loaded gateway a write to the
- * socket cost about as much as a whole command's encoding: an invocation's record and job went out
- * as two. `turn` holds them until the end of this turn of the event loop (every request read in
- * it joins); `tick` only until the promises started now have run, so nothing waits for the rest of
- * the turn (a worker's outcome and BullMQ's completion of the job). Order is kept (they only wait
- * in Node's buffer), and so are the round trips. No-op when the connection has no socket of its
- * own (a cluster client).
+ * Holds the connection's writes until the end of this turn of the event loop, so that the commands
+ * issued in it (every request read in it joins) reach Redis in one write instead of one system call
+ * each. On a loaded gateway a write to the socket cost about as much as a whole command's encoding:
+ * an invocation's record and job went out as two. Order is kept (they only wait in Node's buffer),
+ * and so are the round trips. No-op when the connection has no socket of its own (a cluster
+ * client).
  */
-export function coalesceWrites(redis: Redis, until: 'turn' | 'tick' = 'turn'): void {
+export function coalesceWrites(redis: Redis): void {
   const socket = (redis as Partial<Pick<Redis, 'stream'>>).stream;
   if (!socket || redis.status !== 'ready') return;
   socket.cork();
-  (until === 'turn' ? setImmediate : process.nextTick)(() => {
+  setImmediate(() => {
     const sends = lastWrites.get(redis);
     if (sends) {
       lastWrites.delete(redis);
