@@ -8,7 +8,6 @@
 import type { BenchContext } from '../context.mjs';
 import type { DrainOutcome } from '../support/drain.mjs';
 import { minimalDrain, serviceDrain } from '../support/drain.mjs';
-import type { ProcCpu } from '../support/proc-cpu.mjs';
 
 export const DRAIN_CONCURRENCY = 16;
 
@@ -17,8 +16,9 @@ export interface DrainRuns {
   baseline: DrainOutcome[];
 }
 
-function cpuText(cpu: ProcCpu | undefined): string {
-  return cpu ? `${cpu.mainUs.toFixed(0)} / ${cpu.totalUs.toFixed(0)} µs` : 'unread';
+function cpuText({ cpu, redisUs }: DrainOutcome): string {
+  const worker = cpu ? `${cpu.mainUs.toFixed(0)} / ${cpu.totalUs.toFixed(0)}` : 'unread';
+  return `${worker} / ${redisUs.toFixed(0)} µs`;
 }
 
 export async function queueDrain(ctx: BenchContext): Promise<DrainRuns> {
@@ -42,8 +42,8 @@ export async function queueDrain(ctx: BenchContext): Promise<DrainRuns> {
     runs.ours.push(o);
     ctx.progress(
       `row 2 rep ${rep}: raw BullMQ ${(b.jobs / b.seconds).toFixed(0)}/s, service ${(o.jobs / o.seconds).toFixed(0)}/s ` +
-        `(${o.jobs} jobs, peak RSS ${o.memory?.peakMb.toFixed(0)} MB); CPU per job, main thread / process: ` +
-        `raw ${cpuText(b.cpu)}, service ${cpuText(o.cpu)}`,
+        `(${o.jobs} jobs, peak RSS ${o.memory?.peakMb.toFixed(0)} MB); CPU per job, main thread / process / Redis: ` +
+        `raw ${cpuText(b)}, service ${cpuText(o)}`,
     );
   }
   ctx.figures.push({

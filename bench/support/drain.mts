@@ -16,6 +16,7 @@ import { cpuPer, type ProcCpu, procCpu } from './proc-cpu.mjs';
 import { type ProcMemory, RssSampler } from './proc-memory.mjs';
 import { QueueDepth, type QueueRef } from './queue-depth.mjs';
 import { fillQueues, openQueue } from './raw-bullmq.mjs';
+import { redisCpuUs } from './redis-info.mjs';
 import { type SkillRef, serviceQueue } from './service.mjs';
 import { executionsByStatus } from './worker-metrics.mjs';
 
@@ -29,6 +30,8 @@ export interface DrainOutcome {
   memory: ProcMemory | undefined;
   /** The worker process' CPU per job while it drained (its main thread's, and all its threads'). */
   cpu: ProcCpu | undefined;
+  /** Redis' CPU per job while it drained, in µs (the drain is bound by both on two cores). */
+  redisUs: number;
   /** Jobs that did not end `completed` (failed, timed out, or never finished), warm-up's included. */
   notCompleted: number;
   /** Why the figure is incomplete, if it is. */
@@ -46,6 +49,7 @@ async function timedDrain(
   const depth = new QueueDepth(ctx.redis, refs);
   const sampler = new RssSampler(pid, ctx.config.rssGuardMb, kill);
   const cpuBefore = procCpu(pid);
+  const redisBefore = await redisCpuUs(ctx.redis);
   const started = performance.now();
   await Promise.all(queues.map((queue) => queue.resume()));
   let problem: string | undefined;
@@ -56,13 +60,14 @@ async function timedDrain(
     problem = error instanceof Error ? error.message : String(error);
   }
   const cpu = cpuPer(cpuBefore, procCpu(pid), jobs);
+  const redisUs = ((await redisCpuUs(ctx.redis)) - redisBefore) / jobs;
   const memory = sampler.stop();
   if (sampler.guardTripped) problem = `worker stopped: RSS passed the ${ctx.config.rssGuardMb} MB guard`;
   if (problem) {
     // Whatever is left must not run into the next figure.
     await Promise.all(queues.map((queue) => queue.obliterate({ force: true }).catch(() => {})));
   }
-  return { seconds: (finished - started) / 1000, memory, cpu, ...(problem ? { problem } : {}) };
+  return { seconds: (finished - started) / 1000, memory, cpu, redisUs, ...(problem ? { problem } : {}) };
 }
 
 /** Fills the paused queues with `amount` invocations through the gateway; resolves with the 202s. */

@@ -15,6 +15,12 @@ export async function usedMemory(redis: Redis): Promise<number> {
   return Number((await info(redis, 'memory')).get('used_memory'));
 }
 
+/** CPU time the Redis server has used so far (all its threads), in µs. */
+export async function redisCpuUs(redis: Redis): Promise<number> {
+  const cpu = await info(redis, 'cpu');
+  return (Number(cpu.get('used_cpu_user')) + Number(cpu.get('used_cpu_sys'))) * 1e6;
+}
+
 export async function redisVersion(redis: Redis): Promise<string> {
   return (await info(redis, 'server')).get('redis_version') ?? 'unknown';
 }
