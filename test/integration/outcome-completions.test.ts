@@ -215,6 +215,15 @@ describe('outcomes sent with the completion of their jobs', () => {
     expect(fetches.length).toBeLessThan(ids.length / 2);
   });
 
+  it('writes on its own an outcome still attached when BullMQ says its job ended', async () => {
+    await accepted('e-6');
+    const written = completions.attach('e-6', store.completeCall('e-6', '{"n":6}', started()));
+    expect(completions.jobEnded('e-6')).toBe(true);
+    expect(await written).toBe('applied');
+    expect((await store.get('e-6'))?.status).toBe('completed');
+    expect(completions.jobEnded('e-6')).toBe(false);
+  });
+
   it('writes on its own, when flushed, an outcome whose job BullMQ never completed', async () => {
     await accepted('e-5');
     const written = completions.attach('e-5', store.completeCall('e-5', '{"n":5}', started()));

@@ -50,8 +50,9 @@ interface Pending {
  * no command of the same name is defined yet, so this defines moveToFinished's first: a job with
  * an outcome attached has it sent with its completion, any other job (a webhook's delivery) goes
  * to BullMQ's script as it is. An outcome whose call fails is sent again on its own (a transition
- * applied twice is refused the second time), and one BullMQ never completes (a forced close) is
- * sent on its own by `flush`: no outcome waits on BullMQ's goodwill.
+ * applied twice is refused the second time), one still attached when BullMQ says its job ended is
+ * sent then (`jobEnded`), and one BullMQ never completes (a forced close) is sent by `flush`: no
+ * outcome waits on BullMQ's goodwill.
  */
 export class OutcomeCompletions {
   private readonly pending = new Map<string, Pending>();
@@ -77,6 +78,19 @@ export class OutcomeCompletions {
       this.pending.set(jobId, { call, resolve, reject });
       if (earlier) void this.alone(earlier);
     });
+  }
+
+  /**
+   * BullMQ says job `jobId` has ended (its worker's `completed` or `failed`): an outcome still
+   * attached to it did not go with its end, which only a BullMQ that ends jobs some other way
+   * would do, and is sent now, late rather than never. True when there was one.
+   */
+  jobEnded(jobId: string): boolean {
+    const pending = this.pending.get(jobId);
+    if (!pending) return false;
+    this.pending.delete(jobId);
+    void this.alone(pending);
+    return true;
   }
 
   /** Sends on their own the outcomes whose jobs BullMQ did not complete. */

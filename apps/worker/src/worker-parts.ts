@@ -160,7 +160,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metrics,
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
-  const consumer = { context, runner, connection: redis, store, slots };
+  const consumer = { context, runner, connection: redis, store, slots, completions };
   const probe = probeParts(context, skills);
   return {
     skills,
@@ -256,6 +256,7 @@ interface Consumer {
   connection: Redis;
   store: ExecutionStore;
   slots: ExecutionSlots;
+  completions: OutcomeCompletions;
 }
 
 /**
@@ -263,11 +264,19 @@ interface Consumer {
  * process's slots; `skillOf` gives the skill a job is an execution of.
  */
 function consume(
-  { context, runner, connection, store, slots }: Consumer,
+  { context, runner, connection, store, slots, completions }: Consumer,
   queueOf: (lane: SlotLane) => string,
   skillOf: (job: Job) => Promise<LoadedSkill>,
 ): Worker[] {
   const { config, logger, metrics, running } = context;
+  const sentLate = (job: Job) => {
+    if (completions.jobEnded(String(job.id))) {
+      logger.warn(
+        { execution_id: job.id },
+        'job ended without its outcome (BullMQ changed?): outcome sent on its own',
+      );
+    }
+  };
   return (['high', 'normal'] as const).map((lane) => {
     const worker = new GatedWorker(
       queueOf(lane),
@@ -285,8 +294,10 @@ function consume(
       slots,
       lane,
     );
+    worker.on('completed', (job) => sentLate(job));
     worker.on('failed', (job) => {
       if (job) {
+        sentLate(job);
         const deps = { store, metrics, logger };
         void recordStalledFailure(job, deps).catch(() => {});
       }
