@@ -114,17 +114,20 @@ describe('outcomes sent with the completion of their jobs', () => {
     expect(writes[0]).toContain(`${PREFIX}:${QUEUE}:${executionId}`);
   }
 
-  it('writes the outcome and completes the job in one script call', async () => {
-    await accepted('e-1');
+  /** Runs job `executionId` once, its attempt attaching `output` as its outcome; resolves as it completes. */
+  async function completeOnce(executionId: string, output: string): Promise<void> {
     const end = new Promise((resolve) => events.once('completed', resolve));
     consume(async (job) => {
-      outcomes.set(
-        String(job.id),
-        completions.attach(String(job.id), store.completeCall('e-1', '{"n":1}', started())),
-      );
+      const call = store.completeCall(executionId, output, started());
+      outcomes.set(String(job.id), completions.attach(String(job.id), call));
     });
-    await queue.add('run', {}, { jobId: 'e-1' });
+    await queue.add('run', {}, { jobId: executionId });
     await end;
+  }
+
+  it('writes the outcome and completes the job in one script call', async () => {
+    await accepted('e-1');
+    await completeOnce('e-1', '{"n":1}');
     expect(await outcomes.get('e-1')).toBe('applied');
     const record = await store.get('e-1');
     expect(record?.status).toBe('completed');
@@ -161,13 +164,7 @@ describe('outcomes sent with the completion of their jobs', () => {
 
   it('completes the job when the record has ended already (a cancel won the race), leaving it as it was', async () => {
     await accepted('e-3', { status: 'canceled' });
-    const end = new Promise((resolve) => events.once('completed', resolve));
-    consume(async (job) => {
-      const call = store.completeCall('e-3', '{"n":3}', started());
-      outcomes.set(String(job.id), completions.attach(String(job.id), call));
-    });
-    await queue.add('run', {}, { jobId: 'e-3' });
-    await end;
+    await completeOnce('e-3', '{"n":3}');
     expect(await outcomes.get('e-3')).toBe('refused');
     expect((await store.get('e-3'))?.status).toBe('canceled');
     expect(await queue.getJobState('e-3')).toBe('completed');
@@ -176,13 +173,7 @@ describe('outcomes sent with the completion of their jobs', () => {
   it('completes the job when the transition fails, and says why', async () => {
     // A record whose slots cannot be read: the transition's own error, not BullMQ's.
     await accepted('e-4', { slots: 'not json' });
-    const end = new Promise((resolve) => events.once('completed', resolve));
-    consume(async (job) => {
-      const call = store.completeCall('e-4', '{"n":4}', started());
-      outcomes.set(String(job.id), completions.attach(String(job.id), call));
-    });
-    await queue.add('run', {}, { jobId: 'e-4' });
-    await end;
+    await completeOnce('e-4', '{"n":4}');
     await expect(outcomes.get('e-4')).rejects.toThrow(/user_script:\d+/);
     expect(await queue.getJobState('e-4')).toBe('completed');
   });
