@@ -71,9 +71,9 @@ interface Started {
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
  * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
  * (BullMQ's job says so until the outcome is written); the outcome is written by the same script as
- * BullMQ's own completion of the job, first (OutcomeCompletions). A failure that will be retried is thrown as a plain Error (BullMQ backs off and tries
- * again); a final one is recorded and thrown as UnrecoverableError. A composite waiting for its
- * steps throws WaitingChildrenError.
+ * BullMQ's own completion of the job, first (OutcomeCompletions). A failure that will be retried is
+ * thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and thrown as
+ * UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}

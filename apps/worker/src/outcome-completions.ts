@@ -11,7 +11,10 @@ import { moveToFinished } from 'bullmq/dist/esm/scripts/moveToFinished-14.js';
 import { version as bullmqVersion } from 'bullmq/dist/esm/version.js';
 import type { Redis } from 'ioredis';
 
-/** How many of moveToFinished's arguments are keys (its file name says so too: the import fails if it changes). */
+/**
+ * How many of moveToFinished's arguments are keys. Its file name says so too, so a BullMQ that
+ * changes them fails this import rather than the script.
+ */
 const BULLMQ_KEYS = moveToFinished.keys;
 
 /**
@@ -32,7 +35,8 @@ ${moveToFinished.content}
 end
 local ours = tonumber(ARGV[#ARGV])
 local theirs = #ARGV - ours - 1
-local ok, reply = pcall(transition, { unpack(KEYS, ${BULLMQ_KEYS + 1}) }, { unpack(ARGV, theirs + 1, theirs + ours) })
+local ok, reply = pcall(transition, { unpack(KEYS, ${BULLMQ_KEYS + 1}) },
+  { unpack(ARGV, theirs + 1, theirs + ours) })
 if not ok then reply = type(reply) == 'table' and reply.err or tostring(reply) end
 return { reply, moveToFinished({ unpack(KEYS, 1, ${BULLMQ_KEYS}) }, { unpack(ARGV, 1, theirs) }) }
 `;
@@ -45,8 +49,8 @@ interface Pending {
 
 /**
  * Sends an attempt's outcome in the same script as BullMQ's completion (or final failure) of its
- * job: one call to Redis where there were two, which took ~40 µs of Redis and ~60 µs of the worker
- * off every execution (docs/performance.md). BullMQ defines its scripts on a connection only where
+ * job: one call to Redis where there were two (one command less an execution; docs/performance.md
+ * has what it did to the drain). BullMQ defines its scripts on a connection only where
  * no command of the same name is defined yet, so this defines moveToFinished's first: a job with
  * an outcome attached has it sent with its completion, any other job (a webhook's delivery) goes
  * to BullMQ's script as it is. An outcome whose call fails is sent again on its own (a transition
