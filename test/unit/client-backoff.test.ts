@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryAfterMs, sleep } from '../../packages/client/src/backoff';
+import { backoffDelay, retryAfterMs, retryDelayMs, sleep } from '../../packages/client/src/backoff';
 import { executionUrl } from '../../packages/client/src/url-template';
 
 describe("the client's retry arithmetic (spec 001 section 6.6)", () => {
@@ -17,6 +17,17 @@ describe("the client's retry arithmetic (spec 001 section 6.6)", () => {
     expect(retryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
     expect(retryAfterMs(null, now)).toBeUndefined();
     expect(retryAfterMs('soon', now)).toBeUndefined();
+  });
+
+  it('reads Retry-After-Ms before Retry-After when it is a number of ms', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const delay = (headers: Record<string, string>) => retryDelayMs(new Headers(headers), now);
+    expect(delay({ 'retry-after-ms': '250', 'retry-after': '1' })).toBe(250);
+    expect(delay({ 'retry-after-ms': '0' })).toBe(0);
+    expect(delay({ 'retry-after-ms': '12.5' })).toBe(12.5);
+    for (const bad of ['', '-5', 'soon', '1e3', '0x10'])
+      expect(delay({ 'retry-after-ms': bad, 'retry-after': '2' })).toBe(2000);
+    expect(delay({})).toBeUndefined();
   });
 
   it('ends a backoff sleep as soon as the signal aborts, with its reason', async () => {

@@ -112,4 +112,18 @@ describe('wait', () => {
     expect(sent).toHaveLength(3);
     expect(sent.every((request) => request.headers.get('prefer') === 'wait=30')).toBe(true);
   });
+
+  it('polls as Retry-After-Ms says when the provider sends it beside Retry-After', async () => {
+    let reads = 0;
+    // An hour by Retry-After: a client that read only that would not end this test.
+    const { sent, fetch } = recording(() =>
+      ++reads < 3
+        ? Response.json(execution('running'), { headers: { 'retry-after': '3600', 'retry-after-ms': '5' } })
+        : Response.json(execution('completed', { output: 1 })),
+    );
+    const client = new SkillrunClient({ fetch });
+
+    expect(await client.wait(handle(false))).toMatchObject({ status: 'completed', output: 1 });
+    expect(sent).toHaveLength(3);
+  });
 });

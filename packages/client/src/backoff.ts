@@ -15,6 +15,17 @@ export function backoffDelay(
   return Math.min(initialDelayMs * 2 ** retry, policy.maxDelayMs);
 }
 
+/**
+ * How long an answer asks to wait before asking again, in ms: its `Retry-After-Ms` (the
+ * sub-second hint OpenAI's and Anthropic's APIs send, and a skillrun gateway on an unfinished
+ * status) if it is a number of ms, else its `Retry-After`.
+ */
+export function retryDelayMs(headers: Pick<Headers, 'get'>, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms')?.trim();
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
+  return retryAfterMs(headers.get('retry-after'), now);
+}
+
 /** A `Retry-After` header (delay-seconds or an HTTP-date) in milliseconds, if it is one. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null) return undefined;

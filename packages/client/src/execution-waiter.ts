@@ -1,4 +1,4 @@
-import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
+import { backoffDelay, retryDelayMs, sleep } from './backoff.js';
 import type { WaitOptions } from './client-options.js';
 import type { CompiledOptions } from './compiled-options.js';
 import { EventStreamParser } from './event-stream-parser.js';
@@ -123,7 +123,7 @@ export class ExecutionWaiter {
       if (isTerminal(execution.status)) return execution;
       if (answer.headers.has('preference-applied')) continue;
       const delay =
-        retryAfterMs(answer.headers.get('retry-after')) ??
+        retryDelayMs(answer.headers) ??
         Math.min(backoffDelay(this.options.retry, poll), LONGEST_POLL_DELAY_MS);
       await sleep(delay, signal);
     }

@@ -1,4 +1,4 @@
-import { backoffDelay, type RetryPolicy, retryAfterMs, sleep } from './backoff.js';
+import { backoffDelay, type RetryPolicy, retryDelayMs, sleep } from './backoff.js';
 import type { CompiledOptions } from './compiled-options.js';
 import type { ErrorBody } from './protocol.js';
 import { SkillrunError } from './skillrun-error.js';
@@ -61,7 +61,7 @@ export class HttpTransport {
         const hint = failure.retry;
         if (hint?.max_attempts !== undefined)
           maxAttempts = Math.min(maxAttempts, Math.max(1, hint.max_attempts));
-        const retryAfter = retryAfterMs(answer.headers.get('retry-after'));
+        const retryAfter = retryDelayMs(answer.headers);
         // Not sooner than the provider asks; and a wait longer than the policy allows is the caller's call.
         if (retryAfter !== undefined && retryAfter > policy.maxDelayMs) throw failure;
         delayMs =
