@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Execution, SkillDescriptor } from '@skillrun/core';
 import { Redis } from 'ioredis';
@@ -117,21 +117,23 @@ describe('api federation: a skill registered from another deployment runs here',
     expect(final.steps?.map(({ skill_id, status }) => [skill_id, status])).toEqual([['sleepy', 'completed']]);
   });
 
-  it('takes the output a provider answers at once (200), and validates it against the descriptor', async () => {
-    // A provider of another make: it answers POST invoke synchronously, with or without a good output.
+  /**
+   * A provider of another make at a server of its own, registered in the consumer as `id`; `body`
+   * runs with it, and it is closed after.
+   */
+  async function withOtherProvider(
+    id: string,
+    answer: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+    body: () => Promise<void>,
+  ): Promise<void> {
     const server = createServer((req, res) => {
-      let body = '';
+      let text = '';
       req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
+        text += chunk.toString();
       });
       req.on('end', () => {
-        const { inputs } = JSON.parse(body) as { inputs: { text: string } };
         res.setHeader('content-type', 'application/json');
-        res.end(
-          JSON.stringify(
-            inputs.text === 'bad' ? { translated_text: 42 } : { translated_text: inputs.text.toUpperCase() },
-          ),
-        );
+        answer(req, text, res);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -139,7 +141,7 @@ describe('api federation: a skill registered from another deployment runs here',
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const descriptor = {
         ...translateDescriptor,
-        id: 'com.example.sync-1',
+        id,
         auth: { type: 'none' },
         access: 'public',
         endpoint: {
@@ -152,15 +154,58 @@ describe('api federation: a skill registered from another deployment runs here',
       expect(
         (await consumer.client.request('/skills', { json: descriptor, headers: ADMIN_HEADERS })).status,
       ).toBe(201);
+      await body();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('takes the output a provider answers at once (200), and validates it against the descriptor', async () => {
+    // It answers POST invoke synchronously, with or without a good output.
+    const answer = (_req: IncomingMessage, body: string, res: ServerResponse) => {
+      const { inputs } = JSON.parse(body) as { inputs: { text: string } };
+      res.end(
+        JSON.stringify(
+          inputs.text === 'bad' ? { translated_text: 42 } : { translated_text: inputs.text.toUpperCase() },
+        ),
+      );
+    };
+    await withOtherProvider('com.example.sync-1', answer, async () => {
       const inputs = { text: 'hola', target_language: 'en' };
       const done = await consumer.client.run('com.example.sync-1', inputs);
       expect([done.final.status, done.final.output]).toEqual(['completed', { translated_text: 'HOLA' }]);
       const bad = await consumer.client.run('com.example.sync-1', { ...inputs, text: 'bad' });
       expect([bad.final.status, bad.final.error?.code]).toEqual(['failed', 'INVALID_OUTPUT']);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    });
+  });
+
+  it('polls a provider that does not wait as its Retry-After-Ms says, before its Retry-After', async () => {
+    // Running for its first two reads, each time asking for a minute by Retry-After and 10 ms by
+    // Retry-After-Ms: a minute would outlast the execution's 20 s timeout.
+    const reads: string[] = [];
+    const answer = (req: IncomingMessage, _body: string, res: ServerResponse) => {
+      const hint = { 'retry-after': '60', 'retry-after-ms': '10' };
+      if (req.method === 'POST') {
+        res.writeHead(202, hint).end(JSON.stringify({ execution_id: 'p1', status: 'accepted' }));
+        return;
+      }
+      reads.push(String(req.url));
+      if (reads.length <= 2)
+        res.writeHead(200, hint).end(JSON.stringify({ execution_id: 'p1', status: 'running' }));
+      else
+        res.end(
+          JSON.stringify({ execution_id: 'p1', status: 'completed', output: { translated_text: 'HI' } }),
+        );
+    };
+    await withOtherProvider('com.example.polled-1', answer, async () => {
+      const inputs = { text: 'hi', target_language: 'en' };
+      const done = await consumer.client.run('com.example.polled-1', inputs, {
+        context: { timeout_ms: 20_000 },
+      });
+      expect([done.final.status, done.final.output]).toEqual(['completed', { translated_text: 'HI' }]);
+      expect(reads).toEqual(['/s/p1', '/s/p1', '/s/p1']);
+    });
   });
 
   it('refuses a provider at an address it may not reach', async () => {

@@ -152,14 +152,24 @@ export class RemoteProvider {
   }
 }
 
-/** The provider's Retry-After, in ms (seconds or an HTTP date), if it sent one. */
+/**
+ * When the provider asks to be asked again, in ms: its Retry-After-Ms (a sub-second hint, as a
+ * skillrun gateway sends on an unfinished status), else its Retry-After (seconds or an HTTP date).
+ */
 function retryAfter(answer: OutboundResponse): { retryAfterMs?: number } {
-  const header = answer.headers['retry-after'];
-  const value = Array.isArray(header) ? header[0] : header;
+  const hint = headerOf(answer, 'retry-after-ms')?.trim();
+  if (hint !== undefined && /^\d+(\.\d+)?$/.test(hint)) return { retryAfterMs: Number(hint) };
+  const value = headerOf(answer, 'retry-after');
   if (value === undefined) return {};
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
   return Number.isFinite(ms) ? { retryAfterMs: Math.max(0, ms) } : {};
+}
+
+/** A header of the provider's answer (undici lower-cases names), its first value if repeated. */
+function headerOf(answer: OutboundResponse, name: string): string | undefined {
+  const header = answer.headers[name];
+  return Array.isArray(header) ? header[0] : header;
 }
 
 /** A refusal by the provider, in our terms: its 4xx is final, its 429 and 5xx are worth retrying. */
