@@ -82,6 +82,7 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
     expect((answer.body.output as { slept_ms: number }).slept_ms).toBeGreaterThanOrEqual(790);
     expect(answer.headers.get('preference-applied')).toBe(`wait=${MAX_WAIT_SECONDS}`);
     expect(answer.headers.get('retry-after')).toBeNull();
+    expect(answer.headers.get('retry-after-ms')).toBeNull();
     // Woken by the end, not by the wait running out.
     expect(answer.seconds).toBeLessThan(MAX_WAIT_SECONDS - 10);
   });
@@ -137,6 +138,11 @@ describe('GET status and result wait for the execution to change (Prefer: wait, 
       expect(answer.body.status).toBe('running');
       expect(answer.headers.get('preference-applied')).toBe('wait=1');
       expect(answer.headers.get('retry-after')).toBe('1');
+      // The sub-second hint beside it: a tenth of the execution's age, at least 100 ms.
+      const age = Date.now() - Date.parse(answer.body.timestamps.created_at);
+      const hint = Number(answer.headers.get('retry-after-ms'));
+      expect(hint).toBeGreaterThanOrEqual(100);
+      expect(Math.abs(hint - Math.min(1000, Math.max(100, age / 10)))).toBeLessThan(20);
       expect(answer.seconds).toBeGreaterThanOrEqual(0.9);
     }
   });

@@ -63,6 +63,11 @@ function executionRead(step: 'status' | 'result') {
               '`1` while the execution is not finished. To learn of its end sooner than a poll would, ask again with `Prefer: wait=N`, at once.',
             schema: { type: 'integer' },
           },
+          'Retry-After-Ms': {
+            description:
+              "While the execution is not finished, when a client that polls should ask again, in milliseconds: a tenth of the execution's age, from 100 to 1000 (the sub-second hint OpenAI's API sends beside Retry-After).",
+            schema: { type: 'integer', minimum: 100, maximum: 1000 },
+          },
         }),
         ...errors('400', '404', '503'),
       },

@@ -8,6 +8,7 @@ import type { InvocationOutcome, InvocationService } from '../invocation-service
 import { requireJson } from '../middleware/require-json';
 import { setDeprecationHeader } from './deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
+import { pollHintMs } from './poll-hint';
 import { preferredWait, requestedWait } from './wait-preference';
 
 interface ExecutionParams extends SkillParams {
@@ -119,8 +120,12 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
       // Nobody is left to answer when the client went away.
       if (res.closed) return;
       if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
-      // Whole seconds only (RFC 9110): a client that must know sooner waits with Prefer: wait instead.
-      if (!isTerminalStatus(execution.status)) res.setHeader('Retry-After', '1');
+      if (!isTerminalStatus(execution.status)) {
+        // Retry-After has whole seconds only (RFC 9110); Retry-After-Ms, as OpenAI's API sends it,
+        // says sooner to the clients that read it. Sooner still: wait with Prefer: wait.
+        res.setHeader('Retry-After', '1');
+        res.setHeader('Retry-After-Ms', String(pollHintMs(execution.timestamps.created_at)));
+      }
       res.setHeader('Cache-Control', 'no-store');
       res.json(execution);
     });
