@@ -252,10 +252,14 @@ describe('metrics, scraped after real traffic', () => {
         executionIds.push(id);
         expect((await system.client.waitForEnd('sleepy', id)).final.status).toBe('completed');
       }
+      // The worker counts an end when the reply to its write is back: a client may see the end first.
+      const completed = { skill: 'sleepy', status: 'completed' };
+      await expect
+        .poll(async () => (await scrape(workerMetrics)).value('skillrun_executions_total', completed))
+        .toBe(2);
       const after = await scrape(workerMetrics);
       expect(after.value('skillrun_queue_jobs', waiting)).toBe(0);
       expect(after.value('skillrun_queue_age_seconds', { skill: 'sleepy', version: '1.0.0' })).toBe(0);
-      expect(after.value('skillrun_executions_total', { skill: 'sleepy', status: 'completed' })).toBe(2);
     } finally {
       await queue.resume();
       await queue.close();
