@@ -201,7 +201,7 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
   });
 
   it('runs a call as a task: created at once, read with tasks/get, its result with tasks/result', async () => {
-    const messages: { type: string; status?: string; taskId?: string }[] = [];
+    const messages: { type: string; status?: string; taskId?: string; pollInterval?: number }[] = [];
     let result: Json | undefined;
     const stream = mcp.experimental.tasks.callToolStream(
       { name: 'sleepy', arguments: { ms: 2500, label: 'as-task' } },
@@ -210,13 +210,21 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     );
     for await (const message of stream) {
       if (message.type === 'taskCreated')
-        messages.push({ type: message.type, taskId: message.task.taskId, status: message.task.status });
+        messages.push({
+          type: message.type,
+          taskId: message.task.taskId,
+          status: message.task.status,
+          pollInterval: message.task.pollInterval,
+        });
       if (message.type === 'taskStatus') messages.push({ type: message.type, status: message.task.status });
       if (message.type === 'result') result = message.result as Json;
       if (message.type === 'error') throw message.error;
     }
     const created = messages[0];
     expect(created).toMatchObject({ type: 'taskCreated', status: 'working' });
+    // Polled as Retry-After-Ms says: a tenth of its age (just created), from 100 ms to 1 s.
+    expect(created?.pollInterval).toBeGreaterThanOrEqual(100);
+    expect(created?.pollInterval).toBeLessThan(1000);
     expect(messages.at(-1)).toMatchObject({ type: 'taskStatus', status: 'completed' });
     expect(result).toMatchObject({ structuredContent: { slept_ms: expect.any(Number), label: 'as-task' } });
     // The task is the execution.

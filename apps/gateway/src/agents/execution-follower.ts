@@ -18,7 +18,7 @@ export interface Follow {
 const WAIT_SLICE_SECONDS = 30;
 
 /** How often an execution is read when the gateway keeps no more waits (MAX_WAITERS): our Retry-After. */
-export const POLL_MS = 1000;
+const POLL_MS = 1000;
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

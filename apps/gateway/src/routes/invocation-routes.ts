@@ -6,9 +6,9 @@ import type { ExecutionReplayer } from '../execution-replayer';
 import type { ExecutionStreams } from '../execution-stream';
 import type { InvocationOutcome, InvocationService } from '../invocation-service';
 import { requireJson } from '../middleware/require-json';
+import { pollHintMs } from '../poll-hint';
 import { setDeprecationHeader } from './deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
-import { pollHintMs } from './poll-hint';
 import { preferredWait, requestedWait } from './wait-preference';
 
 interface ExecutionParams extends SkillParams {

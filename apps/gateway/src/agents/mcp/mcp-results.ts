@@ -7,6 +7,7 @@ import {
   skillUrls,
   toStructuredContent,
 } from '@skillrun/core';
+import { pollHintMs } from '../../poll-hint';
 
 /** A completed execution's output: structuredContent, and the same as text for clients without it. */
 export function outputResult(descriptor: Pick<SkillDescriptor, 'output'>, output: unknown): CallToolResult {
@@ -67,7 +68,7 @@ export function taskStatusOf(status: Execution['status']): Task['status'] {
 }
 
 /** An execution as an MCP task (revision 2025-11-25): the task id is the execution id. */
-export function toTask(execution: Execution, settings: { ttlMs: number; pollIntervalMs: number }): Task {
+export function toTask(execution: Execution, settings: { ttlMs: number }): Task {
   const status = taskStatusOf(execution.status);
   const message =
     execution.error?.message ??
@@ -79,6 +80,6 @@ export function toTask(execution: Execution, settings: { ttlMs: number; pollInte
     createdAt: execution.timestamps.created_at,
     lastUpdatedAt: execution.timestamps.completed_at ?? execution.timestamps.updated_at,
     ttl: settings.ttlMs,
-    ...(status === 'working' ? { pollInterval: settings.pollIntervalMs } : {}),
+    ...(status === 'working' ? { pollInterval: pollHintMs(execution.timestamps.created_at) } : {}),
   };
 }

@@ -5,7 +5,7 @@ import { orServiceUnavailable } from '../../or-service-unavailable';
 import type { RequestHeaders } from '../../request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
-import { followExecution, POLL_MS } from '../execution-follower';
+import { followExecution } from '../execution-follower';
 import { endResult, errorResult, stillRunningResult, toTask } from './mcp-results';
 
 /** One tools/call, as the MCP server hands it over. */
@@ -50,7 +50,7 @@ export class McpToolCalls {
   }
 
   taskSettings() {
-    return { ttlMs: this.deps.retentionSeconds * 1000, pollIntervalMs: POLL_MS };
+    return { ttlMs: this.deps.retentionSeconds * 1000 };
   }
 
   private async describe(call: ToolCall): Promise<SkillDescriptor> {

@@ -4,9 +4,10 @@ const LONGEST_MS = 1000;
 
 /**
  * How long a client polling an unfinished execution should wait before it asks again, in ms
- * (`Retry-After-Ms`): a tenth of the execution's age, from 100 ms to 1 s. A short execution's end
- * is seen within a tenth of its time, and a long one costs at most a request a second, as
- * `Retry-After: 1` (whole seconds only, RFC 9110) says beside it for clients that read only that.
+ * (`Retry-After-Ms` of GET status and result, an MCP task's `pollInterval`): a tenth of the
+ * execution's age, from 100 ms to 1 s. A short execution's end is seen within a tenth of its
+ * time, and a long one costs at most a request a second, as `Retry-After: 1` (whole seconds only,
+ * RFC 9110) says beside it for clients that read only that.
  */
 export function pollHintMs(createdAt: string, now = Date.now()): number {
   const age = now - Date.parse(createdAt);
