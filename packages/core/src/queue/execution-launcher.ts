@@ -42,8 +42,14 @@ type Within = <T>(operation: () => Promise<T>) => Promise<T>;
 /** What a launch that failed left: nothing, or an execution after all. */
 type Fate = 'withdrawn' | 'launched' | 'unknown';
 
-/** Pauses between attempts to learn a failed launch's fate, while Redis does not answer. */
-const SETTLE_PAUSES_MS = [100, 300, 600];
+/**
+ * Pauses between attempts to learn a failed launch's fate, while Redis does not answer: eight
+ * seconds in all, so that a Redis restarted from its append-only file is back on the connection
+ * (whose reconnects are at most 2 s apart) before the invocation is answered. A launch Redis wrote
+ * to its file just before it went away is in the restarted Redis; a shorter check answered 503 for
+ * it, and it ran.
+ */
+const SETTLE_PAUSES_MS = [100, 300, 600, 1000, 2000, 2000, 2000];
 
 /**
  * Starts an execution: its record, then its job on the skill version's queue, sent down the same
