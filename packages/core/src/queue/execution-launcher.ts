@@ -43,13 +43,14 @@ type Within = <T>(operation: () => Promise<T>) => Promise<T>;
 type Fate = 'withdrawn' | 'launched' | 'unknown';
 
 /**
- * Pauses between attempts to learn a failed launch's fate, while Redis does not answer: eight
- * seconds in all, so that a Redis restarted from its append-only file is back on the connection
- * (whose reconnects are at most 2 s apart) before the invocation is answered. A launch Redis wrote
- * to its file just before it went away is in the restarted Redis; a shorter check answered 503 for
- * it, and it ran.
+ * How long a failed launch's fate is asked for while Redis does not answer: long enough for a
+ * Redis restarted from its append-only file to be back on the connection (whose reconnects are at
+ * most 2 s apart). A launch Redis wrote to its file just before it went away is in the restarted
+ * Redis: asked for a second only, the gateway answered 503 for it, and it ran.
  */
-const SETTLE_PAUSES_MS = [100, 300, 600, 1000, 2000, 2000, 2000];
+const SETTLE_MS = 8000;
+/** Pauses between those questions; the last one repeats. */
+const SETTLE_PAUSES_MS = [100, 300, 600, 1000, 2000];
 
 /**
  * Starts an execution: its record, then its job on the skill version's queue, sent down the same
@@ -111,15 +112,18 @@ export class ExecutionLauncher {
   private async settle(executionId: string, queue: Queue, error: unknown): Promise<Fate> {
     // Refused before anything was written: the connection was down.
     if (error instanceof Error && /^Stream isn't writeable/.test(error.message)) return 'withdrawn';
-    for (const pauseMs of [0, ...SETTLE_PAUSES_MS]) {
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const deadline = Date.now() + SETTLE_MS;
+    for (let asked = 0; ; asked++) {
       try {
         return await this.withdraw(executionId, queue);
       } catch {
-        // Redis still away or slow: ask again after a pause.
+        // Redis still away or slow: ask again after a pause, while there is time.
       }
+      const pause = SETTLE_PAUSES_MS[Math.min(asked, SETTLE_PAUSES_MS.length - 1)] ?? 0;
+      const pauseMs = Math.min(pause, deadline - Date.now());
+      if (pauseMs <= 0) return 'unknown';
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
-    return 'unknown';
   }
 
   private async withdraw(executionId: string, queue: Queue): Promise<Fate> {
@@ -137,3 +141,4 @@ export class ExecutionLauncher {
     return 'withdrawn';
   }
 }
+
