@@ -141,4 +141,3 @@ export class ExecutionLauncher {
     return 'withdrawn';
   }
 }
-
