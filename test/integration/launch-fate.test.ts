@@ -61,10 +61,10 @@ describe('the fate of a launch whose reply went with Redis', () => {
     await restarted;
     const check = new Redis(redis.url);
     try {
-      const job = new QueueRegistry(check, PREFIX).for(skill.name, skill.version, 'normal');
-      expect(await job.getJobState(payload.execution_id)).toBe('unknown');
+      const queue = new QueueRegistry(check, PREFIX).for(skill.name, skill.version, 'normal');
+      expect(await queue.getJobState(payload.execution_id)).toBe('unknown');
       expect(await check.exists(keys.execution(payload.execution_id))).toBe(0);
-      await job.close();
+      await queue.close();
     } finally {
       check.disconnect();
     }
