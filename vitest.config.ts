@@ -1,12 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/** A `.lua` file imported as its text, as esbuild's text loader bundles it (scripts/bundle.mts). */
+const luaText: Plugin = {
+  name: 'lua-text',
+  transform(script, id) {
+    return id.endsWith('.lua') ? { code: `export default ${JSON.stringify(script)};`, map: null } : undefined;
+  },
+};
 
 export default defineConfig({
   test: {
     projects: [
       {
+        plugins: [luaText],
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], sequence: { groupOrder: 0 } },
       },
       {
+        plugins: [luaText],
         test: {
           name: 'integration',
           sequence: { groupOrder: 1 },

@@ -25,6 +25,8 @@ export async function bundle(entries: Record<string, string>): Promise<void> {
     target: 'node20',
     sourcemap: 'linked',
     logLevel: 'warning',
+    // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).
+    loader: { '.lua': 'text' },
     plugins: [thirdPartyExternal],
   });
 }

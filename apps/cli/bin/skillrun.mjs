@@ -28,5 +28,6 @@ if (bundled) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
+  await import('../../../scripts/lua-text.mjs');
   await import('../src/main.ts');
 }

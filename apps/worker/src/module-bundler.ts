@@ -28,6 +28,8 @@ export class ModuleBundler {
       target: 'node20',
       sourcemap: 'inline',
       logLevel: 'silent',
+      // The sandbox thread imports @skillrun/core, whose Redis scripts are imported as their text.
+      loader: { '.lua': 'text' },
       // Dependencies written as CommonJS still call require() inside the ES module bundle.
       banner: {
         js: "import { createRequire as __skillrunRequire } from 'node:module'; const require = __skillrunRequire(import.meta.url);",
