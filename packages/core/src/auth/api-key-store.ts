@@ -4,31 +4,14 @@ import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
 import type { RedisKeys } from '../store/redis-keys';
+import CREATE from './create-api-key.lua';
 import type { Principal, Scope } from './principal';
+import REVOKE from './revoke-api-key.lua';
 
 const KEY_FORMAT = /^srk_(?<id>[0-9a-f]{16})_(?<secret>[A-Za-z0-9_-]{43})$/;
 const HASH_FIELD = 'secret_sha256';
 /** Compared with when no hash is stored, so that an unknown id takes as long as a known one. */
 const DUMMY_HASH = randomBytes(32);
-
-/**
- * Stores a new key's fields and indexes its id, unless the id is taken. KEYS: the key's HASH, its
- * caller's SET, the SET of all ids. ARGV: id, then field/value pairs. Returns 0 when the id is taken.
- */
-const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-return 1
-`;
-
-/** Sets revoked_at the first time, on a key that exists. Returns 0 when the key is unknown. */
-const REVOKE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSETNX', KEYS[1], 'revoked_at', ARGV[1])
-return 1
-`;
 
 /** What a new key grants. */
 export interface ApiKeyGrant {
