@@ -8,6 +8,7 @@ import {
   SkillError,
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
+import SETTLE from './settle-idempotency-key.lua';
 
 /**
  * What a key is bound to in Redis: while the first request is being accepted, its claim (a token
@@ -33,14 +34,6 @@ export interface IdempotencyKeysOptions {
   /** How long a repeat waits for the first request to be accepted or refused before a 409. */
   waitMs?: number;
 }
-
-/** Sets ARGV[2] (or deletes, when empty) only while KEYS[1] still holds the pending claim ARGV[1]. */
-const SETTLE = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then return redis.call('DEL', KEYS[1]) end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return 1
-`;
 
 const POLL_MS = 10;
 

@@ -1,12 +1,6 @@
 import { type RedisKeys, type RedisScript, redisScript } from '@skillrun/core';
 import type { Redis } from 'ioredis';
-
-/** Takes up to ARGV[2] members whose deadline (score) is at or before ARGV[1], atomically. */
-const CLAIM_EXPIRED = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
-if #ids > 0 then redis.call('ZREM', KEYS[1], unpack(ids)) end
-return ids
-`;
+import CLAIM_EXPIRED from './claim-expired.lua';
 
 /**
  * The composites waiting for a step, by deadline. A waiting composite runs no code that could

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Redis, ReplyError } from 'ioredis';
 import { SkillError } from '../errors/skill-error';
+import { type RedisScript, redisScript } from '../redis/redis-script';
+import WRITE_PROBE from './readiness-probe.lua';
 import { TimeoutError, withTimeout } from './with-timeout';
 
 export type ReadinessCheckName = 'redis' | 'queue' | 'eviction_policy';
@@ -20,7 +22,7 @@ export interface Readiness {
 }
 
 export interface ReadinessOptions {
-  redis: Pick<Redis, 'ping' | 'eval' | 'config'>;
+  redis: Redis;
   /** The queues' key prefix: the write probe goes under it, in the queues' hash slot on a cluster. */
   keyPrefix: string;
   /** How long each check may take. */
@@ -29,19 +31,17 @@ export interface ReadinessOptions {
 
 type Probe = Omit<CheckOutcome, 'check'>;
 
-/** A write the way BullMQ writes: a script that sets a key (with a TTL, nothing piles up) and reads it back. */
-const WRITE_PROBE = `
-redis.call('SET', KEYS[1], ARGV[1], 'PX', 60000)
-return redis.call('GET', KEYS[1])
-`;
-
 /**
  * Whether a process can take work: Redis answers, a queue write goes through (not a read-only
  * replica, not out of memory, scripts allowed), and Redis will not evict queued jobs
  * (`maxmemory-policy noeviction`). Each check is bounded by `timeoutMs`; they run together.
  */
 export class ReadinessCheck {
-  constructor(private readonly options: ReadinessOptions) {}
+  private readonly writeProbe: RedisScript<string | null>;
+
+  constructor(private readonly options: ReadinessOptions) {
+    this.writeProbe = redisScript(options.redis, 'skillrunReadinessProbe', WRITE_PROBE);
+  }
 
   async run(): Promise<Readiness> {
     const checks = await Promise.all([
@@ -68,7 +68,7 @@ export class ReadinessCheck {
   private async write(): Promise<Probe> {
     const token = randomUUID();
     const key = `${this.options.keyPrefix}:readiness-probe`;
-    const read = await this.options.redis.eval(WRITE_PROBE, 1, key, token);
+    const read = await this.writeProbe([key], [token]);
     return read === token
       ? { status: 'ok', detail: 'a scripted write under the key prefix round-trips' }
       : { status: 'failed', detail: 'a scripted write under the key prefix did not read back' };

@@ -2,72 +2,11 @@ import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { Deprecation } from '../schemas/skill-descriptor';
+import ADVERTISE from './advertise-version.lua';
+import FORGET_DORMANT from './forget-dormant.lua';
 import type { RedisKeys } from './redis-keys';
+import REGISTER from './register-version.lua';
 import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
-
-/**
- * Hosts a version for one worker. KEYS: versions hash, ids zset, hosts zset, dormant hash. ARGV:
- * version, entry JSON, digest, worker id, lease expiry, now, skill id, id@version, '1' when the
- * worker scales to zero ('0' otherwise). Refuses ('registered' / 'conflict') when the version exists
- * with other content and is registered, or hosted by another live worker; a hosted version nobody
- * serves any more may be replaced. The scale-to-zero mark follows the latest worker's setting, so
- * that a pool's rollout from one setting to the other ends with the new one.
- */
-const ADVERTISE = `
-local existing = redis.call('HGET', KEYS[1], ARGV[1])
-if existing then
-  local entry = cjson.decode(existing)
-  if entry.digest ~= ARGV[3] then
-    if entry.source ~= 'hosted' then return 'registered' end
-    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
-    local others = redis.call('ZCARD', KEYS[3])
-    if redis.call('ZSCORE', KEYS[3], ARGV[4]) then others = others - 1 end
-    if others > 0 then return 'conflict' end
-    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  end
-else
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-end
-redis.call('ZADD', KEYS[2], 0, ARGV[7])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
-if ARGV[9] == '1' then
-  redis.call('HSET', KEYS[4], ARGV[8], ARGV[4])
-else
-  redis.call('HDEL', KEYS[4], ARGV[8])
-end
-return 'ok'
-`;
-
-/**
- * Takes a version's scale-to-zero mark away. KEYS: dormant hash, hosts zset. ARGV: id@version, now.
- * Refuses while a worker holds a live lease on it: that worker would mark it again at its next
- * heartbeat.
- */
-const FORGET_DORMANT = `
-if redis.call('ZCOUNT', KEYS[2], ARGV[2], '+inf') > 0 then return 'hosted' end
-if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then return 'removed' end
-return 'absent'
-`;
-
-/**
- * Registers a version hosted elsewhere. KEYS: versions hash, ids zset. ARGV: version, entry JSON,
- * digest, skill id. Published versions are immutable, and an id served by workers here is theirs.
- */
-const REGISTER = `
-local existing = redis.call('HGET', KEYS[1], ARGV[1])
-if existing then
-  local entry = cjson.decode(existing)
-  if entry.source ~= 'registered' then return 'hosted' end
-  if entry.digest == ARGV[3] then return 'unchanged' end
-  return 'conflict'
-end
-for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
-  if cjson.decode(value).source == 'hosted' then return 'hosted' end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], 0, ARGV[4])
-return 'created'
-`;
 
 export type AdvertiseOutcome = 'ok' | 'registered' | 'conflict';
 export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted';

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { DeliveryAttempt, DeliveryState, WebhookDelivery } from '../schemas/webhook';
+import ADD from './add-delivery.lua';
 import type { RedisKeys } from './redis-keys';
 
 /** An event about to be sent to a webhook. */
@@ -19,21 +20,6 @@ const RETENTION_SECONDS = 7 * 86_400;
 
 /** A webhook's listing keeps its newest deliveries only. */
 const LISTED_PER_WEBHOOK = 1000;
-
-/**
- * Creates a delivery once: a dispatcher that handles the same event again (it crashed before it
- * acknowledged it) finds it there. KEYS: the delivery, the webhook's list. ARGV: retention seconds,
- * listed count, the delivery id, then field/value pairs. Returns 1 when created.
- */
-const ADD = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-redis.call('LPUSH', KEYS[2], ARGV[3])
-redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
-redis.call('EXPIRE', KEYS[2], ARGV[1])
-return 1
-`;
 
 /**
  * The deliveries of events to webhooks, each with its attempts, kept a week after the last event of
