@@ -185,12 +185,18 @@ export {
   type IndexEntry,
   type IndexPosition,
   type IndexScope,
-} from './store/execution-index';
-export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution-record';
-export { type AttemptEnd, ExecutionStore, type RemoteState } from './store/execution-store';
+} from './store/execution/execution-index';
+export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution/execution-record';
+export { type AttemptEnd, ExecutionStore, type RemoteState } from './store/execution/execution-store';
+export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
+export {
+  TRANSITION_LUA,
+  type TransitionCall,
+  type TransitionResult,
+  transitionResult,
+} from './store/execution/transition-script';
 export { FollowedCallers } from './store/followed-callers';
 export { InFlightSlots, type SlotClaim, type SlotsTaken } from './store/in-flight-slots';
-export { isPastQueueTimeout, neverStartedError } from './store/never-started';
 export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';
 export { RedisKeys } from './store/redis-keys';
 export {
@@ -211,12 +217,6 @@ export {
   type WorkerLease,
 } from './store/skill-registry';
 export { type ClaimResult, TaskStore } from './store/task-store';
-export {
-  TRANSITION_LUA,
-  type TransitionCall,
-  type TransitionResult,
-  transitionResult,
-} from './store/transition-script';
 export { type NewDelivery, WebhookDeliveries } from './store/webhook-deliveries';
 export { type StoredWebhook, WebhookStore } from './store/webhook-store';
 export { inSpan } from './trace/in-span';

@@ -4,8 +4,8 @@ import { coalesceWrites } from '../redis/coalesce-writes';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
-import type { RecordExtras } from '../store/execution-record';
-import type { ExecutionStore } from '../store/execution-store';
+import type { RecordExtras } from '../store/execution/execution-record';
+import type { ExecutionStore } from '../store/execution/execution-store';
 import type { QueueRegistry } from './queue-registry';
 import { type QueuePlace, skillJobOptions } from './skill-queue';
 

@@ -1,15 +1,15 @@
 import type { Redis } from 'ioredis';
-import { remoteQueueName, skillQueueName } from '../queue/skill-queue';
-import { type RedisScript, redisScript } from '../redis/redis-script';
-import type { ErrorBody } from '../schemas/error-body';
+import { remoteQueueName, skillQueueName } from '../../queue/skill-queue';
+import { type RedisScript, redisScript } from '../../redis/redis-script';
+import type { ErrorBody } from '../../schemas/error-body';
 import {
   type Execution,
   type ExecutionStatus,
   TERMINAL_STATUSES,
   type TerminalStatus,
-} from '../schemas/execution';
-import type { Priority } from '../schemas/invocation-request';
-import type { JobPayload } from '../schemas/job-payload';
+} from '../../schemas/execution';
+import type { Priority } from '../../schemas/invocation-request';
+import type { JobPayload } from '../../schemas/job-payload';
 import { ExecutionIndex } from './execution-index';
 import {
   attemptErrorField,
@@ -25,7 +25,7 @@ import {
   usageIncrements,
 } from './execution-record';
 import { isPastQueueTimeout, neverStartedError } from './never-started';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from '../redis-keys';
 import {
   TRANSITION_LUA,
   type TransitionCall,

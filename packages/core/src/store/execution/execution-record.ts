@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../schemas/error-body';
+import type { ErrorBody } from '../../schemas/error-body';
 import {
   type AttemptError,
   type Execution,
@@ -8,9 +8,9 @@ import {
   TERMINAL_STATUSES,
   type TerminalStatus,
   type Usage,
-} from '../schemas/execution';
-import type { JobPayload } from '../schemas/job-payload';
-import type { WebhookMode } from '../schemas/webhook';
+} from '../../schemas/execution';
+import type { JobPayload } from '../../schemas/job-payload';
+import type { WebhookMode } from '../../schemas/webhook';
 
 /**
  * A step as the parent's record keeps it: which execution ran it, in which of the parent's

@@ -1,5 +1,5 @@
-import { SkillError } from '../errors/skill-error';
-import type { ErrorBody } from '../schemas/error-body';
+import { SkillError } from '../../errors/skill-error';
+import type { ErrorBody } from '../../schemas/error-body';
 
 /**
  * The error of an execution accepted at `createdAt` (epoch ms) that waited past its queue timeout
