@@ -33,7 +33,7 @@ describe('outcomes sent with the completion of their jobs', () => {
     connection = new Redis(redis.url, { maxRetriesPerRequest: null });
     store = new ExecutionStore(connection, keys, 60);
     // As the worker wires it: before BullMQ defines its scripts on the connection.
-    completions = new OutcomeCompletions(connection, (call) => store.send(call));
+    completions = new OutcomeCompletions(connection, (call) => store.transitions.send(call));
     queue = new Queue(QUEUE, { connection: admin, prefix: PREFIX });
     listener = new Redis(redis.url, { maxRetriesPerRequest: null });
     events = new QueueEvents(QUEUE, { connection: listener, prefix: PREFIX });
@@ -84,7 +84,8 @@ describe('outcomes sent with the completion of their jobs', () => {
       });
     });
     consume(async (job) => {
-      if (job.id === 'warm') void completions.attach('warm', store.completeCall('warm', '1', started()));
+      if (job.id === 'warm')
+        void completions.attach('warm', store.transitions.completeCall('warm', '1', started()));
     });
     await queue.add('run', {}, { jobId: 'warm' });
     await queue.add('run', {}, { jobId: 'warm-plain' });
@@ -118,7 +119,7 @@ describe('outcomes sent with the completion of their jobs', () => {
   async function completeOnce(executionId: string, output: string): Promise<void> {
     const end = new Promise((resolve) => events.once('completed', resolve));
     consume(async (job) => {
-      const call = store.completeCall(executionId, output, started());
+      const call = store.transitions.completeCall(executionId, output, started());
       outcomes.set(String(job.id), completions.attach(String(job.id), call));
     });
     await queue.add('run', {}, { jobId: executionId });
@@ -129,7 +130,7 @@ describe('outcomes sent with the completion of their jobs', () => {
     await accepted('e-1');
     await completeOnce('e-1', '{"n":1}');
     expect(await outcomes.get('e-1')).toBe('applied');
-    const record = await store.get('e-1');
+    const record = await store.records.get('e-1');
     expect(record?.status).toBe('completed');
     expect(record?.output).toEqual({ n: 1 });
     expect(await queue.getJobState('e-1')).toBe('completed');
@@ -150,14 +151,14 @@ describe('outcomes sent with the completion of their jobs', () => {
     await accepted('e-2');
     const end = new Promise((resolve) => events.once('failed', resolve));
     consume(async (job) => {
-      const call = store.failCall('e-2', 'failed', failure, started());
+      const call = store.transitions.failCall('e-2', 'failed', failure, started());
       outcomes.set(String(job.id), completions.attach(String(job.id), call));
       throw new UnrecoverableError('it failed');
     });
     await queue.add('run', {}, { jobId: 'e-2', attempts: 3 });
     await end;
     expect(await outcomes.get('e-2')).toBe('applied');
-    expect((await store.get('e-2'))?.status).toBe('failed');
+    expect((await store.records.get('e-2'))?.status).toBe('failed');
     expect(await queue.getJobState('e-2')).toBe('failed');
     await expectEndedInOneCall('e-2');
   });
@@ -166,7 +167,7 @@ describe('outcomes sent with the completion of their jobs', () => {
     await accepted('e-3', { status: 'canceled' });
     await completeOnce('e-3', '{"n":3}');
     expect(await outcomes.get('e-3')).toBe('refused');
-    expect((await store.get('e-3'))?.status).toBe('canceled');
+    expect((await store.records.get('e-3'))?.status).toBe('canceled');
     expect(await queue.getJobState('e-3')).toBe('completed');
   });
 
@@ -189,7 +190,7 @@ describe('outcomes sent with the completion of their jobs', () => {
       });
     });
     consume(async (job) => {
-      const call = store.completeCall(String(job.id), `{"id":"${job.id}"}`, {
+      const call = store.transitions.completeCall(String(job.id), `{"id":"${job.id}"}`, {
         attempt: 1,
         startedAt: Date.now(),
       });
@@ -198,7 +199,7 @@ describe('outcomes sent with the completion of their jobs', () => {
     await done;
     events.removeAllListeners('completed');
     expect(await Promise.all(ids.map((id) => outcomes.get(id)))).toEqual(ids.map(() => 'applied'));
-    for (const id of ids) expect((await store.get(id))?.output).toEqual({ id });
+    for (const id of ids) expect((await store.records.get(id))?.output).toEqual({ id });
     for (const id of ids) await expectEndedInOneCall(id);
     // The next job came back with the end of the last (BullMQ's answer inside ours), not by a fetch
     // of its own (moveToActive, 11 keys) each time.
@@ -208,18 +209,18 @@ describe('outcomes sent with the completion of their jobs', () => {
 
   it('writes on its own an outcome still attached when BullMQ says its job ended', async () => {
     await accepted('e-6');
-    const written = completions.attach('e-6', store.completeCall('e-6', '{"n":6}', started()));
+    const written = completions.attach('e-6', store.transitions.completeCall('e-6', '{"n":6}', started()));
     expect(completions.jobEnded('e-6')).toBe(true);
     expect(await written).toBe('applied');
-    expect((await store.get('e-6'))?.status).toBe('completed');
+    expect((await store.records.get('e-6'))?.status).toBe('completed');
     expect(completions.jobEnded('e-6')).toBe(false);
   });
 
   it('writes on its own, when flushed, an outcome whose job BullMQ never completed', async () => {
     await accepted('e-5');
-    const written = completions.attach('e-5', store.completeCall('e-5', '{"n":5}', started()));
+    const written = completions.attach('e-5', store.transitions.completeCall('e-5', '{"n":5}', started()));
     await completions.flush();
     expect(await written).toBe('applied');
-    expect((await store.get('e-5'))?.status).toBe('completed');
+    expect((await store.records.get('e-5'))?.status).toBe('completed');
   });
 });

@@ -140,7 +140,7 @@ describe('deadlines and retries', () => {
         priority: 'normal',
       };
       // Recorded by an older producer; the worker still re-validates what it dequeues.
-      await store.create(payload, { max_attempts: 3 });
+      await store.records.create(payload, { max_attempts: 3 });
       const options = skillJobOptions({
         executionId,
         priority: 'normal',

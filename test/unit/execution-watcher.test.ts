@@ -18,7 +18,7 @@ class StandInSubscriber extends EventEmitter {
   async subscribe(name: string): Promise<void> {
     this.commands.push(`SUBSCRIBE ${name}`);
   }
-  /** An announcement of the execution store's (TRANSITION): the execution's id, then its change. */
+  /** An announcement of the execution store's (transition.lua): the execution's id, then its change. */
   publish(name: string, executionId: string, change: string): void {
     this.emit('message', name, `${executionId}\n${change}`);
   }

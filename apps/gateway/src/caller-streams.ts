@@ -163,7 +163,7 @@ export class CallerStreams {
   /** Follows each execution that has not ended; answers those. */
   private async followAll(ids: string[]): Promise<string[]> {
     const followed = await orServiceUnavailable(() =>
-      Promise.all(ids.map((id) => this.deps.store.follow(id))),
+      Promise.all(ids.map((id) => this.deps.store.watchers.follow(id))),
     );
     return ids.filter((_id, i) => followed[i]);
   }
@@ -179,7 +179,9 @@ export class CallerStreams {
   }
 
   private async send(session: Session, executionId: string, eventId: string): Promise<void> {
-    const execution: Execution | null = await orServiceUnavailable(() => this.deps.store.get(executionId));
+    const execution: Execution | null = await orServiceUnavailable(() =>
+      this.deps.store.records.get(executionId),
+    );
     if (!execution) return;
     session.push(execution, 'status', eventId);
   }

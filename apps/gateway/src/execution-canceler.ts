@@ -47,7 +47,7 @@ export class ExecutionCanceler {
     }
     const by = principal?.callerId ?? 'an anonymous caller';
     await orServiceUnavailable(() => this.cancelTree(execution, `Canceled by ${by}`));
-    const after = await orServiceUnavailable(() => store.get(executionId));
+    const after = await orServiceUnavailable(() => store.records.get(executionId));
     if (after?.status === 'canceled') return after;
     throw new SkillError(
       'EXECUTION_ENDED',
@@ -80,7 +80,7 @@ export class ExecutionCanceler {
     const { store, queues, redis, keys, metrics } = this.deps;
     const { execution_id: id } = execution;
     const error = new SkillError('EXECUTION_CANCELED', message, { recoverable: false }).toBody();
-    if ((await store.cancel(id, error)) !== 'applied') return;
+    if ((await store.transitions.cancel(id, error)) !== 'applied') return;
     metrics.executionCanceled(execution.skill_id);
     await redis.publish(keys.canceled(), id);
     // Fails (and is harmless) when a worker holds the job: that worker heard the cancel.
@@ -91,7 +91,7 @@ export class ExecutionCanceler {
     await this.abandonRemote(id, execution.priority);
     for (const step of execution.steps ?? []) {
       if (step.execution_id === undefined || isTerminalStatus(step.status)) continue;
-      const current = await store.get(step.execution_id);
+      const current = await store.records.get(step.execution_id);
       if (current) await this.cancelTree(current, `${message}, with the composite that called it`);
     }
   }

@@ -58,7 +58,7 @@ export class ExecutionHistory {
         this.deps.store.index.read(owner === undefined ? {} : { owner }, range, from, READ_CHUNK),
       );
       const records = await orServiceUnavailable(() =>
-        Promise.all(entries.map(({ id }) => this.deps.store.get(id))),
+        Promise.all(entries.map(({ id }) => this.deps.store.records.get(id))),
       );
       for (const [i, execution] of records.entries()) {
         if (!execution || !keep(execution)) continue;

@@ -137,7 +137,7 @@ export class ExecutionReader {
     headers,
   }: Omit<ExecutionRead, 'wait'>): Promise<Record<string, unknown>> {
     await this.deps.identity.read(skillId, executionId, headers);
-    const inputs = await orServiceUnavailable(() => this.deps.store.inputsOf(executionId));
+    const inputs = await orServiceUnavailable(() => this.deps.store.records.inputsOf(executionId));
     if (inputs === null) {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
     }
@@ -152,7 +152,7 @@ export class ExecutionReader {
     const { ending } = watch;
     const { store } = this.deps;
     return orServiceUnavailable(() =>
-      ending === undefined ? store.read(executionId) : store.announced(executionId, ending),
+      ending === undefined ? store.records.read(executionId) : store.watchers.announced(executionId, ending),
     );
   }
 
@@ -162,7 +162,7 @@ export class ExecutionReader {
     principal: Principal | undefined,
     options: { watcher?: string } = {},
   ) {
-    const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
+    const record = await orServiceUnavailable(() => this.deps.store.records.read(executionId, options));
     return readable(record, skillId, executionId, principal);
   }
 }

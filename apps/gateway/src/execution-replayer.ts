@@ -46,7 +46,7 @@ export class ExecutionReplayer {
     try {
       const changes = replayValidator.parse(body ?? {});
       const [record, identity] = await orServiceUnavailable(() =>
-        Promise.all([this.deps.store.read(executionId), this.deps.authenticator.identify(headers)]),
+        Promise.all([this.deps.store.records.read(executionId), this.deps.authenticator.identify(headers)]),
       );
       const original = readable(record, skillId, executionId, principalOf(identity));
       return await this.replayOf(original, changes, headers, address);
@@ -85,7 +85,8 @@ export class ExecutionReplayer {
     address: string,
   ): Promise<InvocationOutcome> {
     const inputs =
-      changes.inputs ?? (await orServiceUnavailable(() => this.deps.store.inputsOf(original.execution_id)));
+      changes.inputs ??
+      (await orServiceUnavailable(() => this.deps.store.records.inputsOf(original.execution_id)));
     if (inputs === null) {
       throw new SkillError('INVALID_INPUT', 'The inputs of this execution were not kept: send them', {
         details: [{ path: '/inputs', message: 'required to replay this execution' }],

@@ -84,7 +84,7 @@ export class ExecutionStreams {
     let lastSent: string | undefined;
     let options: { watcher?: string } = { watcher: this.deps.watcher.id };
     while (subscribed && !gone.signal.aborted) {
-      const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
+      const record = await orServiceUnavailable(() => this.deps.store.records.read(executionId, options));
       options = {};
       const current = readable(record, skillId, executionId, principal);
       const id = changedAt(current);

@@ -20,7 +20,7 @@ export class ExecutionWatch {
   ) {}
 
   /**
-   * A change was announced (ExecutionStore's TRANSITION): its new status, first line of the message;
+   * A change was announced (transition.lua): its new status, first line of the message;
    * null when the connection to Redis was lost.
    */
   announce(message: string | null): void {
@@ -30,7 +30,7 @@ export class ExecutionWatch {
     this.wake?.();
   }
 
-  /** The announcement of the end, once heard: ExecutionStore.announced reads the record from it. */
+  /** The announcement of the end, once heard: ExecutionWatchers.announced reads the record from it. */
   get ending(): string | undefined {
     return this.end;
   }

@@ -20,7 +20,7 @@ interface Subscriber {
 /**
  * Tells waiting requests when an execution changes, from what the execution store PUBLISHes in
  * this watcher's inbox (RedisKeys.watcherInbox): a record names the watchers that want its changes
- * (ExecutionStore.read's `watcher`, or the record's `watched` from its creation), so a GET status
+ * (ExecutionRecords.read's `watcher`, or the record's `watched` from its creation), so a GET status
  * that waits is woken by Redis, whichever process made the change, and no gateway polls. One
  * subscriber connection and one channel per gateway, subscribed once: a wait costs Redis no
  * SUBSCRIBE or UNSUBSCRIBE, and the request that invokes and waits sends its record without waiting

@@ -7,7 +7,7 @@ import { isAdmin } from './auth/identity';
  * not exist, so that a guess learns nothing.
  */
 export function readable(
-  record: Awaited<ReturnType<ExecutionStore['read']>>,
+  record: Awaited<ReturnType<ExecutionStore['records']['read']>>,
   skillId: string,
   executionId: string,
   principal: Principal | undefined,

@@ -98,7 +98,10 @@ export class AttemptRunner {
     }
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
-    if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.isFinal(payload.execution_id))) {
+    if (
+      (job.stalledCounter > 0 || job.attemptsStarted > 1) &&
+      (await store.records.isFinal(payload.execution_id))
+    ) {
       if (skill.definition.mode === 'task') return this.handedIn(payload, log.logger);
       await this.deps.bodies[skill.body.kind].abandon?.(payload, skill);
       log.logger.info(
@@ -109,7 +112,7 @@ export class AttemptRunner {
     const fresh = await this.isNewAttempt(payload, skill, number);
     if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
     const progress = new ProgressReporter(
-      (value) => store.progress(payload.execution_id, value),
+      (value) => store.transitions.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
@@ -149,12 +152,12 @@ export class AttemptRunner {
       // Parked without a slot until its deadline, or until its task is handed in (which promotes it).
       await job.moveToDelayed(outcome.until, token);
       // Handed in before it was parked, the gateway could not promote it: brought back here instead.
-      if (await store.isFinal(payload.execution_id)) await job.promote().catch(() => {});
+      if (await store.records.isFinal(payload.execution_id)) await job.promote().catch(() => {});
       throw new DelayedError();
     }
     if (outcome.ok) {
       this.ended(job, started, 'completed', (end) =>
-        store.completeCall(payload.execution_id, outcome.json, end),
+        store.transitions.completeCall(payload.execution_id, outcome.json, end),
       );
       return;
     }
@@ -167,7 +170,7 @@ export class AttemptRunner {
    * composite waiting for it goes on): counted here, once, as the job ends.
    */
   private async handedIn(payload: JobPayload, logger: Logger): Promise<void> {
-    const execution = await this.deps.store.get(payload.execution_id);
+    const execution = await this.deps.store.records.get(payload.execution_id);
     // A canceled one was counted by the gateway that canceled it.
     if (!execution || execution.status === 'canceled') return;
     const startedAt = Date.parse(execution.timestamps.started_at ?? execution.timestamps.created_at);
@@ -185,7 +188,7 @@ export class AttemptRunner {
    */
   private async neverStarted(job: Job, payload: JobPayload, now: number, logger: Logger): Promise<never> {
     const error = neverStartedError(job.timestamp, payload.queue_timeout_ms ?? 0, now);
-    if ((await this.deps.store.fail(payload.execution_id, 'timeout', error)) === 'applied') {
+    if ((await this.deps.store.transitions.fail(payload.execution_id, 'timeout', error)) === 'applied') {
       this.deps.metrics.executionEnded(payload.skill_id, 'timeout', undefined);
     }
     logger.warn({ error }, 'execution never started: past its queue timeout');
@@ -202,13 +205,13 @@ export class AttemptRunner {
     if (willRetry) {
       started.progress.finish();
       if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
-      void this.deps.store
+      void this.deps.store.transitions
         .retrying(payload.execution_id, number, startedAt, error, this.deps.workerId)
         .catch(() => {});
       throw new Error(error.message);
     }
     this.ended(job, started, status, (end) =>
-      this.deps.store.failCall(payload.execution_id, status, error, end),
+      this.deps.store.transitions.failCall(payload.execution_id, status, error, end),
     );
     throw new UnrecoverableError(error.message);
   }
@@ -219,9 +222,9 @@ export class AttemptRunner {
    */
   private async isNewAttempt(payload: JobPayload, { definition, body }: LoadedSkill, number: number) {
     if (definition.mode === 'task' || body.kind === 'remote')
-      return (await this.deps.store.deadlineAttempt(payload.execution_id)) !== number;
+      return (await this.deps.store.deadlines.attemptOf(payload.execution_id)) !== number;
     if (definition.mode !== 'composite') return true;
-    const entries = await this.deps.store.stepEntries(payload.execution_id);
+    const entries = await this.deps.store.steps.entries(payload.execution_id);
     return !entries.some((entry) => entry.attempt === number);
   }
 
@@ -250,7 +253,7 @@ export class AttemptRunner {
         if (result !== 'applied') return;
         const { metrics } = this.deps;
         if (status === 'timeout') metrics.attemptTimedOut(payload.skill_id);
-        const record = fresh && number === 1 ? null : await this.deps.store.get(payload.execution_id);
+        const record = fresh && number === 1 ? null : await this.deps.store.records.get(payload.execution_id);
         const firstStart = record ? Date.parse(record.timestamps.started_at ?? '') : startedAt;
         metrics.executionEnded(payload.skill_id, status, firstStart);
         const level = status === 'completed' ? 'info' : 'warn';
@@ -271,7 +274,7 @@ export class AttemptRunner {
     const start = Date.now();
     let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
     if (resumes({ definition, body })) {
-      at = await this.deps.store.attemptDeadline(payload.execution_id, attempt, at);
+      at = await this.deps.store.deadlines.fix(payload.execution_id, attempt, at);
     }
     return {
       at,
@@ -357,7 +360,9 @@ export class AttemptRunner {
       );
       const executionId = typeof job.data?.execution_id === 'string' ? job.data.execution_id : undefined;
       if (executionId) {
-        void this.deps.store.fail(executionId, 'failed', toErrorBody(error, 'INVALID_INPUT')).catch(() => {});
+        void this.deps.store.transitions
+          .fail(executionId, 'failed', toErrorBody(error, 'INVALID_INPUT'))
+          .catch(() => {});
       }
       throw new UnrecoverableError('unreadable job payload');
     }

@@ -21,8 +21,11 @@ export async function recordStalledFailure(
   ).toBody();
   // BullMQ counts the fetch that gives the job up as a start: it ran one time fewer.
   const end = { attempt: Math.max(1, job.attemptsStarted - 1), startedAt: job.processedOn ?? Date.now() };
-  if ((await store.fail(execution_id, 'failed', error, end)) === 'applied' && typeof skill_id === 'string') {
-    const startedAt = (await store.get(execution_id))?.timestamps.started_at;
+  if (
+    (await store.transitions.fail(execution_id, 'failed', error, end)) === 'applied' &&
+    typeof skill_id === 'string'
+  ) {
+    const startedAt = (await store.records.get(execution_id))?.timestamps.started_at;
     metrics.executionEnded(skill_id, 'failed', startedAt === undefined ? undefined : Date.parse(startedAt));
   }
   logger.error({ execution_id, skill_id, trace_id, error }, 'execution given up after its workers stopped');

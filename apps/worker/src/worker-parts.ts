@@ -106,7 +106,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   await checkComposites(skills, registry);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   // Before any BullMQ queue or worker below defines its scripts on the connection.
-  const completions = new OutcomeCompletions(redis, (call) => store.send(call));
+  const completions = new OutcomeCompletions(redis, (call) => store.transitions.send(call));
   const queues = new QueueRegistry(redis, config.KEY_PREFIX);
   const waiting = new WaitingComposites(redis, keys);
   const sandbox = new SkillSandbox({
@@ -325,7 +325,7 @@ function consumeRemote(consumer: Consumer, remote: RemoteSkills): Worker[] {
         { recoverable: false },
       );
       if (typeof data.execution_id === 'string') {
-        await consumer.store.fail(data.execution_id, 'failed', error.toBody()).catch(() => {});
+        await consumer.store.transitions.fail(data.execution_id, 'failed', error.toBody()).catch(() => {});
       }
       throw new UnrecoverableError(error.message);
     },
@@ -404,12 +404,12 @@ function llmBody(
 
 /** A composite's usage is its steps' (of the attempt that just ended) added to its own. */
 async function addStepUsage(store: ExecutionStore, executionId: string, attempt: number): Promise<void> {
-  const entries = await store.stepEntries(executionId);
+  const entries = await store.steps.entries(executionId);
   const launched = entries.filter((entry) => entry.attempt === attempt && 'execution_id' in entry);
   const usage = await Promise.all(
-    launched.map((entry) => ('execution_id' in entry ? store.usageIncrements(entry.execution_id) : [])),
+    launched.map((entry) => ('execution_id' in entry ? store.usage.increments(entry.execution_id) : [])),
   );
-  await store.addUsage(executionId, usage.flat());
+  await store.usage.add(executionId, usage.flat());
 }
 
 /** The thread memory limits the hosted skills that run in threads declare (skill.json memory_mb). */

@@ -180,6 +180,7 @@ export type {
   SkillLogger,
   SkillLogLevel,
 } from './skill/skill-context';
+export { AttemptDeadlines } from './store/execution/attempt-deadlines';
 export {
   ExecutionIndex,
   type IndexEntry,
@@ -187,8 +188,18 @@ export {
   type IndexScope,
 } from './store/execution/execution-index';
 export type { RecordExtras, StepEntry, UsageIncrement } from './store/execution/execution-record';
-export { type AttemptEnd, ExecutionStore, type RemoteState } from './store/execution/execution-store';
+export { ExecutionRecords, type ReadableExecution } from './store/execution/execution-records';
+export { ExecutionSteps } from './store/execution/execution-steps';
+export { ExecutionStore } from './store/execution/execution-store';
+export {
+  type AttemptEnd,
+  ExecutionTransitions,
+  type FailedStatus,
+} from './store/execution/execution-transitions';
+export { ExecutionUsage } from './store/execution/execution-usage';
+export { ExecutionWatchers } from './store/execution/execution-watchers';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
+export { type RemoteState, RemoteStates } from './store/execution/remote-states';
 export {
   TRANSITION_LUA,
   type TransitionCall,

@@ -38,7 +38,7 @@ export class ExecutionIdentity {
     headers: RequestHeaders,
   ): Promise<{ execution: Execution; principal: Principal | undefined }> {
     const [record, found] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.store.read(executionId), this.deps.authenticator.identify(headers)]),
+      Promise.all([this.deps.store.records.read(executionId), this.deps.authenticator.identify(headers)]),
     );
     const identity = await orServiceUnavailable(() =>
       this.refine(found, headers, {

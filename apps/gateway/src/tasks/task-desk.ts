@@ -152,13 +152,13 @@ export class TaskDesk {
     const id = execution.execution_id;
     const written: TransitionResult = await orServiceUnavailable(() =>
       outputJson !== undefined
-        ? store.complete(id, outputJson, end)
-        : store.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end),
+        ? store.transitions.complete(id, outputJson, end)
+        : store.transitions.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end),
     );
     if (written === 'missing') throw notFound(id);
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
     await this.promote(execution);
-    const after = await orServiceUnavailable(() => store.get(id));
+    const after = await orServiceUnavailable(() => store.records.get(id));
     if (!after) throw notFound(id);
     return after;
   }
@@ -202,7 +202,7 @@ export class TaskDesk {
   }
 
   private async openTask(executionId: string): Promise<OpenTask> {
-    const execution = await orServiceUnavailable(() => this.deps.store.get(executionId));
+    const execution = await orServiceUnavailable(() => this.deps.store.records.get(executionId));
     if (!execution) throw notFound(executionId);
     const versions = await orServiceUnavailable(() => this.deps.registry.versions(execution.skill_id));
     const entry = versions.find((version) => version.version === execution.skill_version);
@@ -213,7 +213,7 @@ export class TaskDesk {
   }
 
   private async view({ execution, definition }: OpenTask): Promise<TaskView> {
-    const inputs = await orServiceUnavailable(() => this.deps.store.inputsOf(execution.execution_id));
+    const inputs = await orServiceUnavailable(() => this.deps.store.records.inputsOf(execution.execution_id));
     return taskView(execution, definition, inputs ?? {}, this.deps.baseUrl);
   }
 }

@@ -56,7 +56,7 @@ export class LlmBody implements SkillBody {
         signal: AbortSignal.any([controller.signal, signal]),
         onUsage: (usage) => {
           this.deps.onUsage(skill, usage);
-          recording.push(this.deps.store.addUsage(payload.execution_id, [usage]).catch(() => {}));
+          recording.push(this.deps.store.usage.add(payload.execution_id, [usage]).catch(() => {}));
         },
       });
       return { ok: true, output };

@@ -37,7 +37,7 @@ export class RemoteBody implements SkillBody {
     const { descriptor } = skill.body;
     const { store, provider } = this.deps;
     const id = payload.execution_id;
-    const state = await store.remoteState(id);
+    const state = await store.remote.state(id);
     const calling = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
     const ongoing = state.attempt === number && state.executionId ? state.executionId : undefined;
     let answer: ProviderAnswer;
@@ -71,13 +71,13 @@ export class RemoteBody implements SkillBody {
         polls: state.polls + 1,
         failures: state.failures + 1,
       };
-      await store.setRemote(id, next, startedAt);
+      await store.remote.set(id, next, startedAt);
       return { waiting: true, until: Math.min(deadline, Date.now() + backoff(next.failures)) };
     }
     if (answer.ended)
       return 'output' in answer ? { ok: true, output: answer.output } : { ok: false, error: answer.error };
     const polls = ongoing ? state.polls + 1 : 0;
-    await store.setRemote(
+    await store.remote.set(
       id,
       { attempt: number, executionId: answer.executionId, polls, failures: 0 },
       startedAt,
@@ -90,7 +90,7 @@ export class RemoteBody implements SkillBody {
   /** Canceled here while the provider runs it: the provider is asked to cancel (where it says how). */
   async abandon(payload: JobPayload, skill: LoadedSkill): Promise<void> {
     if (skill.body.kind !== 'remote') return;
-    const state = await this.deps.store.remoteState(payload.execution_id);
+    const state = await this.deps.store.remote.state(payload.execution_id);
     if (state.executionId) {
       await this.deps.provider.cancel(skill.body.descriptor, state.executionId, AbortSignal.timeout(5000));
     }

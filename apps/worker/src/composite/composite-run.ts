@@ -33,7 +33,7 @@ export class CompositeRun {
   static async open(deps: CompositeDeps, attempt: Attempt): Promise<CompositeRun> {
     const id = attempt.payload.execution_id;
     await deps.waiting.remove(id);
-    return new CompositeRun(deps, attempt, await deps.store.stepEntries(id));
+    return new CompositeRun(deps, attempt, await deps.store.steps.entries(id));
   }
 
   /** The steps of this attempt, in the order they were launched (or skipped). */
@@ -46,7 +46,7 @@ export class CompositeRun {
   }
 
   async stateOf(entry: LaunchedEntry): Promise<StepState> {
-    const execution = await this.deps.store.get(entry.execution_id);
+    const execution = await this.deps.store.records.get(entry.execution_id);
     if (!execution) return { state: 'missing' };
     if (execution.status === 'completed') return { state: 'completed', output: execution.output };
     // A step canceled on its own (not with its composite) fails the composite like a failed one.
@@ -60,7 +60,7 @@ export class CompositeRun {
       ...this.entries,
       { step, skill_id: skill, status: 'skipped', attempt: this.attempt.number },
     ];
-    await this.deps.store.setSteps(this.attempt.payload.execution_id, this.entries, this.attempt.startedAt);
+    await this.deps.store.steps.set(this.attempt.payload.execution_id, this.entries, this.attempt.startedAt);
   }
 
   async launch(calls: StepCall[]): Promise<void> {

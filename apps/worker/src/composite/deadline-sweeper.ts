@@ -76,8 +76,8 @@ export class DeadlineSweeper {
       'Composite execution reached its deadline while waiting for a step',
       { recoverable: false },
     ).toBody();
-    if ((await store.fail(executionId, 'timeout', error)) !== 'applied') return;
-    const composite = await store.get(executionId);
+    if ((await store.transitions.fail(executionId, 'timeout', error)) !== 'applied') return;
+    const composite = await store.records.get(executionId);
     logger.warn(
       { execution_id: executionId, skill_id: composite?.skill_id, trace_id: composite?.trace_id },
       'composite timed out while waiting for a step',
@@ -104,11 +104,11 @@ export class DeadlineSweeper {
       { recoverable: false },
     ).toBody();
     const unstarted: Execution[] = [];
-    for (const entry of await store.stepEntries(executionId)) {
+    for (const entry of await store.steps.entries(executionId)) {
       if (!('execution_id' in entry)) continue;
-      const step = await store.get(entry.execution_id);
+      const step = await store.records.get(entry.execution_id);
       if (step?.status !== 'accepted') continue;
-      if ((await store.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
+      if ((await store.transitions.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
         metrics.executionEnded(step.skill_id, 'timeout');
       }
       unstarted.push(step);

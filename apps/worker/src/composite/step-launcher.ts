@@ -45,7 +45,7 @@ export class StepLauncher {
     const prepared = await Promise.all(calls.map((call) => this.prepare(parent, call)));
     const all = [...entries, ...prepared.map(({ entry }) => entry)];
     // Recorded before they start: a parent that crashes here finds the step and starts it again.
-    await this.deps.store.setSteps(parent.payload.execution_id, all, parent.startedAt);
+    await this.deps.store.steps.set(parent.payload.execution_id, all, parent.startedAt);
     const { job } = parent;
     await Promise.all(
       prepared.map(({ launch }) => launch({ id: job.id as string, queue: job.queueQualifiedName })),

@@ -134,7 +134,8 @@ export class WebhookDispatcher {
     const ended = isTerminalStatus(fields.status ?? '');
     // Most events may be for callers' event streams only: the record is read when a webhook wants it.
     const targets = await this.targets(fields, ended);
-    const execution = targets.length > 0 ? await this.deps.store.get(fields.execution_id ?? '') : null;
+    const execution =
+      targets.length > 0 ? await this.deps.store.records.get(fields.execution_id ?? '') : null;
     if (execution) {
       await Promise.all(targets.map((webhook) => this.queue(eventId, webhook, execution, ended)));
     }

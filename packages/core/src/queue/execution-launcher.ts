@@ -71,7 +71,7 @@ export class ExecutionLauncher {
       ...(request.place ? { place: request.place } : {}),
     });
     coalesceWrites(this.deps.redis);
-    const record = this.deps.store.create(payload, {
+    const record = this.deps.store.records.create(payload, {
       max_attempts: skill.retry + 1,
       ...(request.requestedVersion === undefined ? {} : { requested_version: request.requestedVersion }),
       ...(request.slots ? { slots: request.slots } : {}),
@@ -95,7 +95,7 @@ export class ExecutionLauncher {
       // same (their reply later than the deadline on a busy event loop, or the connection lost after
       // sending). Answer as what Redis holds.
       if ((await this.settle(payload.execution_id, queue, error)) !== 'launched') throw error;
-      const execution = await this.deps.store.get(payload.execution_id);
+      const execution = await this.deps.store.records.get(payload.execution_id);
       if (!execution) throw error;
       return execution;
     }
@@ -136,8 +136,8 @@ export class ExecutionLauncher {
       return 'launched';
     }
     // Gone or removed: it ran if its record moved on (a worker writes that before BullMQ ends the job).
-    if (await store.hasStarted(executionId)) return 'launched';
-    await store.discard(executionId);
+    if (await store.records.hasStarted(executionId)) return 'launched';
+    await store.records.discard(executionId);
     return 'withdrawn';
   }
 }

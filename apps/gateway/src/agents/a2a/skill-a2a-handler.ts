@@ -297,7 +297,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
   /** The execution a task id names, as the caller may read it; anyone else's is not found. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
     try {
-      const stored = await orServiceUnavailable(() => this.deps.store.get(taskId));
+      const stored = await orServiceUnavailable(() => this.deps.store.records.get(taskId));
       if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
       return (await this.deps.executions.read({ skillId: stored.skill_id, executionId: taskId, headers }))
         .execution;

@@ -66,7 +66,7 @@ export class McpTasks {
   /** The execution a task id names, as the request's caller may read it. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
     return this.orInvalidParams(async () => {
-      const stored = await orServiceUnavailable(() => this.deps.store.get(taskId));
+      const stored = await orServiceUnavailable(() => this.deps.store.records.get(taskId));
       if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
       const { execution } = await this.deps.executions.read({
         skillId: stored.skill_id,

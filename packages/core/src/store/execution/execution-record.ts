@@ -75,7 +75,7 @@ export function usageIncrements(fields: Record<string, string>): UsageIncrement[
 
 /**
  * A retried attempt's error is a field of its own, `attempt_error:<attempt>`, written with the
- * retry (ExecutionStore.retrying): the record of an execution that never retried holds none.
+ * retry (ExecutionTransitions.retrying): the record of an execution that never retried holds none.
  */
 const ATTEMPT_ERROR_FIELD = /^attempt_error:(\d+)$/;
 
@@ -148,7 +148,7 @@ export interface RecordExtras {
   webhook_id?: string;
   /**
    * The watcher (a gateway's, RedisKeys.watcherInbox) its changes are announced to from its creation
-   * on (see ExecutionStore.read's `watcher`): the request that invokes it waits for its end.
+   * on (see ExecutionRecords.read's `watcher`): the request that invokes it waits for its end.
    */
   watched?: string;
 }
