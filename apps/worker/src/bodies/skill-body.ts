@@ -49,10 +49,11 @@ export type Resumption = false | 'after-steps' | 'when-due';
 
 /**
  * How one kind of skill runs (code in a thread, a prompt on an LLM, a composite of other skills, ...)
- * and what the attempt runner needs to know of it: each kind's body answers, so that no caller asks
- * the skill's kind.
+ * and what the attempt runner needs to know of it: the body of each kind answers, so that no caller
+ * switches on the kind.
  */
 export interface SkillBody {
+  /** Whether, and when, an attempt runs again before it ends. */
   readonly resumes: Resumption;
   /**
    * Whether each start of the job (BullMQ's attemptsStarted, a takeover after a lost worker included)
