@@ -9,6 +9,7 @@ import {
   neverStartedError,
   SchemaValidator,
   SkillError,
+  type SkillKind,
   type SkillSchemas,
   type TerminalStatus,
   type TransitionCall,
@@ -38,10 +39,8 @@ export interface AttemptRunnerDeps {
   maxOutputBytes: number;
   /** How often a running skill's progress is written to its record, at most. */
   progressIntervalMs: number;
-  /** The body that runs each kind of skill. */
-  bodies: Record<LoadedSkill['body']['kind'], SkillBody>;
-  /** Called when an attempt of a composite ends, to add its steps' LLM usage to its record. */
-  onCompositeEnd(executionId: string, attempt: number): Promise<void>;
+  /** The body that runs each kind of skill, and answers what the runner needs to know of it. */
+  bodies: Record<SkillKind, SkillBody>;
   metrics: WorkerMetrics;
 }
 
@@ -80,6 +79,7 @@ export class AttemptRunner {
 
   async run(job: Job, token: string | undefined, skill: LoadedSkill): Promise<void> {
     const { store } = this.deps;
+    const body = this.deps.bodies[skill.body.kind];
     const payload = this.parsePayload(job, skill);
     const number = job.attemptsMade + 1;
     const startedAt = Date.now();
@@ -98,18 +98,15 @@ export class AttemptRunner {
     }
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
-    if (
-      (job.stalledCounter > 0 || job.attemptsStarted > 1) &&
-      (await store.records.isFinal(payload.execution_id))
-    ) {
-      if (skill.definition.mode === 'task') return this.handedIn(payload, log.logger);
-      await this.deps.bodies[skill.body.kind].abandon?.(payload, skill);
+    if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.records.isFinal(payload.execution_id))) {
+      if (body.handsIn) return this.handedIn(payload, log.logger);
+      await body.abandon?.(payload, skill);
       log.logger.info(
         'execution already ended (canceled, or before its worker stopped); not running it again',
       );
       return;
     }
-    const fresh = await this.isNewAttempt(payload, skill, number);
+    const fresh = await this.isNewAttempt(payload, body, number);
     if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
     const progress = new ProgressReporter(
       (value) => store.transitions.progress(payload.execution_id, value),
@@ -117,13 +114,12 @@ export class AttemptRunner {
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
     // run of a composite after its steps end, which is the same attempt going on.
-    const starts =
-      skill.definition.mode === 'composite' ? number : Math.max(number, job.attemptsStarted ?? 0);
+    const starts = body.countsStarts ? Math.max(number, job.attemptsStarted ?? 0) : number;
     const started: Started = { payload, number, starts, startedAt, fresh, progress, log };
-    const limit = await this.deadline(payload, skill, number);
+    const limit = await this.deadline(payload, skill, body, number);
     log.debug('attempt started');
     const cancel = this.deps.cancellations.watch(payload.execution_id);
-    const outcome = await this.attempt({
+    const outcome = await this.attempt(body, {
       job,
       token,
       payload,
@@ -217,13 +213,13 @@ export class AttemptRunner {
   }
 
   /**
-   * A composite runs again each time its steps end, a task at its deadline: only the first run of
-   * an attempt starts it.
+   * Whether this run starts the attempt: only the first run of an attempt that goes on does. One run
+   * again when due finds its deadline kept; one run again after its steps finds steps of its own.
    */
-  private async isNewAttempt(payload: JobPayload, { definition, body }: LoadedSkill, number: number) {
-    if (definition.mode === 'task' || body.kind === 'remote')
+  private async isNewAttempt(payload: JobPayload, { resumes }: SkillBody, number: number) {
+    if (resumes === 'when-due')
       return (await this.deps.store.deadlines.attemptOf(payload.execution_id)) !== number;
-    if (definition.mode !== 'composite') return true;
+    if (resumes !== 'after-steps') return true;
     const entries = await this.deps.store.steps.entries(payload.execution_id);
     return !entries.some((entry) => entry.attempt === number);
   }
@@ -266,14 +262,14 @@ export class AttemptRunner {
 
   /**
    * When this attempt times out: the caller's timeout_ms or the skill's timeout, whichever is
-   * sooner, and never after the deadline of the composite that called it. A composite keeps the
-   * deadline of its attempt while it waits for its steps.
+   * sooner, and never after the deadline of the composite that called it. An attempt that goes on
+   * (a composite waiting for its steps, a task, a remote skill between polls) keeps its deadline.
    */
-  private async deadline(payload: JobPayload, { definition, body }: LoadedSkill, attempt: number) {
+  private async deadline(payload: JobPayload, { definition }: LoadedSkill, body: SkillBody, attempt: number) {
     const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
     const start = Date.now();
     let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
-    if (resumes({ definition, body })) {
+    if (body.resumes) {
       at = await this.deps.store.deadlines.fix(payload.execution_id, attempt, at);
     }
     return {
@@ -288,10 +284,11 @@ export class AttemptRunner {
    * recorded), and is within MAX_OUTPUT_BYTES.
    */
   private async attempt(
+    body: SkillBody,
     attempt: Omit<Attempt, 'input'>,
   ): Promise<Exclude<BodyOutcome, { ok: true }> | Serialized> {
     const { schemas } = this.deps;
-    const { definition, publication, body } = attempt.skill;
+    const { definition, publication } = attempt.skill;
     let input: Attempt['input'];
     try {
       input = schemas.assertInputs(definition.input, attempt.payload.inputs, {
@@ -303,12 +300,10 @@ export class AttemptRunner {
     }
     if (Date.now() >= attempt.deadline) return { ok: false, timedOut: true };
     // Assigned, not spread: a spread would call the attempt's lazy `logger` getter.
-    const outcome = await this.deps.bodies[body.kind].run(Object.assign(attempt, { input }));
+    const outcome = await body.run(Object.assign(attempt, { input }));
     if ('waiting' in outcome) return outcome;
     // Before the outcome is recorded, so that a finished composite shows all its steps spent.
-    if (definition.mode === 'composite') {
-      await this.deps.onCompositeEnd(attempt.payload.execution_id, attempt.number).catch(() => {});
-    }
+    await body.reportUsage?.(attempt.payload.execution_id, attempt.number).catch(() => {});
     if (!outcome.ok) return outcome;
     const checked = schemas.validate(definition.output, outcome.output, '/output');
     if (!checked.ok) {
@@ -367,12 +362,4 @@ export class AttemptRunner {
       throw new UnrecoverableError('unreadable job payload');
     }
   }
-}
-
-/**
- * A composite runs again as its steps end, a task at its deadline, a remote skill at each poll of
- * its provider: the same attempt, resumed.
- */
-function resumes({ definition, body }: Pick<LoadedSkill, 'definition' | 'body'>): boolean {
-  return definition.mode === 'composite' || definition.mode === 'task' || body.kind === 'remote';
 }

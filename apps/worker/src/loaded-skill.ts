@@ -19,20 +19,27 @@ export interface CompiledPipeline {
   outputMapping?: CompiledValue;
 }
 
-/** What runs when the skill is invoked, by mode (a composite is a pipeline or code). */
+/** A code skill's module, or a composite's written as code. */
+export interface CodeModule {
+  /** The source module that exports `execute(input, ctx)`. */
+  entry: string;
+  /** That module compiled to one ES module, which threads load. */
+  module: string;
+  isolation: Isolation;
+  /** The memory limit of the threads it runs on (skill.json memory_mb); the worker's default when absent. */
+  memoryMb?: number;
+}
+
+/**
+ * What runs when the skill is invoked, as loaded for its kind: `kind` names the body that runs it
+ * (AttemptRunnerDeps.bodies), which answers everything else about the kind.
+ */
 export type LoadedBody =
-  | {
-      kind: 'code';
-      /** The source module that exports `execute(input, ctx)`. */
-      entry: string;
-      /** That module compiled to one ES module, which threads load. */
-      module: string;
-      isolation: Isolation;
-      /** The memory limit of the threads it runs on (skill.json memory_mb); the worker's default when absent. */
-      memoryMb?: number;
-    }
+  | { kind: 'code'; code: CodeModule }
   | { kind: 'llm'; prompt: string; settings: LlmSkillSettings }
-  | { kind: 'pipeline'; pipeline: CompiledPipeline }
+  /** A declarative pipeline, or code that invokes its steps through ctx.invoke. */
+  | { kind: 'composite'; pipeline: CompiledPipeline }
+  | { kind: 'composite'; code: CodeModule }
   /** A knowledge skill's documents, indexed once when the worker loads it. */
   | { kind: 'knowledge'; index: KnowledgeIndex }
   /** Done by a person or an agent through the gateway's task endpoints. */

@@ -8,13 +8,14 @@ import {
   SchemaValidator,
   SkillDefinition,
   SkillError,
+  type SkillMode,
   SkillPublication,
   type SkillSchemas,
 } from '@skillrun/core';
 import semver from 'semver';
 import { loadKnowledge } from './knowledge/load-knowledge';
 import { LlmSkillSettings } from './llm/llm-settings';
-import type { LoadedBody, LoadedSkill } from './loaded-skill';
+import type { CodeModule, LoadedBody, LoadedSkill } from './loaded-skill';
 import type { ModuleBundler } from './module-bundler';
 
 /** A skill.json that cannot be hosted; the message names the file and the field. */
@@ -79,47 +80,72 @@ export async function loadSkill(
   return { definition, publication, file, body };
 }
 
-function loadBody(
+interface LoadTools {
+  schemas: SkillSchemas;
+  bundler: ModuleBundler;
+}
+
+/** Loads the body of one kind of hosted skill from its folder, the skill.json beside it read. */
+type BodyLoader = (
   definition: SkillDefinition,
   folder: string,
   where: string,
-  { schemas, bundler }: { schemas: SkillSchemas; bundler: ModuleBundler },
-): Promise<LoadedBody> {
-  if (definition.pipeline && definition.mode !== 'composite') {
-    throw new SkillLoadError(`${where}: field "pipeline" is only for mode "composite"`);
-  }
-  if (definition.mode === 'llm') return loadPrompt(folder, where);
-  if (definition.task && definition.mode !== 'task') {
-    throw new SkillLoadError(`${where}: field "task" is only for mode "task"`);
-  }
-  if (definition.mode === 'task') return Promise.resolve({ kind: 'task' });
-  if (definition.mode === 'knowledge') {
-    return loadKnowledge(definition, folder, schemas).then(
+  tools: LoadTools,
+) => Promise<LoadedBody>;
+
+/** How the body of each kind of hosted skill is loaded: a skill.json's mode is its kind. */
+const bodyLoaders: Record<SkillMode, BodyLoader> = {
+  code: async (definition, folder, where, { bundler }) => ({
+    kind: 'code',
+    code: await loadCode(definition, folder, bundler, { where, what: 'mode "code"' }),
+  }),
+  llm: (_definition, folder, where) => loadPrompt(folder, where),
+  composite: async (definition, folder, where, { bundler }) => {
+    if (definition.pipeline) return compilePipeline(definition, where);
+    const what = 'a composite without "pipeline"';
+    return { kind: 'composite', code: await loadCode(definition, folder, bundler, { where, what }) };
+  },
+  knowledge: (definition, folder, where, { schemas }) =>
+    loadKnowledge(definition, folder, schemas).then(
       (index): LoadedBody => ({ kind: 'knowledge', index }),
       (error: unknown) => {
         throw new SkillLoadError(`${where}: ${(error as Error).message}`);
       },
-    );
-  }
-  if (definition.pipeline) return Promise.resolve(compilePipeline(definition, where));
-  return loadCode(definition, folder, where, bundler);
+    ),
+  task: () => Promise.resolve({ kind: 'task' }),
+};
+
+function loadBody(definition: SkillDefinition, folder: string, where: string, tools: LoadTools) {
+  refuseFieldOfOtherKinds(definition, 'pipeline', 'composite', where);
+  // An llm skill's "task" has never been refused (its prompt was loaded before the field was checked).
+  if (definition.mode !== 'llm') refuseFieldOfOtherKinds(definition, 'task', 'task', where);
+  return bodyLoaders[definition.mode](definition, folder, where, tools);
 }
 
+/** A field of skill.json that only skills of one kind have. */
+function refuseFieldOfOtherKinds(
+  definition: SkillDefinition,
+  field: 'pipeline' | 'task',
+  kind: SkillMode,
+  where: string,
+): void {
+  if (definition[field] && definition.mode !== kind) {
+    throw new SkillLoadError(`${where}: field "${field}" is only for mode "${kind}"`);
+  }
+}
+
+/** The module of a code skill, or of a composite written as code (`what` says which, in errors). */
 async function loadCode(
   definition: SkillDefinition,
   folder: string,
-  where: string,
   bundler: ModuleBundler,
-): Promise<LoadedBody> {
+  { where, what }: { where: string; what: string },
+): Promise<CodeModule> {
   const entry = ENTRY_FILES.map((name) => join(folder, name)).find((path) => existsSync(path));
-  if (!entry) {
-    const what = definition.mode === 'code' ? 'mode "code"' : 'a composite without "pipeline"';
-    throw new SkillLoadError(`${where}: ${what} needs one of ${ENTRY_FILES.join(', ')} beside it`);
-  }
+  if (!entry) throw new SkillLoadError(`${where}: ${what} needs one of ${ENTRY_FILES.join(', ')} beside it`);
   try {
     const module = await bundler.bundle(`${definition.name}@${definition.version}`, entry);
     return {
-      kind: 'code',
       entry,
       module,
       isolation: definition.isolation ?? 'thread',
@@ -147,7 +173,7 @@ async function loadPrompt(folder: string, where: string): Promise<LoadedBody> {
 function compilePipeline(definition: SkillDefinition, where: string): LoadedBody {
   const steps = definition.pipeline ?? [];
   return guard(where, () => ({
-    kind: 'pipeline',
+    kind: 'composite',
     pipeline: {
       steps: steps.map((step, index) => ({
         step: step.step,

@@ -24,9 +24,9 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
 import { CodeBody } from './bodies/code-body';
+import { CompositeBody } from './bodies/composite-body';
 import { KnowledgeBody } from './bodies/knowledge-body';
 import { LlmBody } from './bodies/llm-body';
-import { PipelineBody } from './bodies/pipeline-body';
 import { RemoteBody } from './bodies/remote-body';
 import { TaskBody } from './bodies/task-body';
 import { Cancellations } from './cancellations';
@@ -149,14 +149,13 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     workerId: config.WORKER_ID,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     bodies: {
-      code: new CodeBody({ sandbox, composite }),
+      code: new CodeBody(sandbox),
       llm,
-      pipeline: new PipelineBody(composite),
+      composite: new CompositeBody({ ...composite, sandbox }),
       knowledge: new KnowledgeBody(),
       task: new TaskBody(new TaskStore(redis, keys)),
       remote: remoteBody(context, redis, keys, store),
     },
-    onCompositeEnd: (executionId, attempt) => addStepUsage(store, executionId, attempt),
     metrics,
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
@@ -402,20 +401,12 @@ function llmBody(
   });
 }
 
-/** A composite's usage is its steps' (of the attempt that just ended) added to its own. */
-async function addStepUsage(store: ExecutionStore, executionId: string, attempt: number): Promise<void> {
-  const entries = await store.steps.entries(executionId);
-  const launched = entries.filter((entry) => entry.attempt === attempt && 'execution_id' in entry);
-  const usage = await Promise.all(
-    launched.map((entry) => ('execution_id' in entry ? store.usage.increments(entry.execution_id) : [])),
-  );
-  await store.usage.add(executionId, usage.flat());
-}
-
 /** The thread memory limits the hosted skills that run in threads declare (skill.json memory_mb). */
 function declaredMemoryLimits(skills: LoadedSkill[]): number[] {
   return skills.flatMap(({ body }) =>
-    body.kind === 'code' && body.isolation === 'thread' && body.memoryMb !== undefined ? [body.memoryMb] : [],
+    'code' in body && body.code.isolation === 'thread' && body.code.memoryMb !== undefined
+      ? [body.code.memoryMb]
+      : [],
   );
 }
 

@@ -157,6 +157,7 @@ export {
   SkillDescriptor,
   SkillPublication,
 } from './schemas/skill-descriptor';
+export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {
   CreatedWebhook,

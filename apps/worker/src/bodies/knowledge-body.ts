@@ -9,6 +9,10 @@ const queryValidator = new SchemaValidator(KnowledgeQuery, 'knowledge query');
  * skill: no code of the skill's runs, so nothing runs in a sandbox thread.
  */
 export class KnowledgeBody implements SkillBody {
+  readonly resumes = false;
+  readonly countsStarts = true;
+  readonly handsIn = false;
+
   async run({ skill, input }: Attempt): Promise<BodyOutcome> {
     if (skill.body.kind !== 'knowledge') throw new Error(`${skill.definition.name} has no documents`);
     try {

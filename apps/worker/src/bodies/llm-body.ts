@@ -20,6 +20,9 @@ export interface LlmBodyDeps {
  * deadline, or a cancel, aborts the HTTP call.
  */
 export class LlmBody implements SkillBody {
+  readonly resumes = false;
+  readonly countsStarts = true;
+  readonly handsIn = false;
   private readonly settings = new Map<LoadedSkill, LlmSettingsResolution>();
 
   constructor(private readonly deps: LlmBodyDeps) {}

@@ -28,6 +28,10 @@ const POLL_FAILURES = 4;
  * attempt. A retry invokes it afresh.
  */
 export class RemoteBody implements SkillBody {
+  readonly resumes = 'when-due';
+  readonly countsStarts = true;
+  readonly handsIn = false;
+
   constructor(private readonly deps: RemoteBodyDeps) {}
 
   async run(attempt: Attempt): Promise<BodyOutcome> {

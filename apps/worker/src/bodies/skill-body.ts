@@ -39,9 +39,40 @@ export type BodyOutcome =
    */
   | { waiting: true; until?: number };
 
-/** How a skill's body runs: code in a thread, a prompt on an LLM, or a composite of other skills. */
+/**
+ * How an attempt goes on after its first run, if it does: `after-steps`, run again each time the steps
+ * it launched end (a composite); `when-due`, its job parked until a moment and run again then (a task
+ * at its deadline, a remote skill at each poll of its provider). An attempt that goes on keeps the
+ * deadline of its first run.
+ */
+export type Resumption = false | 'after-steps' | 'when-due';
+
+/**
+ * How one kind of skill runs (code in a thread, a prompt on an LLM, a composite of other skills, ...)
+ * and what the attempt runner needs to know of it: the body of each kind answers, so that no caller
+ * switches on the kind.
+ */
 export interface SkillBody {
+  /** Whether, and when, an attempt runs again before it ends. */
+  readonly resumes: Resumption;
+  /**
+   * Whether each start of the job (BullMQ's attemptsStarted, a takeover after a lost worker included)
+   * is a start of the attempt for the record's `attempts`: not so for a body that runs again after
+   * its steps, each run the same attempt going on.
+   */
+  readonly countsStarts: boolean;
+  /**
+   * Whether its executions are ended through the gateway rather than by a run (a task handed in): a job
+   * back for such an ended execution has its end counted, where any other is let go (abandon).
+   */
+  readonly handsIn: boolean;
   run(attempt: Attempt): Promise<BodyOutcome>;
   /** Called when a job comes back for an execution that ended meanwhile (canceled): let go of it. */
   abandon?(payload: JobPayload, skill: LoadedSkill): Promise<void>;
+  /**
+   * Adds to the record what an attempt spent beyond its own run (a composite: its steps' LLM usage),
+   * once the attempt has ended and before its outcome is recorded. A body that runs an LLM itself
+   * records its usage as it goes.
+   */
+  reportUsage?(executionId: string, attempt: number): Promise<void>;
 }

@@ -8,10 +8,14 @@ import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
  * at the deadline and the attempt times out (the runner sees the deadline has passed).
  */
 export class TaskBody implements SkillBody {
+  readonly resumes = 'when-due';
+  readonly countsStarts = true;
+  readonly handsIn = true;
+
   constructor(private readonly tasks: TaskStore) {}
 
   async run({ payload, skill, deadline }: Attempt): Promise<BodyOutcome> {
-    if (skill.definition.mode !== 'task') throw new Error(`${skill.definition.name} is not a task`);
+    if (skill.body.kind !== 'task') throw new Error(`${skill.definition.name} is not a task`);
     // Ended meanwhile (canceled): nothing to wait for; the runner finds the record final.
     if (!(await this.tasks.open(payload.execution_id, skill.definition.name, deadline))) {
       return { ok: false, canceled: true };

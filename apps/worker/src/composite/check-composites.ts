@@ -24,7 +24,7 @@ interface Contract {
  * the pipeline's templates reading fields and feeding types that the schemas allow.
  */
 export async function checkComposites(skills: LoadedSkill[], registry: SkillRegistry): Promise<void> {
-  const composites = skills.filter((skill) => skill.definition.mode === 'composite');
+  const composites = skills.filter((skill) => skill.body.kind === 'composite');
   if (composites.length === 0) return;
   const contracts = await collectContracts(skills, registry);
   for (const skill of composites) {

@@ -6,6 +6,7 @@ import type {
   SkillDescriptor,
   SkillPublication,
 } from '../schemas/skill-descriptor';
+import { capabilityTypeOf } from '../schemas/skill-kind';
 import type { RegistryVersion } from '../store/registry-entry';
 import { toParameterDefinitions } from './parameters';
 
@@ -50,9 +51,7 @@ export function toSkillDescriptor(
     id: skill.name,
     name: skill.name,
     version: skill.version,
-    capability_type:
-      publication.capability_type ??
-      (skill.mode === 'knowledge' || skill.mode === 'task' ? skill.mode : defaults.capabilityType),
+    capability_type: publication.capability_type ?? capabilityTypeOf(skill.mode, defaults.capabilityType),
     description: skill.description,
     provider: publication.provider ?? { url: context.baseUrl, ...context.provider },
     endpoint: {

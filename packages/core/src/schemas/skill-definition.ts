@@ -4,7 +4,8 @@ import { SemVer, VersionRange } from './semver';
 
 /**
  * Spec 003's modes, and ours: `knowledge`, a body of documents answering queries, and `task`, work
- * a person or an agent does and hands in through the task endpoints.
+ * a person or an agent does and hands in through the task endpoints. A hosted skill's mode is its
+ * kind (SkillKind, the code's word for it).
  */
 export const SkillMode = StringEnum(['code', 'llm', 'composite', 'knowledge', 'task']);
 export type SkillMode = Static<typeof SkillMode>;

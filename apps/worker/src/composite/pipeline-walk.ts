@@ -1,8 +1,8 @@
 import { isTruthy, renderValue, SkillError, type TemplateScope } from '@skillrun/core';
-import { type CompositeDeps, CompositeRun, type LaunchedEntry } from '../composite/composite-run';
-import { LOST_STEP, stepFailed } from '../composite/step-failure';
-import type { CompiledStep } from '../loaded-skill';
-import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
+import type { Attempt, BodyOutcome } from '../bodies/skill-body';
+import type { CompiledPipeline, CompiledStep } from '../loaded-skill';
+import { type CompositeDeps, CompositeRun, type LaunchedEntry } from './composite-run';
+import { LOST_STEP, stepFailed } from './step-failure';
 
 /**
  * A declarative pipeline (spec 003 section 3.3). Each time the composite runs, it walks its steps
@@ -10,17 +10,15 @@ import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
  * run is launched and the composite waits for it. The output is `outputMapping` rendered, or the
  * last step's output.
  */
-export class PipelineBody implements SkillBody {
+export class PipelineWalk {
   constructor(private readonly deps: CompositeDeps) {}
 
-  async run(attempt: Attempt): Promise<BodyOutcome> {
-    const { body } = attempt.skill;
-    if (body.kind !== 'pipeline') throw new Error(`${attempt.skill.definition.name} has no pipeline`);
+  async run(attempt: Attempt, pipeline: CompiledPipeline): Promise<BodyOutcome> {
     const run = await CompositeRun.open(this.deps, attempt);
     const outputs: Record<string, unknown> = {};
     const scope: TemplateScope = { input: attempt.input, steps: outputs };
     let last: unknown = null;
-    for (const step of body.pipeline.steps) {
+    for (const step of pipeline.steps) {
       const entry = run.latest(step.step);
       if (entry && 'status' in entry) continue;
       if (entry) {
@@ -46,10 +44,10 @@ export class PipelineBody implements SkillBody {
       } catch (error) {
         return { ok: false, error: stepFailed(step.step, step.skill, error) };
       }
-      return (await run.wait()) ?? this.run(attempt);
+      return (await run.wait()) ?? this.run(attempt, pipeline);
     }
     try {
-      const { outputMapping } = body.pipeline;
+      const { outputMapping } = pipeline;
       return { ok: true, output: outputMapping ? renderValue(outputMapping, scope) : last };
     } catch (error) {
       return { ok: false, error: new SkillError('INVALID_OUTPUT', (error as Error).message).toBody() };
