@@ -13,6 +13,7 @@ COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/
 COPY apps/standalone/package.json apps/standalone/
 COPY apps/cli/package.json apps/cli/
+COPY apps/console/package.json apps/console/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # The runtime: dependencies, sources and their bundles (npm run build: plain JavaScript, no loader

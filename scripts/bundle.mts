@@ -64,13 +64,13 @@ export const APP_ENTRIES: Record<string, string> = {
 };
 
 /**
- * The console (apps/gateway/console): its TypeScript bundled for browsers, minified, with its style
- * and page, into apps/gateway/dist/console, which the gateway serves at /console. Everything it loads
- * is in that folder: no CDN, so it works where the gateway is the only host in reach.
+ * The console (apps/console): its TypeScript bundled for browsers, minified, with its style and
+ * page, into apps/console/dist, which the gateway serves at /console. Everything it loads is in that
+ * folder: no CDN, so it works where the gateway is the only host in reach.
  */
 export async function bundleConsole(): Promise<void> {
-  const source = `${repoRoot}apps/gateway/console`;
-  const outdir = `${repoRoot}apps/gateway/dist/console`;
+  const source = `${repoRoot}apps/console`;
+  const outdir = `${source}/dist`;
   await mkdir(outdir, { recursive: true });
   await build({
     entryPoints: { console: `${source}/src/main.ts`, style: `${source}/style.css` },

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 // JSON Schemas the service validates against) is one the client reads: tsc checks them.
 const asDescriptor = (value: core.SkillDescriptor): client.SkillDescriptor => value;
 const asExecution = (value: core.Execution): client.Execution => value;
+const asSkillrunExecution = (value: core.Execution): client.SkillrunExecution => value;
 const asAccepted = (value: core.InvocationAccepted): client.InvocationAccepted => value;
 const asError = (value: core.ErrorBody): client.ErrorBody => value;
 const asSkillPage = (value: core.SkillSearchPage): client.SkillPage => value;
@@ -63,6 +64,7 @@ describe("the client's protocol types against core's", () => {
     });
     expect([
       asExecution,
+      asSkillrunExecution,
       asAccepted,
       asError,
       asSkillPage,
@@ -70,7 +72,7 @@ describe("the client's protocol types against core's", () => {
       asVersions,
       asCaller,
       asInvocationContext,
-    ]).toHaveLength(8);
+    ]).toHaveLength(9);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -2,6 +2,7 @@ import { backoffDelay, retryDelayMs, sleep } from './backoff.js';
 import type { WaitOptions } from './client-options.js';
 import type { CompiledOptions } from './compiled-options.js';
 import { EventStreamParser } from './event-stream-parser.js';
+import { eventStreamChunks } from './event-stream-reader.js';
 import type { ExecutionHandle } from './execution-handle.js';
 import type { HttpAnswer, HttpTransport } from './http-transport.js';
 import { type Execution, isTerminal } from './protocol.js';
@@ -65,7 +66,9 @@ export class ExecutionWaiter {
     for (;;) {
       signal?.throwIfAborted();
       const idle = new AbortController();
-      const timer = setTimeout(() => idle.abort(), this.options.requestTimeoutMs);
+      const quiet = () => idle.abort();
+      // Re-armed at every chunk by a new timer (a browser's timers have no refresh()).
+      let timer = setTimeout(quiet, this.options.requestTimeoutMs);
       const parser = new EventStreamParser(lastEventId);
       let events = 0;
       try {
@@ -84,20 +87,18 @@ export class ExecutionWaiter {
           await response.body?.cancel().catch(() => undefined);
           return undefined;
         }
-        const decoder = new TextDecoder();
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          timer.refresh();
-          for (const event of parser.feed(decoder.decode(chunk, { stream: true }))) {
+        for await (const chunk of eventStreamChunks(response.body, parser)) {
+          clearTimeout(timer);
+          timer = setTimeout(quiet, this.options.requestTimeoutMs);
+          for (const event of chunk) {
             if (event.retry !== undefined) reconnectMs = event.retry;
             if (event.event !== 'status' && event.event !== 'message') continue;
             const execution = parseExecution(event.data);
             if (!execution) continue;
             events++;
             seen.update(execution);
-            if (isTerminal(execution.status)) {
-              await response.body.cancel().catch(() => undefined);
-              return execution;
-            }
+            // Returning leaves the chunks' loop, which cancels the stream.
+            if (isTerminal(execution.status)) return execution;
           }
         }
       } catch {

@@ -9,6 +9,8 @@ export type {
   WaitOptions,
 } from './client-options.js';
 export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.js';
+export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.js';
+export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export { inputSchemaOf } from './input-schema.js';
 export {
@@ -26,6 +28,7 @@ export {
   type ParameterDefinition,
   type SkillDescriptor,
   type SkillPage,
+  type SkillrunExecution,
   type SkillSearchQuery,
   type SkillVersionList,
   type TerminalStatus,

@@ -89,6 +89,45 @@ export interface Execution {
   [field: string]: unknown;
 }
 
+/**
+ * An execution as a skillrun service answers it: spec 001's, with the fields skillrun always sends
+ * and its extensions (retried attempts' errors, usage, a composite's steps, a task's state). What
+ * the console reads; `test/unit/client-protocol-types.test.ts` checks that core's type, the
+ * service's source of truth, is assignable to it.
+ */
+export interface SkillrunExecution extends Execution {
+  status: ExecutionStatus;
+  skill_version: string;
+  requested_version?: string;
+  /** The errors of the attempts that were retried, oldest first (the last attempt's is `error`). */
+  attempt_errors?: { attempt: number; error: ErrorBody; failed_at: string; worker_id: string }[];
+  attempts: number;
+  max_attempts: number;
+  worker_id?: string;
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    requests: number;
+    models: string[];
+  };
+  parent?: { execution_id: string; step: string };
+  steps?: {
+    step: string;
+    skill_id: string;
+    skill_version?: string;
+    execution_id?: string;
+    status: string;
+    attempt: number;
+  }[];
+  task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
+  replay_of?: string;
+  trace_id: string;
+  priority: string;
+  caller: { id: string; type: string };
+  timestamps: { created_at: string; updated_at: string; started_at?: string; completed_at?: string };
+}
+
 /** The 202 answer to an invocation. */
 export interface InvocationAccepted {
   execution_id: string;

@@ -1,50 +1,14 @@
 import type {
   ParameterDefinition as ClientParameterDefinition,
-  ErrorBody,
+  SkillrunExecution,
   SkillVersionList,
-} from '@skillrun/client/protocol';
+} from '@skillrun/client';
 
 /** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
-export interface Execution {
-  execution_id: string;
-  status: 'accepted' | 'running' | 'completed' | 'failed' | 'timeout' | 'canceled';
-  skill_id: string;
-  skill_version: string;
-  requested_version?: string;
-  output?: unknown;
-  error?: ErrorBody;
-  /** The errors of the attempts that were retried, oldest first (the last attempt's is `error`). */
-  attempt_errors?: { attempt: number; error: ErrorBody; failed_at: string; worker_id: string }[];
-  attempts: number;
-  max_attempts: number;
-  progress?: number;
-  worker_id?: string;
-  usage?: {
-    prompt_tokens: number;
-    completion_tokens: number;
-    total_tokens: number;
-    requests: number;
-    models: string[];
-  };
-  parent?: { execution_id: string; step: string };
-  steps?: {
-    step: string;
-    skill_id: string;
-    skill_version?: string;
-    execution_id?: string;
-    status: string;
-    attempt: number;
-  }[];
-  task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
-  replay_of?: string;
-  trace_id: string;
-  priority: string;
-  caller: { id: string; type: string };
-  timestamps: { created_at: string; updated_at: string; started_at?: string; completed_at?: string };
-}
+export type { SkillrunExecution as Execution } from '@skillrun/client';
 
 export interface ExecutionPage {
-  executions: Execution[];
+  executions: SkillrunExecution[];
   next_cursor: string | null;
 }
 

@@ -1,4 +1,4 @@
-import type { CallerIdentity } from '@skillrun/client/protocol';
+import type { CallerIdentity } from '@skillrun/client';
 import type { Api } from './api';
 
 /** What a page is given: the API as the person signed in, who that is, and its lifetime. */

@@ -1,4 +1,4 @@
-import type { Fleet } from '../../../src/console/fleet';
+import type { Fleet } from '@skillrun/gateway/fleet';
 import { query } from '../api';
 import { every, link, type PageContext } from '../context';
 import { h, replace } from '../dom';

@@ -1,4 +1,4 @@
-import type { SkillVersionList } from '@skillrun/client/protocol';
+import type { SkillVersionList } from '@skillrun/client';
 import { ApiError } from '../api';
 import { link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';

@@ -1,4 +1,4 @@
-import type { CallerIdentity } from '@skillrun/client/protocol';
+import type { CallerIdentity } from '@skillrun/client';
 import { Api, ApiError } from './api';
 import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@skillrun/client/protocol';
+import type { ErrorBody } from '@skillrun/client';
 
 /** A refusal by the service (or no answer: status 0). */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
+import { isTerminal } from '@skillrun/client';
 import { ApiError } from './api';
 import type { PageContext } from './context';
 import { readEventStream } from './event-stream';
-import { isFinal } from './format';
 import type { Execution } from './protocol';
 
 /**
@@ -21,7 +21,7 @@ export async function followExecution(
   let last: Execution | undefined;
   let lastEventId: string | undefined;
   let streaming = true;
-  while (!context.signal.aborted && !(last && isFinal(last.status))) {
+  while (!context.signal.aborted && !(last && isTerminal(last.status))) {
     try {
       if (streaming) {
         onMode('live');

@@ -1,9 +1,10 @@
+import { isTerminal } from '@skillrun/client';
 import type { Api } from '../api';
 import { link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { followExecution } from '../follow-execution';
-import { duration, isFinal, queueWait, runTime, time } from '../format';
+import { duration, queueWait, runTime, time } from '../format';
 import { jsonView } from '../json-view';
 import type { Execution } from '../protocol';
 import { statusBadge } from '../status-badge';
@@ -35,7 +36,7 @@ function timeline(execution: Execution): HTMLElement {
         execution.worker_id ? ` on ${execution.worker_id}` : '',
       ),
     );
-  } else if (!isFinal(execution.status)) {
+  } else if (!isTerminal(execution.status)) {
     items.push(h('li', { class: 'pending' }, `Waiting in the queue (${duration(queueWait(execution))})`));
   }
   for (const failure of execution.attempt_errors ?? []) {
@@ -71,7 +72,7 @@ function timeline(execution: Execution): HTMLElement {
       ),
     );
   }
-  if (isFinal(execution.status)) {
+  if (isTerminal(execution.status)) {
     items.push(
       h(
         'li',
@@ -179,14 +180,14 @@ export function executionPage(context: PageContext): HTMLElement {
     const may = mayInvoke(context.me);
     replace(
       actionsArea,
-      may && !isFinal(execution.status)
+      may && !isTerminal(execution.status)
         ? h(
             'button',
             { type: 'button', class: 'danger', onclick: () => void act('cancel') },
             'Cancel execution',
           )
         : '',
-      may && isFinal(execution.status)
+      may && isTerminal(execution.status)
         ? h('button', { type: 'button', onclick: () => void act('replay') }, 'Replay')
         : '',
     );
@@ -200,7 +201,7 @@ export function executionPage(context: PageContext): HTMLElement {
         h('a', { href: link('skills', execution.skill_id) }, execution.skill_id),
         ` ${execution.skill_version}`,
       ),
-      execution.progress !== undefined && !isFinal(execution.status)
+      execution.progress !== undefined && !isTerminal(execution.status)
         ? h(
             'p',
             {},
@@ -264,7 +265,7 @@ export function executionPage(context: PageContext): HTMLElement {
       how === 'live' ? 'Live: changes arrive as they happen.' : 'Live: read again as it changes (polling).';
   })
     .then(() => {
-      if (current && isFinal(current.status)) mode.textContent = `Ended: ${current.status}.`;
+      if (current && isTerminal(current.status)) mode.textContent = `Ended: ${current.status}.`;
     })
     .catch((error: unknown) => {
       if (!context.signal.aborted) replace(body, errorView(error));

@@ -1,3 +1,4 @@
+import { isTerminal } from '@skillrun/client';
 import type { Execution } from './protocol';
 
 /** 850 ms, 1.2 s, 3 min 4 s, 2 h 5 min. */
@@ -26,11 +27,7 @@ export function runTime(execution: Execution, now = Date.now()): number | undefi
   const started = ms(execution.timestamps.started_at);
   if (started === undefined) return undefined;
   const ended = ms(execution.timestamps.completed_at);
-  return (ended ?? (isFinal(execution.status) ? undefined : now) ?? started) - started;
-}
-
-export function isFinal(status: string): boolean {
-  return status === 'completed' || status === 'failed' || status === 'timeout' || status === 'canceled';
+  return (ended ?? (isTerminal(execution.status) ? undefined : now) ?? started) - started;
 }
 
 export function time(iso: string | undefined): string {
