@@ -90,7 +90,8 @@ function valuesOf(setting: Setting): string {
   if (setting.type === 'integer') return integerRange(setting);
   if (setting.pattern === '^https?://' || setting.format === 'uri') return 'a URL';
   if (setting.pattern?.startsWith('^rediss?://')) return 'a `redis://` or `rediss://` URL';
-  if (setting.minLength !== undefined && setting.minLength > 1) return `text, ≥ ${setting.minLength} characters`;
+  if (setting.minLength !== undefined && setting.minLength > 1)
+    return `text, ≥ ${setting.minLength} characters`;
   return 'text';
 }
 

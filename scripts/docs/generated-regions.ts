@@ -28,7 +28,8 @@ export function regenerate(page: string, repoRoot: string): string {
 
 function generated(name: string): string {
   const generator = GENERATORS[name];
-  if (!generator) throw new Error(`No generator named ${name} (known: ${Object.keys(GENERATORS).join(', ')})`);
+  if (!generator)
+    throw new Error(`No generator named ${name} (known: ${Object.keys(GENERATORS).join(', ')})`);
   return generator();
 }
 
