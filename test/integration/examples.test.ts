@@ -75,4 +75,42 @@ describe('examples/', () => {
     expect(lines).toContain('count_primes: completed {"below":3000000,"count":216816,"largest":2999999}');
     expect(lines.at(-1)).toBe('refused: PARAM_OUT_OF_RANGE 400');
   });
+
+  it('skills/recall: finds what the caller stored, and fails with its own code when nothing matches', async () => {
+    const invoke = async (skill: string, inputs: object) => {
+      const answer = await fetch(`${system.gateway.url}/skills/${skill}/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'wait=20' },
+        body: JSON.stringify({ caller: { id: 'reader', type: 'user' }, skill_id: skill, inputs }),
+      });
+      return (await answer.json()) as { status: string; output?: unknown; error?: { code: string } };
+    };
+    expect(await invoke('memory_store', { text: 'The fish swam upstream.' })).toMatchObject({
+      status: 'completed',
+    });
+    expect(await invoke('recall', { query: 'fish' })).toMatchObject({
+      status: 'completed',
+      output: { count: 1 },
+    });
+    expect(await invoke('recall', { query: 'bicycle' })).toMatchObject({
+      status: 'failed',
+      error: { code: 'NOTHING_FOUND', message: 'No memory matches', recoverable: false },
+    });
+  });
+
+  it('agents/mcp-client.ts: lists the tools and calls text_stats through the queue', async () => {
+    const lines = (await runExample(process.execPath, ['--import', 'tsx', 'examples/agents/mcp-client.ts']))
+      .trim()
+      .split('\n');
+    expect(lines[0]).toMatch(/^tools: .*\btext_stats\b/);
+    expect(lines.at(-1)).toMatch(/^structuredContent: \{"characters":9,"words":2,"sentences":1,/);
+  });
+
+  it('agents/a2a-client.ts: sends text_stats a message and reads the completed task', async () => {
+    const lines = (await runExample(process.execPath, ['--import', 'tsx', 'examples/agents/a2a-client.ts']))
+      .trim()
+      .split('\n');
+    expect(lines[0]).toMatch(/^task: [0-9a-f-]{36} TASK_STATE_COMPLETED$/);
+    expect(lines[1]).toMatch(/^output: \{"characters":9,"words":2,"sentences":1,/);
+  });
 });
