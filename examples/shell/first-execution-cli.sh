@@ -1,6 +1,6 @@
 #!/bin/sh
-# The same with the command line, which speaks the same HTTP (it reads SKILLRUN_URL, else
-# http://127.0.0.1:3000).
+# A first execution with the command line, a client of the HTTP API (it reads SKILLRUN_URL,
+# else http://127.0.0.1:3000).
 set -eu
 
 npx skillrun skills text          # search; `skillrun skills` lists them all
