@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the service against its baselines, in one run, on a Redis of its own. See
- * the README's Benchmark section for what each row measures. BENCH_QUICK=1 for a short run, BENCH_ONLY=row1,row3
+ * docs/benchmark.md for what each row measures. BENCH_QUICK=1 for a short run, BENCH_ONLY=row1,row3
  * for some rows, BENCH_SCALING=1 to add 1 vs 2 worker processes.
  */
 import { join } from 'node:path';

@@ -25,7 +25,7 @@ export function sharedConfigName(values: Values): string {
   return `${values.name}-config`;
 }
 
-/** Redis as the values give it: a URL, Sentinels, or a cluster's seed nodes (README, "Redis: Sentinel and Cluster"). */
+/** Redis as the values give it: a URL, Sentinels, or a cluster's seed nodes (docs/operations.md, "Redis: Sentinel and Cluster"). */
 export function sharedSettings(values: Values): Record<string, string> {
   const { redis } = values;
   const byMode: Record<string, string> =
@@ -66,7 +66,7 @@ export const CONTAINER_SECURITY: IContainer['securityContext'] = {
 };
 
 /**
- * The probes on the process's own endpoints (README, "Metrics and health") at the named port; the
+ * The probes on the process's own endpoints (docs/operations.md, "Metrics and health") at the named port; the
  * startup probe tries every 2 s, startupFailureThreshold times, before the kubelet restarts it.
  */
 export function probesOn(port: string, startupFailureThreshold: number) {

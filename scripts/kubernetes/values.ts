@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 
 /** host:port, as REDIS_SENTINELS and REDIS_CLUSTER_NODES take them. */
 const HostPort = Type.String({ pattern: '^[^\\s,:]+:[0-9]+$' });
-/** Extra environment variables, for any setting of the README's Configuration table. */
+/** Extra environment variables, for any setting of docs/configuration.md. */
 const Env = Type.Record(Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' }), Type.String());
 const Quantity = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?(m|Ki|Mi|Gi)?$' });
 const Resources = Type.Object(
@@ -81,7 +81,7 @@ export const ValuesSchema = Type.Object(
     redis: Redis,
     /** KEY_PREFIX; on a cluster it must hold a {hash tag}. */
     keyPrefix: Type.String({ minLength: 1, default: '{skillrun}' }),
-    /** Non-secret settings of both (the README's Configuration table). */
+    /** Non-secret settings of both (docs/configuration.md). */
     env: Type.Optional(Env),
     /**
      * Secrets, created beforehand (docs/kubernetes.md), each read whole as environment variables:

@@ -56,7 +56,7 @@ export function queueAgeQuery(values: Values, pool: WorkerPoolValues): string {
 
 /**
  * Memory a pool's worker may reach: its own, plus each sandbox thread's limit twice over (its
- * heap, and as much again in buffers outside it: README, SANDBOX_THREAD_MEMORY_MB).
+ * heap, and as much again in buffers outside it: docs/skills.md, "Isolation").
  */
 export function workerMemoryLimitMi(pool: WorkerPoolValues): number {
   return WORKER_BASE_MEMORY_MI + pool.sandboxThreads * 2 * pool.sandboxThreadMemoryMb;

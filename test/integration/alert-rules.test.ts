@@ -67,12 +67,12 @@ describe('the alerting rules', () => {
     }
   });
 
-  it('read only metrics the README documents, and each has a severity', () => {
-    const readme = readRepoFile('README.md');
+  it('read only metrics docs/operations.md documents, and each has a severity', () => {
+    const operations = readRepoFile('docs/operations.md');
     for (const rule of alerts) {
       const metrics = [...rule.expr.matchAll(/\bskillrun_\w+/g)].map(([name]) => name);
       expect(metrics.length, rule.alert).toBeGreaterThan(0);
-      for (const metric of metrics) expect(readme, `${rule.alert}: ${metric}`).toContain(`\`${metric}\``);
+      for (const metric of metrics) expect(operations, `${rule.alert}: ${metric}`).toContain(`\`${metric}\``);
       expect(['critical', 'warning', 'info'], rule.alert).toContain(rule.labels?.severity);
     }
   });

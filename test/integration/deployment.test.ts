@@ -9,7 +9,7 @@ import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
-// What runs where Docker exists, checked without a Docker engine (README, "Running at scale").
+// What runs where Docker exists, checked without a Docker engine (docs/operations.md, "Running at scale").
 
 const run = promisify(execFile);
 const readRepoFile = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
@@ -42,7 +42,7 @@ interface Dashboard {
 const dashboard = JSON.parse(readRepoFile('deploy/grafana/dashboards/skillrun.json')) as Dashboard;
 const panelsWithQueries = dashboard.panels.filter((panel) => panel.type !== 'row');
 
-/** The host-port variables the README documents, each given a port no default uses. */
+/** The host-port variables docs/operations.md documents, each given a port no default uses. */
 const PORT_VARIABLES = {
   GATEWAY_PORT: '4101',
   PROMETHEUS_PORT: '4102',

@@ -33,7 +33,7 @@ describe('fault suite: misbehaving skills', () => {
       Array.from({ length: 6 }, () => system.client.invoke('steady', { ms: 2500 })),
     );
     // One at a time: executions sharing a thread with one that blocks it are held until the thread
-    // is ended (see the README's Isolation), which would blur what each misbehaviour comes to.
+    // is ended (see docs/skills.md, "Isolation"), which would blur what each misbehaviour comes to.
     const outcomes = [];
     for (const how of Object.keys(EXPECTED)) {
       outcomes.push([how, (await system.client.run('misbehave', { how })).final] as const);

@@ -225,16 +225,16 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     expect(new Set(hosted).size).toBe(hosted.length);
   });
 
-  it("asks Prometheus only what it can parse, of metrics the README documents (KEDA's queries through promtool)", async () => {
+  it("asks Prometheus only what it can parse, of metrics docs/operations.md documents (KEDA's queries through promtool)", async () => {
     const queries = ofKind('ScaledObject').flatMap((scaler) =>
       (scaler.spec.triggers as { metadata: { query?: string } }[]).flatMap(
         (trigger) => trigger.metadata.query ?? [],
       ),
     );
     expect(queries.length).toBeGreaterThanOrEqual(2 * workers.length);
-    const readme = readRepoFile('README.md');
+    const operations = readRepoFile('docs/operations.md');
     for (const metric of new Set(queries.flatMap((query) => query.match(/\bskillrun_\w+/g) ?? []))) {
-      expect(readme).toContain(`\`${metric}\``);
+      expect(operations).toContain(`\`${metric}\``);
     }
     const folder = mkdtempSync(join(tmpdir(), 'skillrun-keda-'));
     try {
@@ -256,14 +256,14 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     }
   });
 
-  it('reads credentials only from Secrets, and sets only settings the README documents', () => {
+  it('reads credentials only from Secrets, and sets only settings docs/configuration.md documents', () => {
     const plainEnv = [sharedConfig, ...deployments.map((deployment) => envOf(containerOf(deployment)))];
-    const readme = readRepoFile('README.md');
+    const reference = readRepoFile('docs/configuration.md');
     for (const env of plainEnv) {
       for (const [name, value] of Object.entries(env)) {
         expect(SECRET_SETTINGS, name).not.toContain(name);
         if (name === 'REDIS_URL') expect(value, 'a password in REDIS_URL').not.toContain('@');
-        expect(readme, `${name} is not in the README's Configuration table`).toContain(`| \`${name}\``);
+        expect(reference, `${name} is not in the configuration reference`).toContain(`| \`${name}\``);
       }
     }
     for (const deployment of deployments) {

@@ -84,7 +84,7 @@ export class ConsoleTab {
     );
   }
 
-  /** Saves a screenshot under docs/images when CONSOLE_SCREENSHOTS is set (the README shows them). */
+  /** Saves a screenshot under docs/images when CONSOLE_SCREENSHOTS is set (docs/console.md shows them). */
   async screenshot(name: string): Promise<void> {
     if (!process.env.CONSOLE_SCREENSHOTS) return;
     const dir = `${repoRoot}docs/images`;

@@ -1,6 +1,6 @@
 /*
- * The README at the repo root documents the error catalogue under the heading "## Error codes" as a
- * markdown table, one row per code, the code in backticks in the first cell and its HTTP status in
+ * docs/http-api.md documents the error catalogue under the heading "## Error codes" as a markdown
+ * table (written by `npm run docs` from the catalogue; test/unit/docs-generated keeps it current), one row per code, the code in backticks in the first cell and its HTTP status in
  * the second:
  *
  *   | Code | HTTP | Meaning |
@@ -23,11 +23,11 @@ import {
 } from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const HTTP_API = fileURLToPath(new URL('../../docs/http-api.md', import.meta.url));
 const ROW = /^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*([^|]*?)\s*\|/;
 /** A row's cells after the code: HTTP, Recoverable, Retried. */
 const CELLS = /^\|\s*`[A-Z][A-Z0-9_]*`\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|/;
-/** Codes whose retry depends on the error at hand: the README says on what. */
+/** Codes whose retry depends on the error at hand: the page says on what. */
 const CONDITIONAL = new Set(['STEP_FAILED', 'TOOL_NOT_AVAILABLE']);
 
 const codes = Object.keys(ErrorCatalog) as ErrorCode[];
@@ -84,9 +84,9 @@ describe('ErrorCatalog', () => {
     expect(new SkillError('SOMETHING_CUSTOM', 'm').recoverable).toBe(true);
   });
 
-  it('README.md documents exactly the catalogue codes with their HTTP statuses', () => {
-    expect(existsSync(README), `${README} is missing`).toBe(true);
-    const rows = documentedRows(readFileSync(README, 'utf8'));
+  it('docs/http-api.md documents exactly the catalogue codes with their HTTP statuses', () => {
+    expect(existsSync(HTTP_API), `${HTTP_API} is missing`).toBe(true);
+    const rows = documentedRows(readFileSync(HTTP_API, 'utf8'));
     const documentedCodes = rows.map(([code]) => code);
     expect(new Set(documentedCodes).size, 'a code is documented twice').toBe(documentedCodes.length);
     const documented = Object.fromEntries(rows.map(([code, status]) => [code, status]));
@@ -94,9 +94,9 @@ describe('ErrorCatalog', () => {
     expect(documented).toEqual(expected);
   });
 
-  it("README.md's Recoverable and Retried columns say what the catalogue and the workers do", () => {
+  it("docs/http-api.md's Recoverable and Retried columns say what the catalogue and the workers do", () => {
     const section =
-      readFileSync(README, 'utf8')
+      readFileSync(HTTP_API, 'utf8')
         .split(/^## Error codes\s*$/m)[1]
         ?.split(/^## /m)[0] ?? '';
     const cells = new Map<string, string[]>();

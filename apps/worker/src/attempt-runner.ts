@@ -98,7 +98,10 @@ export class AttemptRunner {
     }
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
     // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
-    if ((job.stalledCounter > 0 || job.attemptsStarted > 1) && (await store.records.isFinal(payload.execution_id))) {
+    if (
+      (job.stalledCounter > 0 || job.attemptsStarted > 1) &&
+      (await store.records.isFinal(payload.execution_id))
+    ) {
       if (body.handsIn) return this.handedIn(payload, log.logger);
       await body.abandon?.(payload, skill);
       log.logger.info(
