@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../apps/gateway/src/app';
-import { openApiDocument } from '../../apps/gateway/src/openapi/openapi-document';
+import { createApp } from '../../apps/gateway/src/http/app';
+import { openApiDocument } from '../../apps/gateway/src/http/openapi-document';
 
 type Json = Record<string, unknown>;
 

@@ -9,9 +9,9 @@ import {
 import { satisfies, validRange } from 'semver';
 import type { Authenticator } from './auth/authenticator';
 import { isAdmin, principalOf } from './auth/identity';
-import { orServiceUnavailable } from './or-service-unavailable';
-import { decodeCursor, encodeCursor } from './page-cursor';
-import type { RequestHeaders } from './request-headers';
+import { orServiceUnavailable } from './http/or-service-unavailable';
+import { decodeCursor, encodeCursor } from './http/page-cursor';
+import type { RequestHeaders } from './http/request-headers';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;

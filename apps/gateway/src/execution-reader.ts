@@ -9,9 +9,9 @@ import {
 import type { ExecutionIdentity } from './auth/execution-identity';
 import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
-import { orServiceUnavailable } from './or-service-unavailable';
+import { orServiceUnavailable } from './http/or-service-unavailable';
 import { readable } from './readable-execution';
-import type { RequestHeaders } from './request-headers';
+import type { RequestHeaders } from './http/request-headers';
 
 export interface ExecutionReaderDeps {
   store: ExecutionStore;

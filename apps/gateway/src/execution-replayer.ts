@@ -12,9 +12,9 @@ import type { Authenticator } from './auth/authenticator';
 import { principalOf } from './auth/identity';
 import type { ExecutionHistory } from './execution-history';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
-import { orServiceUnavailable } from './or-service-unavailable';
+import { orServiceUnavailable } from './http/or-service-unavailable';
 import { readable } from './readable-execution';
-import type { RequestHeaders } from './request-headers';
+import type { RequestHeaders } from './http/request-headers';
 
 export interface ExecutionReplayerDeps {
   store: ExecutionStore;

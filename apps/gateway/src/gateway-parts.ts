@@ -21,7 +21,7 @@ import {
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { AgentGateway } from './agents/agent-gateway';
-import { createApp } from './app';
+import { createApp } from './http/app';
 import { Authenticator } from './auth/authenticator';
 import { CustomAuthorizer } from './auth/custom-authorizer';
 import { ExecutionIdentity } from './auth/execution-identity';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@skillrun/core';
-import { answerClientErrors } from './client-error-answer';
+import { answerClientErrors } from './http/client-error-answer';
 import type { GatewayConfig } from './config';
 import { buildGateway, type GatewayParts } from './gateway-parts';
 

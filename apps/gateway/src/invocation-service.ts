@@ -37,8 +37,8 @@ import type { Claim, IdempotencyKeys } from './idempotency/idempotency-keys';
 import type { CallerLimits } from './limits/caller-limits';
 import { joinRateLimitHeaders } from './limits/rate-limit-headers';
 import type { NotifiedCallers } from './notified-callers';
-import { orServiceUnavailable } from './or-service-unavailable';
-import { headerOf, type RequestHeaders } from './request-headers';
+import { orServiceUnavailable } from './http/or-service-unavailable';
+import { headerOf, type RequestHeaders } from './http/request-headers';
 import type { WebhookUrlCheck } from './webhooks/webhook-url-check';
 
 export interface InvocationServiceDeps {

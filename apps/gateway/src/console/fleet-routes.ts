@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
 import { measuredRouter } from '../metrics/measured-router';
-import { orServiceUnavailable } from '../or-service-unavailable';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { FleetOverview } from './fleet-overview';
 
 /**

@@ -1,5 +1,5 @@
 import { ToolDefinitions, ToolFormatQuery, ToolListQuery } from '@skillrun/core';
-import { errors, queryParameters, skillId } from './openapi-parts';
+import { errors, queryParameters, skillId } from '../http/openapi-parts';
 
 const tags = ['agents'];
 const toolDefinitions = {

@@ -1,5 +1,5 @@
 import { TokenExchange } from '../console';
-import { errors } from './openapi-parts';
+import { errors } from '../http/openapi-parts';
 
 const noCredentials = [{}];
 

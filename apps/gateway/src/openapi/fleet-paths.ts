@@ -1,4 +1,4 @@
-import { errors } from './openapi-parts';
+import { errors } from '../http/openapi-parts';
 
 const count = { type: 'integer', minimum: 0 };
 

@@ -1,5 +1,5 @@
 import { TaskListQuery } from '@skillrun/core';
-import { errors, executionId, json, ok, queryParameters } from './openapi-parts';
+import { errors, executionId, json, ok, queryParameters } from '../http/openapi-parts';
 
 const tags = ['tasks'];
 const AUTH =

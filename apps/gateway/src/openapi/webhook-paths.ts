@@ -1,5 +1,5 @@
 import { DeliveryListQuery } from '@skillrun/core';
-import { errors, json, ok, queryParameters } from './openapi-parts';
+import { errors, json, ok, queryParameters } from '../http/openapi-parts';
 
 const tags = ['webhooks'];
 const webhookId = { name: 'webhook_id', in: 'path', required: true, schema: { type: 'string' } };

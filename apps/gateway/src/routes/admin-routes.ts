@@ -4,8 +4,8 @@ import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
 import { measuredRouter } from '../metrics/measured-router';
-import { requireJson } from '../middleware/require-json';
-import { orServiceUnavailable } from '../or-service-unavailable';
+import { requireJson } from '../http/require-json';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 
 const newKey = new SchemaValidator(NewApiKey, 'new API key');
 

@@ -4,7 +4,7 @@ import type { CallerStreams } from '../caller-streams';
 import type { ExecutionHistory } from '../execution-history';
 import type { ExecutionReplayer } from '../execution-replayer';
 import { measuredRouter } from '../metrics/measured-router';
-import { requireJson } from '../middleware/require-json';
+import { requireJson } from '../http/require-json';
 
 const listQuery = new SchemaValidator(ExecutionListQuery, 'query', { coerceTypes: true });
 

@@ -5,11 +5,11 @@ import type { ExecutionReader } from '../execution-reader';
 import type { ExecutionReplayer } from '../execution-replayer';
 import type { ExecutionStreams } from '../execution-stream';
 import type { InvocationOutcome, InvocationService } from '../invocation-service';
-import { requireJson } from '../middleware/require-json';
+import { requireJson } from '../http/require-json';
 import { pollHintMs } from '../poll-hint';
-import { setDeprecationHeader } from './deprecation-header';
+import { setDeprecationHeader } from '../http/deprecation-header';
 import { type SkillParams, versionQuery } from './discovery-routes';
-import { preferredWait, requestedWait } from './wait-preference';
+import { preferredWait, requestedWait } from '../http/wait-preference';
 
 interface ExecutionParams extends SkillParams {
   executionId: string;

@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { authRequired } from '../auth/skill-access';
 import { measuredRouter } from '../metrics/measured-router';
-import { orServiceUnavailable } from '../or-service-unavailable';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 
 /**
  * GET /me: who the credentials say the caller is. A consumer holding only a key learns from it the

@@ -4,10 +4,10 @@ import { type Express, type Request, type RequestHandler, Router } from 'express
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
-import { htmlPageHeaders } from '../middleware/html-page-headers';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { headerOf, type RequestHeaders } from '../request-headers';
-import { lazyRouter } from './lazy-router';
+import { htmlPageHeaders } from '../http/html-page-headers';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { headerOf, type RequestHeaders } from '../http/request-headers';
+import { lazyRouter } from '../http/lazy-router';
 
 /** Where the app mounts the dashboard (bull-board writes it into the page's links). */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

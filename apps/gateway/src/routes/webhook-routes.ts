@@ -1,7 +1,7 @@
 import { DeliveryListQuery, NewWebhook, SchemaValidator } from '@skillrun/core';
 import type { Request, Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
-import { requireJson } from '../middleware/require-json';
+import { requireJson } from '../http/require-json';
 import type { WebhookDesk } from '../webhooks/webhook-desk';
 
 const newWebhook = new SchemaValidator(NewWebhook, 'webhook');

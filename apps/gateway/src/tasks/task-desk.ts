@@ -18,9 +18,9 @@ import {
 } from '@skillrun/core';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { decodeCursor, encodeCursor } from '../page-cursor';
-import type { RequestHeaders } from '../request-headers';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
 import type { TaskLinks } from './task-links';
 import { taskView } from './task-view';
 

@@ -15,9 +15,9 @@ import type { Queue } from 'bullmq';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
 import type { NotifiedCallers } from '../notified-callers';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { decodeCursor, encodeCursor } from '../page-cursor';
-import type { RequestHeaders } from '../request-headers';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
 import type { WebhookUrlCheck } from './webhook-url-check';
 
 export interface WebhookDeskDeps {

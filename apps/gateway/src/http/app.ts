@@ -1,9 +1,9 @@
 import type { ApiKeyStore, Logger, ReadinessCheck } from '@skillrun/core';
 import express, { type Express } from 'express';
-import type { AgentGateway } from './agents/agent-gateway';
-import { agentRoutes } from './agents/agent-routes';
-import type { Authenticator } from './auth/authenticator';
-import type { CallerStreams } from './caller-streams';
+import type { AgentGateway } from '../agents/agent-gateway';
+import { agentRoutes } from '../agents/agent-routes';
+import type { Authenticator } from '../auth/authenticator';
+import type { CallerStreams } from '../caller-streams';
 import {
   CONSOLE_PATH,
   type ConsoleOAuth,
@@ -11,37 +11,37 @@ import {
   consoleSignInRoutes,
   type FleetOverview,
   fleetRoutes,
-} from './console';
-import type { ExecutionCanceler } from './execution-canceler';
-import type { ExecutionHistory } from './execution-history';
-import type { ExecutionReader } from './execution-reader';
-import type { ExecutionReplayer } from './execution-replayer';
-import type { ExecutionStreams } from './execution-stream';
-import type { InvocationService } from './invocation-service';
-import type { GatewayMetrics } from './metrics/gateway-metrics';
-import { httpMetrics } from './metrics/http-metrics';
-import { metricsRoutes } from './metrics/metrics-routes';
-import { errorHandler, notFound } from './middleware/error-handler';
-import { jsonApiHeaders } from './middleware/json-api-headers';
-import { jsonBody } from './middleware/json-body';
-import { openApiDocument } from './openapi/openapi-document';
-import { adminRoutes } from './routes/admin-routes';
-import { apiDocsRoutes, openApiRoutes } from './routes/api-docs-routes';
-import { executionRoutes } from './routes/execution-routes';
-import { livenessRoutes, readinessRoutes } from './routes/health-routes';
-import { meRoutes } from './routes/me-routes';
+} from '../console';
+import type { ExecutionCanceler } from '../execution-canceler';
+import type { ExecutionHistory } from '../execution-history';
+import type { ExecutionReader } from '../execution-reader';
+import type { ExecutionReplayer } from '../execution-replayer';
+import type { ExecutionStreams } from '../execution-stream';
+import type { InvocationService } from '../invocation-service';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { httpMetrics } from '../metrics/http-metrics';
+import { metricsRoutes } from '../metrics/metrics-routes';
+import { errorHandler, notFound } from './error-handler';
+import { jsonApiHeaders } from './json-api-headers';
+import { jsonBody } from './json-body';
+import { openApiDocument } from './openapi-document';
+import { adminRoutes } from '../routes/admin-routes';
+import { apiDocsRoutes, openApiRoutes } from './api-docs-routes';
+import { executionRoutes } from '../routes/execution-routes';
+import { livenessRoutes, readinessRoutes } from './health-routes';
+import { meRoutes } from '../routes/me-routes';
 import {
   QUEUE_DASHBOARD_PATH,
   type QueueDashboardSettings,
   queueDashboardRoutes,
-} from './routes/queue-dashboard-routes';
-import { skillsRoutes } from './routes/skills-routes';
-import { taskRoutes } from './routes/task-routes';
-import { webhookRoutes } from './routes/webhook-routes';
-import type { SkillDiscovery } from './skill-discovery';
-import type { SkillPublisher } from './skill-publisher';
-import type { TaskDesk } from './tasks/task-desk';
-import type { WebhookDesk } from './webhooks/webhook-desk';
+} from '../routes/queue-dashboard-routes';
+import { skillsRoutes } from '../routes/skills-routes';
+import { taskRoutes } from '../routes/task-routes';
+import { webhookRoutes } from '../routes/webhook-routes';
+import type { SkillDiscovery } from '../skill-discovery';
+import type { SkillPublisher } from '../skill-publisher';
+import type { TaskDesk } from '../tasks/task-desk';
+import type { WebhookDesk } from '../webhooks/webhook-desk';
 
 export interface AppDeps {
   readiness: ReadinessCheck;

@@ -1,6 +1,6 @@
 import { type RequestHandler, Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
-import { htmlPageHeaders } from '../middleware/html-page-headers';
+import { htmlPageHeaders } from './html-page-headers';
 import { lazyRouter } from './lazy-router';
 
 /** Swagger UI answers any method; only reads reach it, the rest fall through to 404. */

@@ -6,9 +6,9 @@ import {
   SkillSearchQuery,
   VersionQuery,
 } from '@skillrun/core';
-import { agentPaths } from './agent-paths';
-import { consolePaths } from './console-paths';
-import { fleetPaths } from './fleet-paths';
+import { agentPaths } from '../openapi/agent-paths';
+import { consolePaths } from '../openapi/console-paths';
+import { fleetPaths } from '../openapi/fleet-paths';
 import {
   DEPRECATION_HEADER,
   ERRORS,
@@ -23,8 +23,8 @@ import {
   schemas,
   skillId,
 } from './openapi-parts';
-import { taskPaths } from './task-paths';
-import { webhookPaths } from './webhook-paths';
+import { taskPaths } from '../openapi/task-paths';
+import { webhookPaths } from '../openapi/webhook-paths';
 
 /** What ends a wait on each read: status reports any change, result only the outcome. */
 const WAITS_FOR = {
