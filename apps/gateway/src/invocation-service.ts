@@ -29,8 +29,8 @@ import {
 import type { Authenticator } from './auth/authenticator';
 import { type Identity, principalOf } from './auth/identity';
 import type { SkillAccess } from './auth/skill-access';
-import type { ExecutionWatch } from './execution-watch';
-import type { ExecutionWatcher } from './execution-watcher';
+import type { ExecutionWatch } from './executions/execution-watch';
+import type { ExecutionWatcher } from './executions/execution-watcher';
 import type { FairShare } from './fair-share';
 import { idempotencyKeyOf } from './idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from './idempotency/idempotency-keys';

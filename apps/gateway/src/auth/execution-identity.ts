@@ -7,7 +7,7 @@ import {
   type SkillRegistry,
 } from '@skillrun/core';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
-import { readable } from '../readable-execution';
+import { readable } from '../executions/readable-execution';
 import type { RequestHeaders } from '../http/request-headers';
 import type { Authenticator } from './authenticator';
 import { type Identity, principalOf } from './identity';

@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import type { AgentGateway } from '../agents/agent-gateway';
 import { agentRoutes } from '../agents/agent-routes';
 import type { Authenticator } from '../auth/authenticator';
-import type { CallerStreams } from '../caller-streams';
+import type { CallerStreams } from '../executions/caller-streams';
 import {
   CONSOLE_PATH,
   type ConsoleOAuth,
@@ -12,11 +12,11 @@ import {
   type FleetOverview,
   fleetRoutes,
 } from '../console';
-import type { ExecutionCanceler } from '../execution-canceler';
-import type { ExecutionHistory } from '../execution-history';
-import type { ExecutionReader } from '../execution-reader';
+import type { ExecutionCanceler } from '../executions/execution-canceler';
+import type { ExecutionHistory } from '../executions/execution-history';
+import type { ExecutionReader } from '../executions/execution-reader';
 import type { ExecutionReplayer } from '../execution-replayer';
-import type { ExecutionStreams } from '../execution-stream';
+import type { ExecutionStreams } from '../executions/execution-stream';
 import type { InvocationService } from '../invocation-service';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { httpMetrics } from '../metrics/http-metrics';
@@ -27,7 +27,7 @@ import { jsonBody } from './json-body';
 import { openApiDocument } from './openapi-document';
 import { adminRoutes } from '../routes/admin-routes';
 import { apiDocsRoutes, openApiRoutes } from './api-docs-routes';
-import { executionRoutes } from '../routes/execution-routes';
+import { executionRoutes } from '../executions/execution-routes';
 import { livenessRoutes, readinessRoutes } from './health-routes';
 import { meRoutes } from '../routes/me-routes';
 import {

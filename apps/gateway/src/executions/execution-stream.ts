@@ -7,9 +7,9 @@ import {
 } from '@skillrun/core';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
-import type { ExecutionIdentity } from './auth/execution-identity';
+import type { ExecutionIdentity } from '../auth/execution-identity';
 import type { ExecutionWatcher } from './execution-watcher';
-import { orServiceUnavailable } from './http/or-service-unavailable';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { readable } from './readable-execution';
 import type { StreamQuota } from './stream-quota';
 

@@ -7,11 +7,11 @@ import {
   SkillError,
 } from '@skillrun/core';
 import type { Redis } from 'ioredis';
-import type { ExecutionIdentity } from './auth/execution-identity';
-import { isAdmin } from './auth/identity';
-import type { GatewayMetrics } from './metrics/gateway-metrics';
-import { orServiceUnavailable } from './http/or-service-unavailable';
-import type { RequestHeaders } from './http/request-headers';
+import type { ExecutionIdentity } from '../auth/execution-identity';
+import { isAdmin } from '../auth/identity';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionCancelerDeps {
   redis: Redis;

@@ -7,11 +7,11 @@ import {
 } from '@skillrun/core';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
-import type { Authenticator } from './auth/authenticator';
-import { isAdmin, principalOf } from './auth/identity';
+import type { Authenticator } from '../auth/authenticator';
+import { isAdmin, principalOf } from '../auth/identity';
 import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
-import type { NotifiedCallers } from './notified-callers';
-import { orServiceUnavailable } from './http/or-service-unavailable';
+import type { NotifiedCallers } from '../notified-callers';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { StreamQuota } from './stream-quota';
 
 export interface CallerStreamsDeps {

@@ -6,12 +6,12 @@ import {
   SkillError,
   withTimeout,
 } from '@skillrun/core';
-import type { ExecutionIdentity } from './auth/execution-identity';
+import type { ExecutionIdentity } from '../auth/execution-identity';
 import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
-import { orServiceUnavailable } from './http/or-service-unavailable';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { readable } from './readable-execution';
-import type { RequestHeaders } from './http/request-headers';
+import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionReaderDeps {
   store: ExecutionStore;

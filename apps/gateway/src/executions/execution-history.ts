@@ -7,11 +7,11 @@ import {
   SkillError,
 } from '@skillrun/core';
 import { satisfies, validRange } from 'semver';
-import type { Authenticator } from './auth/authenticator';
-import { isAdmin, principalOf } from './auth/identity';
-import { orServiceUnavailable } from './http/or-service-unavailable';
-import { decodeCursor, encodeCursor } from './http/page-cursor';
-import type { RequestHeaders } from './http/request-headers';
+import type { Authenticator } from '../auth/authenticator';
+import { isAdmin, principalOf } from '../auth/identity';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;

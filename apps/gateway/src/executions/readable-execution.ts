@@ -1,5 +1,5 @@
 import { type Execution, type ExecutionStore, type Principal, SkillError } from '@skillrun/core';
-import { isAdmin } from './auth/identity';
+import { isAdmin } from '../auth/identity';
 
 /**
  * The execution, if it belongs to this skill and this reader may see it: an authenticated caller's

@@ -1,7 +1,7 @@
 import { ExecutionEventsQuery, ExecutionListQuery, SchemaValidator } from '@skillrun/core';
 import type { Router } from 'express';
-import type { CallerStreams } from '../caller-streams';
-import type { ExecutionHistory } from '../execution-history';
+import type { CallerStreams } from './caller-streams';
+import type { ExecutionHistory } from './execution-history';
 import type { ExecutionReplayer } from '../execution-replayer';
 import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
