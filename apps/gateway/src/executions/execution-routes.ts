@@ -2,7 +2,7 @@ import { ExecutionEventsQuery, ExecutionListQuery, SchemaValidator } from '@skil
 import type { Router } from 'express';
 import type { CallerStreams } from './caller-streams';
 import type { ExecutionHistory } from './execution-history';
-import type { ExecutionReplayer } from '../execution-replayer';
+import type { ExecutionReplayer } from '../invocations/execution-replayer';
 import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
 

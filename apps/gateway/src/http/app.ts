@@ -15,9 +15,9 @@ import {
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionHistory } from '../executions/execution-history';
 import type { ExecutionReader } from '../executions/execution-reader';
-import type { ExecutionReplayer } from '../execution-replayer';
+import type { ExecutionReplayer } from '../invocations/execution-replayer';
 import type { ExecutionStreams } from '../executions/execution-stream';
-import type { InvocationService } from '../invocation-service';
+import type { InvocationService } from '../invocations/invocation-service';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { httpMetrics } from '../metrics/http-metrics';
 import { metricsRoutes } from '../metrics/metrics-routes';

@@ -4,7 +4,7 @@ import { measuredRouter } from '../metrics/measured-router';
 import type { SkillDiscovery } from '../skill-discovery';
 import type { SkillPublisher } from '../skill-publisher';
 import { discoveryRoutes } from './discovery-routes';
-import { type InvocationRoutesDeps, invocationRoutes } from './invocation-routes';
+import { type InvocationRoutesDeps, invocationRoutes } from '../invocations/invocation-routes';
 import { publishingRoutes } from './publishing-routes';
 
 export interface SkillsRoutesDeps extends InvocationRoutesDeps {

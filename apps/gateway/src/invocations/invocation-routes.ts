@@ -2,13 +2,13 @@ import { type Execution, type InvocationAccepted, isTerminalStatus, skillUrls } 
 import type { Request, Response, Router } from 'express';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';
-import type { ExecutionReplayer } from '../execution-replayer';
+import type { ExecutionReplayer } from './execution-replayer';
 import type { ExecutionStreams } from '../executions/execution-stream';
-import type { InvocationOutcome, InvocationService } from '../invocation-service';
+import type { InvocationOutcome, InvocationService } from './invocation-service';
 import { requireJson } from '../http/require-json';
 import { pollHintMs } from '../executions/poll-hint';
 import { setDeprecationHeader } from '../http/deprecation-header';
-import { type SkillParams, versionQuery } from './discovery-routes';
+import { type SkillParams, versionQuery } from '../routes/discovery-routes';
 import { preferredWait, requestedWait } from '../http/wait-preference';
 
 interface ExecutionParams extends SkillParams {

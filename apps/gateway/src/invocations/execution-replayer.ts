@@ -8,13 +8,13 @@ import {
   SkillError,
   toErrorBody,
 } from '@skillrun/core';
-import type { Authenticator } from './auth/authenticator';
-import { principalOf } from './auth/identity';
-import type { ExecutionHistory } from './executions/execution-history';
+import type { Authenticator } from '../auth/authenticator';
+import { principalOf } from '../auth/identity';
+import type { ExecutionHistory } from '../executions/execution-history';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
-import { orServiceUnavailable } from './http/or-service-unavailable';
-import { readable } from './executions/readable-execution';
-import type { RequestHeaders } from './http/request-headers';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { readable } from '../executions/readable-execution';
+import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionReplayerDeps {
   store: ExecutionStore;
