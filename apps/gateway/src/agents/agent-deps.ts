@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/authenticator';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';
 import type { InvocationService } from '../invocations/invocation-service';
-import type { SkillDiscovery } from '../skill-discovery';
+import type { SkillDiscovery } from '../skills/skill-discovery';
 
 /** The agent protocols' settings (MCP_*), from the gateway's config. */
 export interface AgentSettings {

@@ -11,7 +11,7 @@ import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
-import type { SkillDiscovery } from '../skill-discovery';
+import type { SkillDiscovery } from '../skills/skill-discovery';
 
 export interface ToolRoutesDeps {
   discovery: SkillDiscovery;

@@ -35,11 +35,11 @@ import {
   type QueueDashboardSettings,
   queueDashboardRoutes,
 } from '../routes/queue-dashboard-routes';
-import { skillsRoutes } from '../routes/skills-routes';
+import { skillsRoutes } from '../skills/skills-routes';
 import { taskRoutes } from '../routes/task-routes';
 import { webhookRoutes } from '../routes/webhook-routes';
-import type { SkillDiscovery } from '../skill-discovery';
-import type { SkillPublisher } from '../skill-publisher';
+import type { SkillDiscovery } from '../skills/skill-discovery';
+import type { SkillPublisher } from '../skills/skill-publisher';
 import type { TaskDesk } from '../tasks/task-desk';
 import type { WebhookDesk } from '../webhooks/webhook-desk';
 

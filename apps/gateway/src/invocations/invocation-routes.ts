@@ -8,7 +8,7 @@ import type { InvocationOutcome, InvocationService } from './invocation-service'
 import { requireJson } from '../http/require-json';
 import { pollHintMs } from '../executions/poll-hint';
 import { setDeprecationHeader } from '../http/deprecation-header';
-import { type SkillParams, versionQuery } from '../routes/discovery-routes';
+import { type SkillParams, versionQuery } from '../skills/discovery-routes';
 import { preferredWait, requestedWait } from '../http/wait-preference';
 
 interface ExecutionParams extends SkillParams {

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { measuredRouter } from '../metrics/measured-router';
-import type { SkillDiscovery } from '../skill-discovery';
-import type { SkillPublisher } from '../skill-publisher';
+import type { SkillDiscovery } from './skill-discovery';
+import type { SkillPublisher } from './skill-publisher';
 import { discoveryRoutes } from './discovery-routes';
 import { type InvocationRoutesDeps, invocationRoutes } from '../invocations/invocation-routes';
 import { publishingRoutes } from './publishing-routes';

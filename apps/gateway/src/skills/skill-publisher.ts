@@ -14,9 +14,9 @@ import {
   type SkillSchemas,
   toInputSchema,
 } from '@skillrun/core';
-import { type Identity, isAdmin } from './auth/identity';
-import { assertMayPublish } from './auth/namespace-ownership';
-import { authRequired } from './auth/skill-access';
+import { type Identity, isAdmin } from '../auth/identity';
+import { assertMayPublish } from '../auth/namespace-ownership';
+import { authRequired } from '../auth/skill-access';
 
 export interface PublishResult {
   descriptor: SkillDescriptor;

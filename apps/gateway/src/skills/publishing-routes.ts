@@ -9,8 +9,8 @@ import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireJson } from '../http/require-json';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
-import type { SkillDiscovery } from '../skill-discovery';
-import type { SkillPublisher } from '../skill-publisher';
+import type { SkillDiscovery } from './skill-discovery';
+import type { SkillPublisher } from './skill-publisher';
 
 interface VersionParams {
   skillId: string;

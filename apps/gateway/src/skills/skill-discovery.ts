@@ -15,8 +15,8 @@ import {
   toCandidate,
 } from '@skillrun/core';
 import semver from 'semver';
-import type { SkillAccess } from './auth/skill-access';
-import { decodeCursor, encodeCursor } from './http/page-cursor';
+import type { SkillAccess } from '../auth/skill-access';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
 
 /**
  * What consumers discover: search with cursor pagination, one skill's descriptor at a version

@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
-import type { SkillDiscovery } from '../skill-discovery';
+import type { SkillDiscovery } from './skill-discovery';
 import { setDeprecationHeader } from '../http/deprecation-header';
 
 export interface SkillParams {
