@@ -36,8 +36,8 @@ import {
   queueDashboardRoutes,
 } from '../routes/queue-dashboard-routes';
 import { skillsRoutes } from '../skills/skills-routes';
-import { taskRoutes } from '../routes/task-routes';
-import { webhookRoutes } from '../routes/webhook-routes';
+import { taskRoutes } from '../tasks/task-routes';
+import { webhookRoutes } from '../webhooks/webhook-routes';
 import type { SkillDiscovery } from '../skills/skill-discovery';
 import type { SkillPublisher } from '../skills/skill-publisher';
 import type { TaskDesk } from '../tasks/task-desk';

@@ -6,7 +6,7 @@ import {
   SkillSearchQuery,
   VersionQuery,
 } from '@skillrun/core';
-import { agentPaths } from '../openapi/agent-paths';
+import { agentPaths } from '../agents/agent-paths';
 import { consolePaths } from '../openapi/console-paths';
 import { fleetPaths } from '../openapi/fleet-paths';
 import {
@@ -23,8 +23,8 @@ import {
   schemas,
   skillId,
 } from './openapi-parts';
-import { taskPaths } from '../openapi/task-paths';
-import { webhookPaths } from '../openapi/webhook-paths';
+import { taskPaths } from '../tasks/task-paths';
+import { webhookPaths } from '../webhooks/webhook-paths';
 
 /** What ends a wait on each read: status reports any change, result only the outcome. */
 const WAITS_FOR = {

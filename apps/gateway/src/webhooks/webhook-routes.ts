@@ -2,7 +2,7 @@ import { DeliveryListQuery, NewWebhook, SchemaValidator } from '@skillrun/core';
 import type { Request, Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
-import type { WebhookDesk } from '../webhooks/webhook-desk';
+import type { WebhookDesk } from './webhook-desk';
 
 const newWebhook = new SchemaValidator(NewWebhook, 'webhook');
 const listQuery = new SchemaValidator(DeliveryListQuery, 'query', { coerceTypes: true });

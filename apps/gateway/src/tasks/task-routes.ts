@@ -2,7 +2,7 @@ import { SchemaValidator, TaskCompletion, TaskDecline, TaskListQuery } from '@sk
 import type { Request, Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
-import type { TaskDesk } from '../tasks/task-desk';
+import type { TaskDesk } from './task-desk';
 
 const listQuery = new SchemaValidator(TaskListQuery, 'query', { coerceTypes: true });
 const completion = new SchemaValidator(TaskCompletion, 'completion');
