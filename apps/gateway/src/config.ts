@@ -13,7 +13,7 @@ import {
 import express from 'express';
 import { AgentConfig } from './agents/agent-config';
 import { type Limits, parseLimits } from './limits/limits-config';
-import { QueueDashboardConfig } from './queue-dashboard-config';
+import { QueueDashboardConfig } from './admin/queue-dashboard-config';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,

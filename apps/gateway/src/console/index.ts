@@ -1,5 +1,5 @@
 export { CONSOLE_PATH, consoleRoutes } from './console-routes';
 export { type ConsoleOAuth, consoleOAuthOf, consoleSignInRoutes, TokenExchange } from './console-sign-in';
-export type { Fleet } from './fleet';
-export { FleetOverview } from './fleet-overview';
-export { fleetRoutes } from './fleet-routes';
+export type { Fleet } from '../admin/fleet';
+export { FleetOverview } from '../admin/fleet-overview';
+export { fleetRoutes } from '../admin/fleet-routes';

@@ -25,16 +25,16 @@ import { errorHandler, notFound } from './error-handler';
 import { jsonApiHeaders } from './json-api-headers';
 import { jsonBody } from './json-body';
 import { openApiDocument } from './openapi-document';
-import { adminRoutes } from '../routes/admin-routes';
+import { adminRoutes } from '../admin/admin-routes';
 import { apiDocsRoutes, openApiRoutes } from './api-docs-routes';
 import { executionRoutes } from '../executions/execution-routes';
 import { livenessRoutes, readinessRoutes } from './health-routes';
-import { meRoutes } from '../routes/me-routes';
+import { meRoutes } from '../auth/me-routes';
 import {
   QUEUE_DASHBOARD_PATH,
   type QueueDashboardSettings,
   queueDashboardRoutes,
-} from '../routes/queue-dashboard-routes';
+} from '../admin/queue-dashboard-routes';
 import { skillsRoutes } from '../skills/skills-routes';
 import { taskRoutes } from '../tasks/task-routes';
 import { webhookRoutes } from '../webhooks/webhook-routes';

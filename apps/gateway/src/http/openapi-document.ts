@@ -7,8 +7,8 @@ import {
   VersionQuery,
 } from '@skillrun/core';
 import { agentPaths } from '../agents/agent-paths';
-import { consolePaths } from '../openapi/console-paths';
-import { fleetPaths } from '../openapi/fleet-paths';
+import { consolePaths } from '../console/console-paths';
+import { fleetPaths } from '../admin/fleet-paths';
 import {
   DEPRECATION_HEADER,
   ERRORS,

@@ -1,7 +1,7 @@
 import type { CallerIdentity } from '@skillrun/core';
 import type { Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
-import { authRequired } from '../auth/skill-access';
+import type { Authenticator } from './authenticator';
+import { authRequired } from './skill-access';
 import { measuredRouter } from '../metrics/measured-router';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 

@@ -1,4 +1,4 @@
-import { TokenExchange } from '../console';
+import { TokenExchange } from './';
 import { errors } from '../http/openapi-parts';
 
 const noCredentials = [{}];
