@@ -3,9 +3,9 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
-import { measuredRouter } from '../metrics/measured-router';
-import { requireJson } from '../http/require-json';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { requireJson } from '../http/require-json';
+import { measuredRouter } from '../metrics/measured-router';
 
 const newKey = new SchemaValidator(NewApiKey, 'new API key');
 

@@ -3,8 +3,8 @@ import type { RequestHandler, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
-import { measuredRouter } from '../metrics/measured-router';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { measuredRouter } from '../metrics/measured-router';
 import type { FleetOverview } from './fleet-overview';
 
 /**

@@ -5,9 +5,9 @@ import type { Authenticator } from '../auth/authenticator';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
 import { htmlPageHeaders } from '../http/html-page-headers';
+import { lazyRouter } from '../http/lazy-router';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { headerOf, type RequestHeaders } from '../http/request-headers';
-import { lazyRouter } from '../http/lazy-router';
 
 /** Where the app mounts the dashboard (bull-board writes it into the page's links). */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';

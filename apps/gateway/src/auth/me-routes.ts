@@ -1,9 +1,9 @@
 import type { CallerIdentity } from '@skillrun/core';
 import type { Router } from 'express';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { measuredRouter } from '../metrics/measured-router';
 import type { Authenticator } from './authenticator';
 import { authRequired } from './skill-access';
-import { measuredRouter } from '../metrics/measured-router';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 
 /**
  * GET /me: who the credentials say the caller is. A consumer holding only a key learns from it the

@@ -1,9 +1,12 @@
-import { TokenExchange } from './';
 import { errors } from '../http/openapi-parts';
+import { TokenExchange } from './console-sign-in';
 
 const noCredentials = [{}];
 
-/** Ours: what the console needs before anyone has signed in (so neither asks for credentials). */
+/**
+ * The console's paths: its page, and (ours) what it needs before anyone has signed in (so neither
+ * asks for credentials).
+ */
 export const consolePaths = {
   '/console/sign-in': {
     get: {
@@ -68,6 +71,14 @@ export const consolePaths = {
         },
         ...errors('400', '415', '501', '503'),
       },
+    },
+  },
+  '/console': {
+    get: {
+      operationId: 'getConsole',
+      summary: 'The operations console (a page for browsers; it signs in with an API key or token)',
+      tags: ['meta'],
+      responses: { '200': { description: 'HTML', content: { 'text/html': {} } } },
     },
   },
 };

@@ -9,9 +9,9 @@ import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
-import type { NotifiedCallers } from '../invocations/notified-callers';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { NotifiedCallers } from '../invocations/notified-callers';
+import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
 import type { StreamQuota } from './stream-quota';
 
 export interface CallerStreamsDeps {

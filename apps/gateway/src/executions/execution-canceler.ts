@@ -9,9 +9,9 @@ import {
 import type { Redis } from 'ioredis';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import { isAdmin } from '../auth/identity';
-import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
 export interface ExecutionCancelerDeps {
   redis: Redis;

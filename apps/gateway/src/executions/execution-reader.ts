@@ -7,11 +7,11 @@ import {
   withTimeout,
 } from '@skillrun/core';
 import type { ExecutionIdentity } from '../auth/execution-identity';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { RequestHeaders } from '../http/request-headers';
 import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { readable } from './readable-execution';
-import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionReaderDeps {
   store: ExecutionStore;

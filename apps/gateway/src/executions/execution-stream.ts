@@ -8,8 +8,8 @@ import {
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { ExecutionIdentity } from '../auth/execution-identity';
-import type { ExecutionWatcher } from './execution-watcher';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { ExecutionWatcher } from './execution-watcher';
 import { readable } from './readable-execution';
 import type { StreamQuota } from './stream-quota';
 

@@ -11,10 +11,10 @@ import {
 import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
 import type { ExecutionHistory } from '../executions/execution-history';
-import type { InvocationOutcome, InvocationService } from './invocation-service';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { readable } from '../executions/readable-execution';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
+import type { InvocationOutcome, InvocationService } from './invocation-service';
 
 export interface ExecutionReplayerDeps {
   store: ExecutionStore;

@@ -1,35 +1,39 @@
-import { type Execution, type InvocationAccepted, isTerminalStatus, skillUrls } from '@skillrun/core';
+import {
+  type Execution,
+  ExecutionListQuery,
+  type InvocationAccepted,
+  isTerminalStatus,
+  SchemaValidator,
+  skillUrls,
+} from '@skillrun/core';
 import type { Request, Response, Router } from 'express';
-import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';
-import type { ExecutionReplayer } from './execution-replayer';
-import type { ExecutionStreams } from '../executions/execution-stream';
-import type { InvocationOutcome, InvocationService } from './invocation-service';
-import { requireJson } from '../http/require-json';
-import { pollHintMs } from '../executions/poll-hint';
+import type { ExecutionParams } from '../executions/skill-execution-routes';
 import { setDeprecationHeader } from '../http/deprecation-header';
+import { goneSignal } from '../http/gone-signal';
+import { requireJson } from '../http/require-json';
+import { preferredWait } from '../http/wait-preference';
+import { measuredRouter } from '../metrics/measured-router';
 import { type SkillParams, versionQuery } from '../skills/discovery-routes';
-import { preferredWait, requestedWait } from '../http/wait-preference';
+import type { ExecutionReplayer } from './execution-replayer';
+import type { InvocationOutcome, InvocationService } from './invocation-service';
 
-interface ExecutionParams extends SkillParams {
-  executionId: string;
-}
+const replayFilter = new SchemaValidator(ExecutionListQuery, 'replay filter');
 
 export interface InvocationRoutesDeps {
   invocations: InvocationService;
   executions: ExecutionReader;
-  canceler: ExecutionCanceler;
   replayer: ExecutionReplayer;
-  streams: ExecutionStreams;
   baseUrl: string;
 }
 
 /**
- * The three-step invocation protocol of spec 001 (invoke, status, result), and cancel and replay
- * (ours), on the /skills router.
+ * What starts executions, on a router mounted at /skills: invoking a skill (spec 001 step 1, the
+ * hot path), and replaying an execution (ours).
  */
-export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): void {
-  const { invocations, executions, canceler, replayer, streams, baseUrl } = deps;
+export function invocationRoutes(deps: InvocationRoutesDeps): Router {
+  const { invocations, executions, replayer, baseUrl } = deps;
+  const router = measuredRouter();
   router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const seconds = preferredWait(req.get('prefer'));
@@ -84,52 +88,20 @@ export function invocationRoutes(router: Router, deps: InvocationRoutesDeps): vo
       sendAccepted(res, outcome, baseUrl);
     },
   );
+  return router;
+}
 
-  router.post('/:skillId/cancel/:executionId', async (req: Request<ExecutionParams>, res) => {
-    const { skillId, executionId } = req.params;
-    const execution = await canceler.cancel({ skillId, executionId, headers: req.headers });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(execution);
+/**
+ * POST /executions/replay, on a router mounted at /executions: replaying, in bulk, what a history
+ * filter finds.
+ */
+export function replayAllRoutes(replayer: ExecutionReplayer): Router {
+  const router = measuredRouter();
+  router.post('/replay', requireJson(), async (req, res) => {
+    const filter = replayFilter.parse(req.body);
+    res.json(await replayer.replayAll(filter, req.headers, req.ip ?? req.socket.remoteAddress ?? 'unknown'));
   });
-
-  // Ours: the execution's status as server-sent events, until it ends.
-  router.get('/:skillId/events/:executionId', async (req: Request<ExecutionParams>, res) => {
-    await streams.stream(req, res);
-  });
-
-  // Ours: the inputs it was started with, as they were validated (access as for status).
-  router.get('/:skillId/inputs/:executionId', async (req: Request<ExecutionParams>, res) => {
-    const { skillId, executionId } = req.params;
-    const inputs = await executions.inputs({ skillId, executionId, headers: req.headers });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ execution_id: executionId, inputs });
-  });
-
-  for (const step of ['status', 'result'] as const) {
-    router.get(`/:skillId/${step}/:executionId`, async (req: Request<ExecutionParams>, res) => {
-      const { skillId, executionId } = req.params;
-      const seconds = requestedWait(req.query, req.get('prefer'));
-      const { execution, appliedWaitSeconds } = await executions.read({
-        skillId,
-        executionId,
-        headers: req.headers,
-        ...(seconds === undefined
-          ? {}
-          : { wait: { seconds, until: step === 'status' ? 'change' : 'end', signal: goneSignal(res) } }),
-      });
-      // Nobody is left to answer when the client went away.
-      if (res.closed) return;
-      if (appliedWaitSeconds !== undefined) res.setHeader('Preference-Applied', `wait=${appliedWaitSeconds}`);
-      if (!isTerminalStatus(execution.status)) {
-        // Retry-After has whole seconds only (RFC 9110); Retry-After-Ms, as OpenAI's API sends it,
-        // says sooner to the clients that read it. Sooner still: wait with Prefer: wait.
-        res.setHeader('Retry-After', '1');
-        res.setHeader('Retry-After-Ms', String(pollHintMs(execution.timestamps.created_at)));
-      }
-      res.setHeader('Cache-Control', 'no-store');
-      res.json(execution);
-    });
-  }
+  return router;
 }
 
 /** 202 with the execution accepted (and where to read it), or the refusal thrown to the error handler. */
@@ -157,17 +129,4 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
 /** Where the execution's status is read (the Location of an invocation's answer). */
 function statusUrlOf(baseUrl: string, execution: Pick<Execution, 'skill_id' | 'execution_id'>): string {
   return skillUrls(baseUrl, execution.skill_id).status.replace('{execution_id}', execution.execution_id);
-}
-
-/**
- * Aborts when the client goes away, for a request that waits. 'close' is also emitted once the
- * answer is sent, when aborting no longer matters: it is not aborted then (an abort makes a
- * DOMException, stack trace and all, and every waiting request's answer would pay for one).
- */
-function goneSignal(res: Response): AbortSignal {
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  return gone.signal;
 }

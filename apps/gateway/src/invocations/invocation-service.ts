@@ -31,15 +31,15 @@ import { type Identity, principalOf } from '../auth/identity';
 import type { SkillAccess } from '../auth/skill-access';
 import type { ExecutionWatch } from '../executions/execution-watch';
 import type { ExecutionWatcher } from '../executions/execution-watcher';
-import type { FairShare } from './fair-share';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { headerOf, type RequestHeaders } from '../http/request-headers';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
-import type { NotifiedCallers } from './notified-callers';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
-import { headerOf, type RequestHeaders } from '../http/request-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
+import type { FairShare } from './fair-share';
+import type { NotifiedCallers } from './notified-callers';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;

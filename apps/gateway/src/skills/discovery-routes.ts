@@ -2,10 +2,10 @@ import { parseVersionRange, SchemaValidator, SkillSearchQuery, VersionQuery } fr
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
+import { setDeprecationHeader } from '../http/deprecation-header';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { SkillDiscovery } from './skill-discovery';
-import { setDeprecationHeader } from '../http/deprecation-header';
 
 export interface SkillParams {
   skillId: string;

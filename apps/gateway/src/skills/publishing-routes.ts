@@ -7,8 +7,8 @@ import {
 } from '@skillrun/core';
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { requireJson } from '../http/require-json';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { requireJson } from '../http/require-json';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
 

@@ -1,7 +1,7 @@
 import { SchemaValidator, TaskCompletion, TaskDecline, TaskListQuery } from '@skillrun/core';
 import type { Request, Router } from 'express';
-import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
+import { measuredRouter } from '../metrics/measured-router';
 import type { TaskDesk } from './task-desk';
 
 const listQuery = new SchemaValidator(TaskListQuery, 'query', { coerceTypes: true });

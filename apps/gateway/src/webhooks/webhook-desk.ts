@@ -14,10 +14,10 @@ import {
 import type { Queue } from 'bullmq';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import type { NotifiedCallers } from '../invocations/notified-callers';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
+import type { NotifiedCallers } from '../invocations/notified-callers';
 import type { WebhookUrlCheck } from './webhook-url-check';
 
 export interface WebhookDeskDeps {

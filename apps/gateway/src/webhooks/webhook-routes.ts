@@ -1,7 +1,7 @@
 import { DeliveryListQuery, NewWebhook, SchemaValidator } from '@skillrun/core';
 import type { Request, Router } from 'express';
-import { measuredRouter } from '../metrics/measured-router';
 import { requireJson } from '../http/require-json';
+import { measuredRouter } from '../metrics/measured-router';
 import type { WebhookDesk } from './webhook-desk';
 
 const newWebhook = new SchemaValidator(NewWebhook, 'webhook');
