@@ -6,7 +6,6 @@ import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
 import { htmlPageHeaders } from '../http/html-page-headers';
 import { lazyRouter } from '../http/lazy-router';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { headerOf, type RequestHeaders } from '../http/request-headers';
 
 /** Where the app mounts the dashboard (bull-board writes it into the page's links). */
@@ -61,7 +60,7 @@ async function dashboardRouter(settings: QueueDashboardSettings): Promise<Router
     return adapter;
   };
   const listQueues: RequestHandler = async function listQueues(_req, _res, next) {
-    const queues = await orServiceUnavailable(() => hostedQueues(settings));
+    const queues = await hostedQueues(settings);
     board.replaceQueues(queues.map(adapterOf));
     next();
   };
@@ -99,7 +98,7 @@ const readsOnly: RequestHandler = function readsOnly(req, _res, next) {
 
 function requireAdmin(authenticator: Authenticator): RequestHandler {
   return async function adminOnly(req, res, next) {
-    const identity = await orServiceUnavailable(() => authenticator.identify(withBasicPassword(req)));
+    const identity = await authenticator.identify(withBasicPassword(req));
     if (identity.kind !== 'principal') {
       res.setHeader('WWW-Authenticate', 'Basic realm="skillrun queues", charset="UTF-8"');
       throw authRequired(

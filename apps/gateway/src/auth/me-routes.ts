@@ -1,6 +1,5 @@
 import type { CallerIdentity } from '@skillrun/core';
 import type { Router } from 'express';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { measuredRouter } from '../metrics/measured-router';
 import type { Authenticator } from './authenticator';
 import { authRequired } from './skill-access';
@@ -12,7 +11,7 @@ import { authRequired } from './skill-access';
 export function meRoutes(authenticator: Authenticator): Router {
   const router = measuredRouter();
   router.get('', async (req, res) => {
-    const identity = await orServiceUnavailable(() => authenticator.identify(req.headers));
+    const identity = await authenticator.identify(req.headers);
     if (identity.kind !== 'principal') {
       throw authRequired({ type: 'api_key' }, 'GET /me needs credentials (X-API-Key or a bearer token)');
     }

@@ -9,7 +9,6 @@ import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { NotifiedCallers } from '../invocations/notified-callers';
 import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
 import type { StreamQuota } from './stream-quota';
@@ -52,9 +51,7 @@ export class CallerStreams {
   constructor(private readonly deps: CallerStreamsDeps) {}
 
   async stream(req: Request, res: Response, callerQuery: string | undefined): Promise<void> {
-    const principal = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(req.headers)),
-    );
+    const principal = principalOf(await this.deps.authenticator.identify(req.headers));
     if (!principal)
       throw new SkillError(
         'AUTH_REQUIRED',
@@ -69,13 +66,11 @@ export class CallerStreams {
     let unsubscribe: (() => void) | undefined;
     const renewal = setInterval(() => void this.follow(owner).catch(() => {}), RENEW_MS);
     try {
-      await orServiceUnavailable(() => this.follow(owner));
-      unsubscribe = await orServiceUnavailable(() =>
-        this.deps.feed.subscribe(owner, (event) => {
-          pending.push(event);
-          wake?.();
-        }),
-      );
+      await this.follow(owner);
+      unsubscribe = await this.deps.feed.subscribe(owner, (event) => {
+        pending.push(event);
+        wake?.();
+      });
       const session = await createSession(req, res, {
         keepAlive: this.deps.heartbeatMs,
         retry: 1000,
@@ -131,17 +126,17 @@ export class CallerStreams {
     const { feed } = this.deps;
     const seen = new Set(await this.newest(owner));
     if (/^\d+-\d+$/.test(lastEventId)) {
-      const { events, complete } = await orServiceUnavailable(() => feed.since(owner, lastEventId));
+      const { events, complete } = await feed.since(owner, lastEventId);
       if (complete) {
         await this.followAll([...seen]);
         for (const event of events) await this.send(session, event.executionId, event.id);
         return { last: events.at(-1)?.id ?? lastEventId, seen };
       }
     }
-    const asOf = await orServiceUnavailable(() => feed.top());
+    const asOf = await feed.top();
     for (const id of await this.followAll([...seen])) await this.send(session, id, asOf);
     // What was appended between the top read and the subscription's start is in the stream.
-    const { events } = await orServiceUnavailable(() => feed.since(owner, asOf));
+    const { events } = await feed.since(owner, asOf);
     for (const event of events) await this.send(session, event.executionId, event.id);
     return { last: events.at(-1)?.id ?? asOf, seen };
   }
@@ -149,22 +144,18 @@ export class CallerStreams {
   /** The owner's newest executions (ids), newest first. */
   private async newest(owner: string): Promise<string[]> {
     const now = Date.now();
-    const { entries } = await orServiceUnavailable(() =>
-      this.deps.store.index.read(
-        { owner },
-        { sinceMs: now - (this.deps.retentionSeconds + 7200) * 1000, untilMs: now + 1 },
-        undefined,
-        SNAPSHOT_LOOKS,
-      ),
+    const { entries } = await this.deps.store.index.read(
+      { owner },
+      { sinceMs: now - (this.deps.retentionSeconds + 7200) * 1000, untilMs: now + 1 },
+      undefined,
+      SNAPSHOT_LOOKS,
     );
     return entries.map(({ id }) => id);
   }
 
   /** Follows each execution that has not ended; answers those. */
   private async followAll(ids: string[]): Promise<string[]> {
-    const followed = await orServiceUnavailable(() =>
-      Promise.all(ids.map((id) => this.deps.store.follow(id))),
-    );
+    const followed = await Promise.all(ids.map((id) => this.deps.store.follow(id)));
     return ids.filter((_id, i) => followed[i]);
   }
 
@@ -179,7 +170,7 @@ export class CallerStreams {
   }
 
   private async send(session: Session, executionId: string, eventId: string): Promise<void> {
-    const execution: Execution | null = await orServiceUnavailable(() => this.deps.store.get(executionId));
+    const execution: Execution | null = await this.deps.store.get(executionId);
     if (!execution) return;
     session.push(execution, 'status', eventId);
   }

@@ -9,7 +9,6 @@ import {
 import { satisfies, validRange } from 'semver';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 
@@ -35,9 +34,7 @@ export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
 
   async list(query: ExecutionListQuery, headers: RequestHeaders): Promise<ExecutionListPage> {
-    const principal = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
-    );
+    const principal = principalOf(await this.deps.authenticator.identify(headers));
     if (!principal) {
       throw new SkillError(
         'AUTH_REQUIRED',
@@ -54,12 +51,13 @@ export class ExecutionHistory {
     const found: Omit<Execution, 'output'>[] = [];
     let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
     for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
-      const { entries, next } = await orServiceUnavailable(() =>
-        this.deps.store.index.read(owner === undefined ? {} : { owner }, range, from, READ_CHUNK),
+      const { entries, next } = await this.deps.store.index.read(
+        owner === undefined ? {} : { owner },
+        range,
+        from,
+        READ_CHUNK,
       );
-      const records = await orServiceUnavailable(() =>
-        Promise.all(entries.map(({ id }) => this.deps.store.get(id))),
-      );
+      const records = await Promise.all(entries.map(({ id }) => this.deps.store.get(id)));
       for (const [i, execution] of records.entries()) {
         if (!execution || !keep(execution)) continue;
         const { output: _output, ...shown } = execution;

@@ -8,7 +8,6 @@ import {
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { ExecutionIdentity } from '../auth/execution-identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { ExecutionWatcher } from './execution-watcher';
 import { readable } from './readable-execution';
 import type { StreamQuota } from './stream-quota';
@@ -84,7 +83,7 @@ export class ExecutionStreams {
     let lastSent: string | undefined;
     let options: { watcher?: string } = { watcher: this.deps.watcher.id };
     while (subscribed && !gone.signal.aborted) {
-      const record = await orServiceUnavailable(() => this.deps.store.read(executionId, options));
+      const record = await this.deps.store.read(executionId, options);
       options = {};
       const current = readable(record, skillId, executionId, principal);
       const id = changedAt(current);

@@ -7,6 +7,7 @@ import {
   toErrorBody,
 } from '@skillrun/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isOwnFault, serviceUnavailable } from './service-unavailable';
 
 /** body-parser's error types, mapped to the catalogue. */
 const BODY_ERRORS: Record<string, SkillError> = {
@@ -22,12 +23,17 @@ const MALFORMED = new SkillError(
   'The request is malformed (its path or body cannot be decoded)',
 );
 
+/**
+ * The catalogue's error for a thrown value; undefined for a fault of the gateway's own code. What
+ * Redis or a queue threw is the one place Redis unavailability becomes 503 SERVICE_UNAVAILABLE.
+ */
 function toSkillError(error: unknown): SkillError | undefined {
   if (error instanceof SkillError) return error;
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (known) return known;
-  return typeof status === 'number' && status >= 400 && status < 500 ? MALFORMED : undefined;
+  if (typeof status === 'number' && status >= 400 && status < 500) return MALFORMED;
+  return error instanceof Error && !isOwnFault(error) ? serviceUnavailable() : undefined;
 }
 
 /** The one place an error becomes an HTTP answer: the spec's envelope, bounded, never a stack trace. */

@@ -1,23 +1,19 @@
 import { SkillError } from '@skillrun/core';
+import { serviceUnavailable } from './service-unavailable';
 
 /**
- * Runs what a request needs of Redis: whatever goes wrong on the way (refused, closed, a command
- * timed out) becomes 503 SERVICE_UNAVAILABLE, never a 500; errors that are already SkillErrors pass
- * through. It sets no timer of its own: the gateway's connection bounds every command by
- * REDIS_TIMEOUT_MS (ioredis' commandTimeout), and fails it at once while Redis is away (no offline
- * queue). What is not a command (waiting for a connection to be ready) needs a bound of its own.
+ * Runs what must fail as a SkillError before the error handler sees it: whatever goes wrong on the
+ * way becomes 503 SERVICE_UNAVAILABLE; SkillErrors pass through. For the agent protocols, which
+ * answer in JSON-RPC and turn any other error into INTERNAL_ERROR, for the services they call,
+ * and for answers that list errors (a bulk replay); everything else leaves it to the error
+ * handler. It sets no timer of its own: what is not a command (waiting for a connection to be
+ * ready) needs a bound of its own.
  */
 export async function orServiceUnavailable<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof SkillError) throw error;
-    throw new SkillError(
-      'SERVICE_UNAVAILABLE',
-      'The queue is unavailable (Redis cannot be reached); retry shortly',
-      {
-        suggestedAction: 'Retry with exponential backoff',
-      },
-    );
+    throw serviceUnavailable();
   }
 }

@@ -3,7 +3,6 @@ import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
 import { setDeprecationHeader } from '../http/deprecation-header';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { SkillDiscovery } from './skill-discovery';
 
@@ -24,24 +23,18 @@ export function discoveryRoutes(
 
   router.get('', async (req, res) => {
     const query = searchQuery.parse({ ...req.query });
-    res.json(await orServiceUnavailable(async () => discovery.search(query, await viewer(req.headers))));
+    res.json(await discovery.search(query, await viewer(req.headers)));
   });
 
   router.get('/:skillId', async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const range = version === undefined ? undefined : parseVersionRange(version, '/version');
-    const descriptor = await orServiceUnavailable(async () =>
-      discovery.describe(req.params.skillId, range, await viewer(req.headers)),
-    );
+    const descriptor = await discovery.describe(req.params.skillId, range, await viewer(req.headers));
     setDeprecationHeader(res, descriptor['x-deprecated']);
     res.json(descriptor);
   });
 
   router.get('/:skillId/versions', async (req: Request<SkillParams>, res) => {
-    res.json(
-      await orServiceUnavailable(async () =>
-        discovery.versions(req.params.skillId, await viewer(req.headers)),
-      ),
-    );
+    res.json(await discovery.versions(req.params.skillId, await viewer(req.headers)));
   });
 }

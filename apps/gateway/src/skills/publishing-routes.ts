@@ -7,7 +7,6 @@ import {
 } from '@skillrun/core';
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { requireJson } from '../http/require-json';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
@@ -33,8 +32,9 @@ export function publishingRoutes(
   const shown = (versions: RegistryVersion[], viewer: Principal) => discovery.shown(versions, viewer);
 
   router.post('', requireJson(), async (req, res) => {
-    const { descriptor, created } = await orServiceUnavailable(async () =>
-      publisher.register(req.body, await authenticator.identify(req.headers)),
+    const { descriptor, created } = await publisher.register(
+      req.body,
+      await authenticator.identify(req.headers),
     );
     const location = `${skillUrls(baseUrl, descriptor.id).skill}?version=${encodeURIComponent(descriptor.version)}`;
     res
@@ -45,15 +45,11 @@ export function publishingRoutes(
 
   // Ours: what this service presents to a registered skill's provider; never shown again.
   router.put('/:skillId/credentials', requireJson(), async (req: Request<{ skillId: string }>, res) => {
-    await orServiceUnavailable(async () =>
-      publisher.setCredentials(req.params.skillId, req.body, await authenticator.identify(req.headers)),
-    );
+    await publisher.setCredentials(req.params.skillId, req.body, await authenticator.identify(req.headers));
     res.status(204).end();
   });
   router.delete('/:skillId/credentials', async (req: Request<{ skillId: string }>, res) => {
-    await orServiceUnavailable(async () =>
-      publisher.setCredentials(req.params.skillId, null, await authenticator.identify(req.headers)),
-    );
+    await publisher.setCredentials(req.params.skillId, null, await authenticator.identify(req.headers));
     res.status(204).end();
   });
 
@@ -62,16 +58,24 @@ export function publishingRoutes(
     const { message } = deprecationRequest.parse(req.body);
     const { skillId, version } = req.params;
     const text = message ?? `${skillId}@${version} is deprecated`;
-    const updated = await orServiceUnavailable(async () =>
-      publisher.deprecate(skillId, version, text, await authenticator.identify(req.headers), shown),
+    const updated = await publisher.deprecate(
+      skillId,
+      version,
+      text,
+      await authenticator.identify(req.headers),
+      shown,
     );
     res.json(discovery.summary(updated));
   });
 
   router.delete(deprecation, async (req: Request<VersionParams>, res) => {
     const { skillId, version } = req.params;
-    const updated = await orServiceUnavailable(async () =>
-      publisher.deprecate(skillId, version, null, await authenticator.identify(req.headers), shown),
+    const updated = await publisher.deprecate(
+      skillId,
+      version,
+      null,
+      await authenticator.identify(req.headers),
+      shown,
     );
     res.json(discovery.summary(updated));
   });
@@ -79,9 +83,7 @@ export function publishingRoutes(
   // Ours: a hosted version whose pool scales to zero is kept invocable without workers until this.
   router.delete('/:skillId/versions/:version/dormancy', async (req: Request<VersionParams>, res) => {
     const { skillId, version } = req.params;
-    await orServiceUnavailable(async () =>
-      publisher.forgetDormant(skillId, version, await authenticator.identify(req.headers)),
-    );
+    await publisher.forgetDormant(skillId, version, await authenticator.identify(req.headers));
     res.status(204).end();
   });
 }
