@@ -1,9 +1,6 @@
-import { SkillError } from '@skillrun/core';
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { isAdmin } from '../auth/identity';
-import { authRequired } from '../auth/skill-access';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { requireAdmin } from '../auth/require-admin';
 import { measuredRouter } from '../metrics/measured-router';
 import type { FleetOverview } from './fleet-overview';
 
@@ -13,21 +10,9 @@ import type { FleetOverview } from './fleet-overview';
  */
 export function fleetRoutes(fleet: FleetOverview, authenticator: Authenticator): Router {
   const router = measuredRouter();
-  router.get('', adminOnly(authenticator), async (_req, res) => {
-    const overview = await orServiceUnavailable(() => fleet.read());
+  router.get('', requireAdmin(authenticator, 'The fleet overview'), async (_req, res) => {
+    const overview = await fleet.read();
     res.setHeader('Cache-Control', 'no-store').json(overview);
   });
   return router;
-}
-
-function adminOnly(authenticator: Authenticator): RequestHandler {
-  return async function fleetAdminOnly(req, _res, next) {
-    const identity = await orServiceUnavailable(() => authenticator.identify(req.headers));
-    if (identity.kind !== 'principal') {
-      throw authRequired({ type: 'api_key' }, 'The fleet overview needs an admin credential (X-API-Key)');
-    }
-    if (!isAdmin(identity.principal))
-      throw new SkillError('ACCESS_DENIED', 'The fleet overview needs the admin scope');
-    next();
-  };
 }
