@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { RedisKeys } from '@skillrun/core';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { ExecutionWatcher } from '../../apps/gateway/src/execution-watcher';
+import { ExecutionWatcher } from '../../apps/gateway/src/executions/execution-watcher';
 
 const keys = new RedisKeys('{t}');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairShare } from '../../apps/gateway/src/fair-share';
+import { FairShare } from '../../apps/gateway/src/invocations/fair-share';
 
 describe('FairShare', () => {
   const clocked = (burst: number, maxCallers?: number) => {

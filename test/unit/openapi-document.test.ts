@@ -1,11 +1,26 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { RedisKeys } from '@skillrun/core';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../apps/gateway/src/app';
-import { openApiDocument } from '../../apps/gateway/src/openapi/openapi-document';
+import { loadGatewayConfig } from '../../apps/gateway/src/config';
+import { gatewaySlices } from '../../apps/gateway/src/gateway-parts';
+import { createApp } from '../../apps/gateway/src/http/app';
+import { openApiDocument } from '../../apps/gateway/src/http/openapi-document';
 
 type Json = Record<string, unknown>;
 
-const document = openApiDocument('http://localhost:3000');
+// Routes are registered when the slices are built; none of these stand-ins is called, and the
+// connection, which scripts are defined on, never connects.
+const slices = gatewaySlices({
+  config: loadGatewayConfig({ PUBLIC_BASE_URL: 'http://localhost:3000', QUEUE_DASHBOARD: 'false' }),
+  keys: new RedisKeys('test'),
+  redis: new Redis({ lazyConnect: true }),
+  queues: { webhooks: () => ({}) },
+  descriptors: { defaults: { auth: { type: 'none' } } },
+  registry: {},
+  logger: {},
+} as never);
+const document = openApiDocument('http://localhost:3000', slices);
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Express route parameters as the document names them. */
 const PARAMETER_NAMES: Record<string, string> = {
@@ -97,24 +112,21 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents every route the gateway serves, and none that it does not', () => {
-    // Routes are registered when the app is built; none of these stand-ins is called.
-    const app = createApp({
-      redis: {},
-      discovery: {},
-      publisher: {},
-      invocations: {},
-      authenticator: {},
-      apiKeys: {},
-      logger: {},
-      baseUrl: 'http://localhost:3000',
-      bodyLimitBytes: 1024,
-      maxJsonDepth: 64,
-    } as never);
+    const app = createApp(
+      {
+        metrics: {},
+        logger: {},
+        baseUrl: 'http://localhost:3000',
+        bodyLimitBytes: 1024,
+        maxJsonDepth: 64,
+      } as never,
+      slices,
+    );
     const { routes, mounts } = servedBy((app as unknown as { router: { stack: Layer[] } }).router.stack);
     // Swagger UI and the console are middleware mounted at /docs and /console (a page and its
     // assets); the document names each page.
     // A2A's HTTP+JSON binding is @a2a-js/sdk's router mounted at /a2a/rest; the document names its operations.
-    expect(mounts).toEqual(['/a2a/rest', '/docs', '/console']);
+    expect(mounts).toEqual(['/console', '/a2a/rest', '/docs']);
     const a2aRest = documentedOperations().filter((operation) => operation.includes(' /a2a/rest/'));
     const served = [...routes, 'GET /docs', 'GET /console', ...a2aRest];
     expect(new Set(served).size, 'a route is registered twice').toBe(served.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollHintMs } from '../../apps/gateway/src/poll-hint';
+import { pollHintMs } from '../../apps/gateway/src/executions/poll-hint';
 
 describe('the pause a polling client of an unfinished execution is told to take (Retry-After-Ms)', () => {
   const created = '2026-01-01T00:00:00.000Z';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preferredWait, requestedWait } from '../../apps/gateway/src/routes/wait-preference';
+import { preferredWait, requestedWait } from '../../apps/gateway/src/http/wait-preference';
 
 describe('the wait a GET status or result asks for', () => {
   it('reads RFC 7240 wait from Prefer: the first instance, any case, quoted or not, parameters ignored', () => {

@@ -11,9 +11,9 @@ import {
   redisTargetOf,
 } from '@skillrun/core';
 import express from 'express';
+import { QueueDashboardConfig } from './admin/queue-dashboard-config';
 import { AgentConfig } from './agents/agent-config';
 import { type Limits, parseLimits } from './limits/limits-config';
-import { QueueDashboardConfig } from './queue-dashboard-config';
 
 export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@skillrun/core';
-import { answerClientErrors } from './client-error-answer';
 import type { GatewayConfig } from './config';
 import { buildGateway, type GatewayParts } from './gateway-parts';
+import { answerClientErrors } from './http/client-error-answer';
 
 /** A gateway process' lifecycle: built and listening on start, and an orderly close. */
 export class GatewayService {
@@ -23,7 +23,7 @@ export class GatewayService {
     const { config } = this;
     this.parts = buildGateway(config, this.logger);
     // Read before the first invocation is accepted, so that none misses a standing webhook or a follower.
-    await this.parts.notified.start();
+    await this.parts.shared.notified.start();
     const server = this.parts.app.listen(config.PORT, config.HOST);
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
@@ -48,10 +48,9 @@ export class GatewayService {
    * request is answered (Node would wait for it to time out).
    */
   async close(): Promise<void> {
-    this.parts?.watcher.close();
-    this.parts?.notified.close();
-    this.parts?.feed.close();
-    await this.parts?.agents.close();
+    this.parts?.shared.watcher.close();
+    this.parts?.shared.notified.close();
+    for (const slice of this.parts?.slices ?? []) await slice.close?.();
     const server = this.server;
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -59,7 +58,7 @@ export class GatewayService {
       await closed;
       clearInterval(sweep);
     }
-    await this.parts?.queues.close().catch(() => {});
-    this.parts?.redis.disconnect();
+    await this.parts?.shared.queues.close().catch(() => {});
+    this.parts?.shared.redis.disconnect();
   }
 }

@@ -1,9 +1,9 @@
 import type { ExecutionStore, Logger, SkillRegistry } from '@skillrun/core';
 import type { Authenticator } from '../auth/authenticator';
-import type { ExecutionCanceler } from '../execution-canceler';
-import type { ExecutionReader } from '../execution-reader';
-import type { InvocationService } from '../invocation-service';
-import type { SkillDiscovery } from '../skill-discovery';
+import type { ExecutionCanceler } from '../executions/execution-canceler';
+import type { ExecutionReader } from '../executions/execution-reader';
+import type { InvocationService } from '../invocations/invocation-service';
+import type { SkillDiscovery } from '../skills/skill-discovery';
 
 /** The agent protocols' settings (MCP_*), from the gateway's config. */
 export interface AgentSettings {

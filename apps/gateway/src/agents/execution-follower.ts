@@ -1,6 +1,6 @@
 import { type Execution, isTerminalStatus } from '@skillrun/core';
-import type { ExecutionReader } from '../execution-reader';
-import type { RequestHeaders } from '../request-headers';
+import type { ExecutionReader } from '../executions/execution-reader';
+import type { RequestHeaders } from '../http/request-headers';
 
 export interface Follow {
   skillId: string;

@@ -9,9 +9,9 @@ import {
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import type { RequestHeaders } from '../request-headers';
-import type { SkillDiscovery } from '../skill-discovery';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { RequestHeaders } from '../http/request-headers';
+import type { SkillDiscovery } from '../skills/skill-discovery';
 
 export interface ToolRoutesDeps {
   discovery: SkillDiscovery;

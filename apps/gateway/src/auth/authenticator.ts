@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type ApiKeyStore, type Logger, type Principal, SCOPES, SkillError } from '@skillrun/core';
-import { headerOf, type RequestHeaders } from '../request-headers';
+import { headerOf, type RequestHeaders } from '../http/request-headers';
 import type { CustomAuthorizer } from './custom-authorizer';
 import { ANONYMOUS, type Identity } from './identity';
 import { JwtRejected } from './jwt-rejected';

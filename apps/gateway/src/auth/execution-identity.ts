@@ -6,9 +6,9 @@ import {
   type Principal,
   type SkillRegistry,
 } from '@skillrun/core';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { readable } from '../readable-execution';
-import type { RequestHeaders } from '../request-headers';
+import { readable } from '../executions/readable-execution';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { RequestHeaders } from '../http/request-headers';
 import type { Authenticator } from './authenticator';
 import { type Identity, principalOf } from './identity';
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
-import { secureOnly } from '../middleware/html-page-headers';
+import { secureOnly } from '../http/html-page-headers';
 
 /**
  * The console's security headers: helmet's set with a CSP of its own, stricter than the other

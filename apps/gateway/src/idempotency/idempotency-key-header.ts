@@ -1,5 +1,5 @@
 import { SkillError } from '@skillrun/core';
-import { headerOf, type RequestHeaders } from '../request-headers';
+import { headerOf, type RequestHeaders } from '../http/request-headers';
 
 /** Visible ASCII, at most 255 characters: what clients send (UUIDs, hashes, their own ids). */
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -18,9 +18,8 @@ import {
 } from '@skillrun/core';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { decodeCursor, encodeCursor } from '../page-cursor';
-import type { RequestHeaders } from '../request-headers';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
 import type { TaskLinks } from './task-links';
 import { taskView } from './task-view';
 
@@ -64,9 +63,7 @@ export class TaskDesk {
     let after = query.cursor === undefined ? undefined : afterOf(query.cursor);
     let exhausted = false;
     for (let looked = 0; looked < SCAN_BUDGET && found.length < query.limit; looked += READ_CHUNK) {
-      const entries = await orServiceUnavailable(() =>
-        this.deps.tasks.list(query.skill_id, after, READ_CHUNK),
-      );
+      const entries = await this.deps.tasks.list(query.skill_id, after, READ_CHUNK);
       for (const entry of entries) {
         after = entry;
         // Ended or gone since it was listed: it is leaving the list.
@@ -90,7 +87,7 @@ export class TaskDesk {
   async claim(executionId: string, headers: RequestHeaders): Promise<TaskView> {
     const principal = await this.principal(headers);
     const task = await this.assignedTask(executionId, principal);
-    const claimed = await orServiceUnavailable(() => this.deps.tasks.claim(executionId, principal.callerId));
+    const claimed = await this.deps.tasks.claim(executionId, principal.callerId);
     if (claimed === 'claimed-by-another') throw claimedByAnother(task.execution);
     if (claimed === 'not-open') throw ended(executionId, 'claimed');
     return this.view(await this.openTask(executionId));
@@ -111,9 +108,7 @@ export class TaskDesk {
   /** A one-time link that completes the task without credentials, for whoever the caller sends it to. */
   async link(executionId: string, headers: RequestHeaders): Promise<TaskLink> {
     const task = await this.assignedTask(executionId, await this.principal(headers));
-    const { token, expiresAt } = await orServiceUnavailable(() =>
-      this.deps.links.issue(executionId, task.execution.attempts),
-    );
+    const { token, expiresAt } = await this.deps.links.issue(executionId, task.execution.attempts);
     return { url: `${this.deps.baseUrl}/tasks/link/${token}`, expires_at: new Date(expiresAt).toISOString() };
   }
 
@@ -141,7 +136,7 @@ export class TaskDesk {
       throw claimedByAnother(execution);
     }
     const outputJson = 'output' in outcome ? this.checkedOutput(definition, outcome.output) : undefined;
-    if ('link' in hand && !(await orServiceUnavailable(() => this.deps.links.use(hand.link)))) {
+    if ('link' in hand && !(await this.deps.links.use(hand.link))) {
       throw new SkillError('ACCESS_DENIED', 'This link has been used already');
     }
     const end = {
@@ -150,15 +145,13 @@ export class TaskDesk {
       workerId: by,
     };
     const id = execution.execution_id;
-    const written: TransitionResult = await orServiceUnavailable(() =>
-      outputJson !== undefined
-        ? store.transitions.complete(id, outputJson, end)
-        : store.transitions.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end),
-    );
+    const written: TransitionResult = await (outputJson !== undefined
+      ? store.transitions.complete(id, outputJson, end)
+      : store.transitions.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end));
     if (written === 'missing') throw notFound(id);
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
     await this.promote(execution);
-    const after = await orServiceUnavailable(() => store.records.get(id));
+    const after = await store.records.get(id);
     if (!after) throw notFound(id);
     return after;
   }
@@ -187,9 +180,7 @@ export class TaskDesk {
   }
 
   private async principal(headers: RequestHeaders): Promise<Principal> {
-    const principal = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
-    );
+    const principal = principalOf(await this.deps.authenticator.identify(headers));
     if (!principal) throw new SkillError('AUTH_REQUIRED', 'Tasks are for authenticated callers');
     return principal;
   }
@@ -202,9 +193,9 @@ export class TaskDesk {
   }
 
   private async openTask(executionId: string): Promise<OpenTask> {
-    const execution = await orServiceUnavailable(() => this.deps.store.records.get(executionId));
+    const execution = await this.deps.store.records.get(executionId);
     if (!execution) throw notFound(executionId);
-    const versions = await orServiceUnavailable(() => this.deps.registry.versions(execution.skill_id));
+    const versions = await this.deps.registry.versions(execution.skill_id);
     const entry = versions.find((version) => version.version === execution.skill_version);
     if (entry?.source !== 'hosted' || entry.definition.mode !== 'task') throw notFound(executionId);
     if (isTerminalStatus(execution.status)) throw ended(executionId, 'handed in');
@@ -213,7 +204,7 @@ export class TaskDesk {
   }
 
   private async view({ execution, definition }: OpenTask): Promise<TaskView> {
-    const inputs = await orServiceUnavailable(() => this.deps.store.records.inputsOf(execution.execution_id));
+    const inputs = await this.deps.store.records.inputsOf(execution.execution_id);
     return taskView(execution, definition, inputs ?? {}, this.deps.baseUrl);
   }
 }

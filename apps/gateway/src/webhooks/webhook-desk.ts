@@ -14,10 +14,9 @@ import {
 import type { Queue } from 'bullmq';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
-import type { NotifiedCallers } from '../notified-callers';
-import { orServiceUnavailable } from '../or-service-unavailable';
-import { decodeCursor, encodeCursor } from '../page-cursor';
-import type { RequestHeaders } from '../request-headers';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
+import type { NotifiedCallers } from '../invocations/notified-callers';
 import type { WebhookUrlCheck } from './webhook-url-check';
 
 export interface WebhookDeskDeps {
@@ -45,16 +44,14 @@ export class WebhookDesk {
       "Standing webhooks need credentials: they hear of the caller's executions",
     );
     this.deps.urls.assert(request.url, '/url');
-    const created = await orServiceUnavailable(() =>
-      this.deps.webhooks.createStanding(principal.callerId, request),
-    );
+    const created = await this.deps.webhooks.createStanding(principal.callerId, request);
     await this.deps.notified.changed();
     return created;
   }
 
   async list(headers: RequestHeaders): Promise<{ webhooks: WebhookView[] }> {
     const principal = await this.caller(headers, 'Listing webhooks needs credentials');
-    const found = await orServiceUnavailable(() => this.deps.webhooks.list(principal.callerId));
+    const found = await this.deps.webhooks.list(principal.callerId);
     return { webhooks: found.map(({ view }) => view) };
   }
 
@@ -64,7 +61,7 @@ export class WebhookDesk {
 
   async remove(id: string, headers: RequestHeaders): Promise<void> {
     const webhook = await this.owned(id, headers);
-    await orServiceUnavailable(() => this.deps.webhooks.remove(webhook));
+    await this.deps.webhooks.remove(webhook);
     await this.deps.notified.changed();
   }
 
@@ -75,43 +72,38 @@ export class WebhookDesk {
   ): Promise<{ deliveries: WebhookDelivery[]; next_cursor: string | null }> {
     await this.owned(id, headers);
     const from = query.cursor === undefined ? 0 : offsetOf(query.cursor);
-    const { deliveries, next } = await orServiceUnavailable(() =>
-      this.deps.deliveries.list(id, query.limit ?? 20, from),
-    );
+    const { deliveries, next } = await this.deps.deliveries.list(id, query.limit ?? 20, from);
     return { deliveries, next_cursor: next === null ? null : encodeCursor({ offset: next }) };
   }
 
   /** Sends a delivery once more (one attempt, recorded with the others); answers it as it stands. */
   async redeliver(id: string, deliveryId: string, headers: RequestHeaders): Promise<WebhookDelivery> {
     await this.owned(id, headers);
-    const found = await orServiceUnavailable(() => this.deps.deliveries.get(deliveryId));
+    const found = await this.deps.deliveries.get(deliveryId);
     if (!found || found.delivery.webhook_id !== id) {
       throw new SkillError('WEBHOOK_NOT_FOUND', `Webhook ${id} has no delivery "${deliveryId}"`);
     }
-    await orServiceUnavailable(async () => {
-      await this.deps.deliveries.reopen(deliveryId);
-      await this.deps.queue.add(
-        'deliver',
-        { delivery_id: deliveryId },
-        deliveryJobOptions(`${deliveryId}:again:${Date.now()}`, 1, 0),
-      );
-    });
+    await this.deps.deliveries.reopen(deliveryId);
+    await this.deps.queue.add(
+      'deliver',
+      { delivery_id: deliveryId },
+      deliveryJobOptions(`${deliveryId}:again:${Date.now()}`, 1, 0),
+    );
     return { ...found.delivery, state: 'pending' };
   }
 
   private async caller(headers: RequestHeaders, why: string): Promise<Principal> {
-    const principal = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
-    );
+    const principal = principalOf(await this.deps.authenticator.identify(headers));
     if (!principal) throw new SkillError('AUTH_REQUIRED', why);
     return principal;
   }
 
   /** The webhook, if the request's caller owns it (or is an admin, or it is an anonymous one's). */
   private async owned(id: string, headers: RequestHeaders): Promise<StoredWebhook> {
-    const [webhook, identity] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.webhooks.get(id), this.deps.authenticator.identify(headers)]),
-    );
+    const [webhook, identity] = await Promise.all([
+      this.deps.webhooks.get(id),
+      this.deps.authenticator.identify(headers),
+    ]);
     if (identity.kind === 'invalid') throw new SkillError('AUTH_REQUIRED', 'The credentials are not valid');
     const principal = principalOf(identity);
     if (webhook && (webhook.owner === null || isAdmin(principal) || webhook.owner === principal?.callerId)) {

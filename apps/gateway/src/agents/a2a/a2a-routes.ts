@@ -1,7 +1,7 @@
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, RequestHandler, Router } from 'express';
 import { authRequired } from '../../auth/skill-access';
-import { orServiceUnavailable } from '../../or-service-unavailable';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
 import type { AgentGateway } from '../agent-gateway';
 import { A2A_JSONRPC_PATH, A2A_REST_PATH } from './a2a-agent-card';
 import { CLIENT_ADDRESS_HEADER } from './skill-a2a-handler';

@@ -20,8 +20,8 @@ import {
 import { type A2ARequestHandler, type ServerCallContext, STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../or-service-unavailable';
-import { headerOf, type RequestHeaders } from '../../request-headers';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import { headerOf, type RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';

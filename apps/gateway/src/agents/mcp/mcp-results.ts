@@ -7,7 +7,7 @@ import {
   skillUrls,
   toStructuredContent,
 } from '@skillrun/core';
-import { pollHintMs } from '../../poll-hint';
+import { pollHintMs } from '../../executions/poll-hint';
 
 /** A completed execution's output: structuredContent, and the same as text for clients without it. */
 export function outputResult(descriptor: Pick<SkillDescriptor, 'output'>, output: unknown): CallToolResult {

@@ -5,7 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillError } from '@skillrun/core';
 import type { Request, Response } from 'express';
 import { authRequired } from '../../auth/skill-access';
-import { orServiceUnavailable } from '../../or-service-unavailable';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
 import type { AgentDeps } from '../agent-deps';
 import { skillMcpServer } from './skill-mcp-server';
 

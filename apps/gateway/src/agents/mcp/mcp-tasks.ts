@@ -2,8 +2,8 @@ import type { CallToolResult, GetTaskResult } from '@modelcontextprotocol/sdk/ty
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../or-service-unavailable';
-import type { RequestHeaders } from '../../request-headers';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { followExecution } from '../execution-follower';
 import { endResult, toTask } from './mcp-results';

@@ -1,8 +1,8 @@
 import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../or-service-unavailable';
-import type { RequestHeaders } from '../../request-headers';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';

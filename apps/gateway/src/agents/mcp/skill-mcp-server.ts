@@ -13,8 +13,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { SkillError, toMcpTool } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../or-service-unavailable';
-import type { RequestHeaders } from '../../request-headers';
+import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { McpTasks } from './mcp-tasks';
 import { McpToolCalls } from './mcp-tool-calls';

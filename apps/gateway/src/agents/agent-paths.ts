@@ -1,0 +1,176 @@
+import { ToolDefinitions, ToolFormatQuery, ToolListQuery } from '@skillrun/core';
+import { errors, queryParameters, skillId } from '../http/openapi-parts';
+
+const tags = ['agents'];
+const toolDefinitions = {
+  description: 'The tools, and per skill its tool name, whether it is strict (OpenAI) and why not.',
+  content: { 'application/json': { schema: ToolDefinitions } },
+};
+const MCP =
+  'MCP (Model Context Protocol, revision 2025-11-25; 2025-06-18 and earlier are negotiated too) over Streamable HTTP, with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it. Errors of the protocol are JSON-RPC errors; the HTTP errors listed here are our envelope. See the README, "MCP".';
+const mcpErrors = errors('400', '401', '404', '503');
+const A2A_REST =
+  "A2A 1.0's HTTP+JSON binding, served by @a2a-js/sdk's router under /a2a/rest (also with a tenant path segment, and ListTasks and push notification configuration, which answer UnsupportedOperation or PushNotificationNotSupported). Same mapping onto executions as JSON-RPC at /a2a; A2A's errors are answered in the binding's own error form, invalid credentials as 401 in our envelope. See the README, \"A2A\".";
+const taskId = { name: 'task_id', in: 'path', required: true, schema: { type: 'string' } };
+const a2aJson = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object' } } },
+});
+const a2aStream = {
+  description: 'Server-sent events: the task, its status updates, the output as an artifact update.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
+
+/** Ours: skills for agents (tool definitions, MCP, A2A). */
+export const agentPaths = {
+  '/tools': {
+    get: {
+      operationId: 'listTools',
+      summary: 'The skills the caller may see as tool definitions: OpenAI function tools or MCP tools (ours)',
+      description:
+        'The search of GET /skills (each skill at its latest version, a page at a time), each skill as a tool of `format`: `openai` (Chat Completions), `openai-responses` (Responses API) or `mcp`. An OpenAI tool is `strict: true` when strict mode takes its parameters unchanged; otherwise it is sent as the skill takes it, `strict: false`, and `skills[].notes` says why (each place in the schema and the reason).',
+      tags,
+      parameters: queryParameters(ToolListQuery),
+      responses: { '200': toolDefinitions, ...errors('400', '503') },
+    },
+  },
+  '/skills/{skill_id}/tools': {
+    get: {
+      operationId: 'getSkillTools',
+      summary: 'One skill as a tool definition (ours)',
+      description: 'As GET /tools, for one skill at a version range (the latest by default).',
+      tags,
+      parameters: [skillId, ...queryParameters(ToolFormatQuery)],
+      responses: { '200': toolDefinitions, ...errors('400', '404', '503') },
+    },
+  },
+  '/.well-known/agent-card.json': {
+    get: {
+      operationId: 'getAgentCard',
+      summary: 'The A2A Agent Card of this service, built from the registry (ours)',
+      description:
+        'A2A 1.0 (its JSON form): one agent whose skills are the skills anyone may discover (id, name, description, tags, an example), security schemes `apiKey` (X-API-Key) and `bearer`, and the JSON-RPC interface at /a2a (protocol versions 1.0 and 0.3).',
+      tags,
+      responses: {
+        '200': {
+          description: 'The Agent Card.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+        ...errors('503'),
+      },
+    },
+  },
+  '/a2a': {
+    post: {
+      operationId: 'a2aJsonRpc',
+      summary:
+        'A2A over JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (ours)',
+      description:
+        'A2A 1.0 with `A2A-Version: 1.0`; the v0.3 methods (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe) when the header says 0.3 or is absent. A message names the skill in its metadata (`skill_id`) and carries the inputs in a data part; the task is the skill\'s execution (task id = execution id). Invalid credentials are 401 in our envelope; A2A\'s errors are JSON-RPC errors whose ErrorInfo metadata holds our error code and envelope. See the README, "A2A".',
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': {
+          description:
+            'The JSON-RPC answer, or a stream of events (text/event-stream) for the streaming methods.',
+          content: {
+            'application/json': { schema: { type: 'object' } },
+            'text/event-stream': { schema: { type: 'string' } },
+          },
+        },
+        ...errors('401', '503'),
+      },
+    },
+  },
+  '/a2a/rest/message:send': {
+    post: {
+      operationId: 'a2aRestSendMessage',
+      summary: 'A2A HTTP+JSON binding: SendMessage (ours)',
+      description: A2A_REST,
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': a2aJson('The task (or a message).'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/message:stream': {
+    post: {
+      operationId: 'a2aRestSendStreamingMessage',
+      summary: 'A2A HTTP+JSON binding: SendStreamingMessage (ours)',
+      description: A2A_REST,
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': a2aStream, ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}': {
+    get: {
+      operationId: 'a2aRestGetTask',
+      summary: 'A2A HTTP+JSON binding: GetTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aJson('The task.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}:cancel': {
+    post: {
+      operationId: 'a2aRestCancelTask',
+      summary: 'A2A HTTP+JSON binding: CancelTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aJson('The canceled task.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}:subscribe': {
+    get: {
+      operationId: 'a2aRestSubscribeToTask',
+      summary: 'A2A HTTP+JSON binding: SubscribeToTask (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aStream, ...errors('401', '503') },
+    },
+  },
+  '/mcp': {
+    post: {
+      operationId: 'mcpPost',
+      summary: 'MCP: a JSON-RPC message of the session (ours)',
+      description: MCP,
+      tags,
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': {
+          description:
+            'The JSON-RPC answer, as JSON or as a stream of events (text/event-stream) with progress notifications first.',
+          content: {
+            'application/json': { schema: { type: 'object' } },
+            'text/event-stream': { schema: { type: 'string' } },
+          },
+        },
+        '202': { description: 'A notification or a response was taken.' },
+        ...mcpErrors,
+      },
+    },
+    get: {
+      operationId: 'mcpStream',
+      summary: "MCP: the session's stream of server notifications (ours)",
+      description: MCP,
+      tags,
+      responses: {
+        '200': {
+          description: 'Server-sent events.',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        ...mcpErrors,
+      },
+    },
+    delete: {
+      operationId: 'mcpEnd',
+      summary: 'MCP: ends the session (ours)',
+      description: MCP,
+      tags,
+      responses: { '200': { description: 'Ended.' }, ...mcpErrors },
+    },
+  },
+};

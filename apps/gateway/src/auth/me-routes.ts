@@ -1,0 +1,29 @@
+import type { CallerIdentity } from '@skillrun/core';
+import type { Router } from 'express';
+import { measuredRouter } from '../metrics/measured-router';
+import type { Authenticator } from './authenticator';
+import { authRequired } from './skill-access';
+
+/**
+ * GET /me: who the credentials say the caller is. A consumer holding only a key learns from it the
+ * caller.id its invocations must name (a key does not carry it readably).
+ */
+export function meRoutes(authenticator: Authenticator): Router {
+  const router = measuredRouter();
+  router.get('', async (req, res) => {
+    const identity = await authenticator.identify(req.headers);
+    if (identity.kind !== 'principal') {
+      throw authRequired({ type: 'api_key' }, 'GET /me needs credentials (X-API-Key or a bearer token)');
+    }
+    const { callerId, scopes, skills, method } = identity.principal;
+    const answer: CallerIdentity = {
+      caller_id: callerId,
+      scopes: [...scopes],
+      ...(skills ? { skills: [...skills] } : {}),
+      method,
+    };
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+  return router;
+}

@@ -1,0 +1,20 @@
+import { SkillError } from '@skillrun/core';
+import type { RequestHandler } from 'express';
+import type { Authenticator } from './authenticator';
+import { isAdmin } from './identity';
+import { authRequired } from './skill-access';
+
+/**
+ * Lets only admin credentials through (ADMIN_API_KEY, or a key with the admin scope); `what` names
+ * what it guards in the refusals ("The admin API").
+ */
+export function requireAdmin(authenticator: Authenticator, what: string): RequestHandler {
+  return async function adminOnly(req, _res, next) {
+    const identity = await authenticator.identify(req.headers);
+    if (identity.kind !== 'principal') {
+      throw authRequired({ type: 'api_key' }, `${what} needs an admin credential (X-API-Key)`);
+    }
+    if (!isAdmin(identity.principal)) throw new SkillError('ACCESS_DENIED', `${what} needs the admin scope`);
+    next();
+  };
+}

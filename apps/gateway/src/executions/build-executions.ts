@@ -1,0 +1,66 @@
+import { ExecutionIdentity } from '../auth/execution-identity';
+import type { GatewayShared } from '../gateway-shared';
+import type { Slice } from '../http/slice';
+import { CallerStreams } from './caller-streams';
+import { ChangeFeed } from './change-feed';
+import { ExecutionCanceler } from './execution-canceler';
+import { ExecutionHistory } from './execution-history';
+import { executionPaths } from './execution-paths';
+import { ExecutionReader } from './execution-reader';
+import { executionRoutes } from './execution-routes';
+import { ExecutionStreams } from './execution-stream';
+import { skillExecutionRoutes } from './skill-execution-routes';
+import { StreamQuota } from './stream-quota';
+
+/** The executions slice, and what other slices read executions with. */
+export interface ExecutionsSlice extends Slice {
+  reader: ExecutionReader;
+  canceler: ExecutionCanceler;
+  history: ExecutionHistory;
+}
+
+/**
+ * Executions once started: read (and waited for), canceled, streamed, listed, and a caller's
+ * followed live; the notifications stream is closed with the slice.
+ */
+export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
+  const { config, redis, keys, store, queues, authenticator, registry, watcher, metrics } = shared;
+  const identity = new ExecutionIdentity({
+    store,
+    authenticator,
+    registry,
+    defaultAuth: shared.descriptors.defaults.auth,
+  });
+  const reader = new ExecutionReader({ store, watcher, identity, maxWaitSeconds: config.MAX_WAIT_SECONDS });
+  const canceler = new ExecutionCanceler({ redis, keys, store, queues, identity, metrics });
+  const history = new ExecutionHistory({
+    store,
+    authenticator,
+    retentionSeconds: config.EXECUTION_TTL_SECONDS,
+  });
+  const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
+  const heartbeatMs = config.STREAM_HEARTBEAT_SECONDS * 1000;
+  const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
+  const callerStreams = new CallerStreams({
+    authenticator,
+    store,
+    feed,
+    followers: shared.followers,
+    notified: shared.notified,
+    quota,
+    heartbeatMs,
+    retentionSeconds: config.EXECUTION_TTL_SECONDS,
+  });
+  const streams = new ExecutionStreams({ identity, store, watcher, quota, heartbeatMs });
+  return {
+    routes: [
+      { path: '/skills', router: skillExecutionRoutes({ executions: reader, canceler, streams }) },
+      { path: '/executions', router: executionRoutes(history, callerStreams) },
+    ],
+    paths: executionPaths,
+    close: () => feed.close(),
+    reader,
+    canceler,
+    history,
+  };
+}

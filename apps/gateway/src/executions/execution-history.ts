@@ -1,0 +1,122 @@
+import {
+  type Execution,
+  type ExecutionListPage,
+  type ExecutionListQuery,
+  type ExecutionStore,
+  type IndexPosition,
+  SkillError,
+} from '@skillrun/core';
+import { satisfies, validRange } from 'semver';
+import type { Authenticator } from '../auth/authenticator';
+import { isAdmin, principalOf } from '../auth/identity';
+import { decodeCursor, encodeCursor } from '../http/page-cursor';
+import type { RequestHeaders } from '../http/request-headers';
+
+export interface ExecutionHistoryDeps {
+  store: ExecutionStore;
+  authenticator: Authenticator;
+  /** EXECUTION_TTL_SECONDS: how far back a listing can see. */
+  retentionSeconds: number;
+}
+
+/** How many executions one request looks at, at most, before it answers what it found. */
+const SCAN_BUDGET = 1000;
+const READ_CHUNK = 100;
+
+/**
+ * GET /executions: executions newest first, by skill, status, caller and time, a page at a time.
+ * A caller lists its own (from its own index), an admin everyone's or one caller's. Each page reads
+ * the hour lists of the index backwards and filters the records it names; a page that has looked at
+ * SCAN_BUDGET executions answers with what it found and a cursor, so a rare filter over a long
+ * history costs several small requests rather than one unbounded one.
+ */
+export class ExecutionHistory {
+  constructor(private readonly deps: ExecutionHistoryDeps) {}
+
+  async list(query: ExecutionListQuery, headers: RequestHeaders): Promise<ExecutionListPage> {
+    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    if (!principal) {
+      throw new SkillError(
+        'AUTH_REQUIRED',
+        'Listing executions needs credentials: it shows the caller its own',
+      );
+    }
+    const admin = isAdmin(principal);
+    if (!admin && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
+      throw new SkillError('ACCESS_DENIED', "Only an admin lists another caller's executions");
+    }
+    const owner = admin ? query.caller_id : principal.callerId;
+    const range = this.rangeOf(query);
+    const keep = matcher(query, range);
+    const found: Omit<Execution, 'output'>[] = [];
+    let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
+    for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
+      const { entries, next } = await this.deps.store.index.read(
+        owner === undefined ? {} : { owner },
+        range,
+        from,
+        READ_CHUNK,
+      );
+      const records = await Promise.all(entries.map(({ id }) => this.deps.store.records.get(id)));
+      for (const [i, execution] of records.entries()) {
+        if (!execution || !keep(execution)) continue;
+        const { output: _output, ...shown } = execution;
+        found.push(shown);
+        if (found.length === query.limit)
+          return { executions: found, next_cursor: cursorOf(entries[i]?.after ?? null) };
+      }
+      if (next === null) return { executions: found, next_cursor: null };
+      from = next;
+    }
+    return { executions: found, next_cursor: cursorOf(from ?? null) };
+  }
+
+  /** [since, until) in epoch ms; by default all that is retained, up to now. */
+  private rangeOf(query: ExecutionListQuery): { sinceMs: number; untilMs: number } {
+    const now = Date.now();
+    const sinceMs =
+      query.since === undefined ? now - (this.deps.retentionSeconds + 7200) * 1000 : Date.parse(query.since);
+    const untilMs = query.until === undefined ? now + 1 : Date.parse(query.until);
+    if (sinceMs >= untilMs) {
+      throw new SkillError('INVALID_INPUT', '`since` must be before `until`', {
+        details: [{ path: '/since', message: 'must be before until' }],
+      });
+    }
+    return { sinceMs, untilMs };
+  }
+}
+
+/** Whether an execution passes the query's filters (the index gave its caller and its hour). */
+function matcher(query: ExecutionListQuery, { sinceMs, untilMs }: { sinceMs: number; untilMs: number }) {
+  const statuses = query.status === undefined ? undefined : new Set(query.status.split(','));
+  const versions = query.version === undefined ? undefined : validRange(query.version);
+  if (versions === null) {
+    throw new SkillError('INVALID_INPUT', '`version` is not a semver range', {
+      details: [{ path: '/version', message: 'must be a semver range (1.2.0, ^1, >=1.0.0 <2)' }],
+    });
+  }
+  return (execution: Execution): boolean => {
+    const created = Date.parse(execution.timestamps.created_at);
+    return (
+      created >= sinceMs &&
+      created < untilMs &&
+      (query.skill_id === undefined || execution.skill_id === query.skill_id) &&
+      (statuses === undefined || statuses.has(execution.status)) &&
+      (versions === undefined || satisfies(execution.skill_version, versions))
+    );
+  };
+}
+
+function cursorOf(position: IndexPosition | null): string | null {
+  return position === null ? null : encodeCursor(position);
+}
+
+function positionOf(cursor: string): IndexPosition {
+  return decodeCursor(cursor, ({ hour, before }) => {
+    if (!Number.isSafeInteger(hour)) return undefined;
+    if (before === undefined) return { hour: hour as number };
+    return Number.isSafeInteger(before) && (before as number) >= 0
+      ? { hour: hour as number, before: before as number }
+      : undefined;
+  });
+}

@@ -1,0 +1,27 @@
+import { ExecutionEventsQuery, ExecutionListQuery, SchemaValidator } from '@skillrun/core';
+import type { Router } from 'express';
+import { measuredRouter } from '../metrics/measured-router';
+import type { CallerStreams } from './caller-streams';
+import type { ExecutionHistory } from './execution-history';
+
+const listQuery = new SchemaValidator(ExecutionListQuery, 'query', { coerceTypes: true });
+
+const eventsQuery = new SchemaValidator(ExecutionEventsQuery, 'query');
+
+/**
+ * Under /executions, mounted there: the history of executions across skills, and a caller's
+ * executions live (replaying what a filter finds is the invocations' router's).
+ */
+export function executionRoutes(history: ExecutionHistory, streams: CallerStreams): Router {
+  const router = measuredRouter();
+  router.get('', async (req, res) => {
+    const query = listQuery.parse({ ...req.query });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await history.list(query, req.headers));
+  });
+  router.get('/events', async (req, res) => {
+    const { caller_id } = eventsQuery.parse({ ...req.query });
+    await streams.stream(req, res, caller_id);
+  });
+  return router;
+}

@@ -1,0 +1,23 @@
+import { type Execution, type ExecutionStore, type Principal, SkillError } from '@skillrun/core';
+import { isAdmin } from '../auth/identity';
+
+/**
+ * The execution, if it belongs to this skill and this reader may see it: an authenticated caller's
+ * executions only that caller (or an admin). Anyone else gets the same 404 as for an id that does
+ * not exist, so that a guess learns nothing.
+ */
+export function readable(
+  record: Awaited<ReturnType<ExecutionStore['records']['read']>>,
+  skillId: string,
+  executionId: string,
+  principal: Principal | undefined,
+): Execution {
+  if (
+    record === null ||
+    record.execution.skill_id !== skillId ||
+    (record.owner !== null && !isAdmin(principal) && record.owner !== principal?.callerId)
+  ) {
+    throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
+  }
+  return record.execution;
+}

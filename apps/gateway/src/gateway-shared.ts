@@ -1,0 +1,95 @@
+import {
+  ApiKeyStore,
+  createRedis,
+  type DescriptorContext,
+  ExecutionStore,
+  FollowedCallers,
+  type Logger,
+  QueueRegistry,
+  RedisKeys,
+  SkillRegistry,
+  SkillSchemas,
+  WebhookStore,
+} from '@skillrun/core';
+import type { Redis } from 'ioredis';
+import type { Authenticator } from './auth/authenticator';
+import { authenticatorOf } from './auth/authenticator-of';
+import { SkillAccess } from './auth/skill-access';
+import { descriptorContext, type GatewayConfig } from './config';
+import { ExecutionWatcher } from './executions/execution-watcher';
+import { NotifiedCallers } from './invocations/notified-callers';
+import { GatewayMetrics } from './metrics/gateway-metrics';
+import { WebhookUrlCheck } from './webhooks/webhook-url-check';
+
+/**
+ * What the gateway's slices share: its configuration, the one Redis connection and the stores over
+ * it, who the caller is, and the gateway-wide watchers (each opens a connection of its own).
+ */
+export interface GatewayShared {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Closed once the server has stopped: the connection, its producers, the waiters' subscriber. */
+  redis: Redis;
+  keys: RedisKeys;
+  queues: QueueRegistry;
+  registry: SkillRegistry;
+  schemas: SkillSchemas;
+  store: ExecutionStore;
+  descriptors: DescriptorContext;
+  access: SkillAccess;
+  apiKeys: ApiKeyStore;
+  authenticator: Authenticator;
+  webhooks: WebhookStore;
+  webhookUrls: WebhookUrlCheck;
+  followers: FollowedCallers;
+  /** Which callers have standing webhooks or followers: read before the first invocation, then every while. */
+  notified: NotifiedCallers;
+  watcher: ExecutionWatcher;
+  metrics: GatewayMetrics;
+}
+
+/**
+ * One Redis connection shared by everything, whose command timeout (REDIS_TIMEOUT_MS) bounds what
+ * each request asks of Redis, and what the slices build on it.
+ */
+export function buildShared(config: GatewayConfig, logger: Logger): GatewayShared {
+  const redis = createRedis(config.redisTarget, {
+    role: 'request',
+    commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+  });
+  const keys = new RedisKeys(config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const registry = new SkillRegistry(redis, keys);
+  const descriptors = descriptorContext(config);
+  const apiKeys = new ApiKeyStore(redis, keys, config.API_KEY_CACHE_MS);
+  const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const followers = new FollowedCallers(redis, keys);
+  const watcher = new ExecutionWatcher({
+    open: () => redis.duplicate(),
+    keys,
+    maxWatches: config.MAX_WAITERS,
+  });
+  return {
+    config,
+    logger,
+    redis,
+    keys,
+    queues,
+    registry,
+    schemas: new SkillSchemas(),
+    store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
+    descriptors,
+    access: new SkillAccess(descriptors.defaults),
+    apiKeys,
+    authenticator: authenticatorOf(config, apiKeys, logger),
+    webhooks,
+    webhookUrls: new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []),
+    followers,
+    notified: new NotifiedCallers({ webhooks, followers, redis, open: () => redis.duplicate(), keys }),
+    watcher,
+    metrics: new GatewayMetrics(
+      { registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS },
+      () => watcher.waiting,
+    ),
+  };
+}

@@ -1,0 +1,115 @@
+import {
+  type BulkReplayResult,
+  type Execution,
+  type ExecutionListQuery,
+  type ExecutionStore,
+  ReplayRequest,
+  SchemaValidator,
+  SkillError,
+  toErrorBody,
+} from '@skillrun/core';
+import type { Authenticator } from '../auth/authenticator';
+import { principalOf } from '../auth/identity';
+import type { ExecutionHistory } from '../executions/execution-history';
+import { readable } from '../executions/readable-execution';
+import { orServiceUnavailable } from '../http/or-service-unavailable';
+import type { RequestHeaders } from '../http/request-headers';
+import type { InvocationOutcome, InvocationService } from './invocation-service';
+
+export interface ExecutionReplayerDeps {
+  store: ExecutionStore;
+  authenticator: Authenticator;
+  invocations: InvocationService;
+  history: ExecutionHistory;
+}
+
+export interface Replay {
+  skillId: string;
+  executionId: string;
+  body: unknown;
+  headers: RequestHeaders;
+  address: string;
+}
+
+const replayValidator = new SchemaValidator(ReplayRequest, 'replay request');
+
+/**
+ * Runs an execution again as a new one linked to it (`replay_of`), Inngest's and Trigger.dev's
+ * answer to a dead-letter queue: with its inputs (kept in its record) or edited ones, validated,
+ * authorized, limited and recorded like any invocation, as the caller who asks for the replay.
+ * In bulk, every execution a history filter finds, a page at a time.
+ */
+export class ExecutionReplayer {
+  constructor(private readonly deps: ExecutionReplayerDeps) {}
+
+  async replay({ skillId, executionId, body, headers, address }: Replay): Promise<InvocationOutcome> {
+    try {
+      const changes = replayValidator.parse(body ?? {});
+      const [record, identity] = await orServiceUnavailable(() =>
+        Promise.all([this.deps.store.records.read(executionId), this.deps.authenticator.identify(headers)]),
+      );
+      const original = readable(record, skillId, executionId, principalOf(identity));
+      return await this.replayOf(original, changes, headers, address);
+    } catch (refused) {
+      return { headers: {}, refused };
+    }
+  }
+
+  /** Replays every execution the filter finds on one page of the history (of those the caller may see). */
+  async replayAll(
+    query: ExecutionListQuery,
+    headers: RequestHeaders,
+    address: string,
+  ): Promise<BulkReplayResult> {
+    const page = await this.deps.history.list(query, headers);
+    const replays: BulkReplayResult['replays'] = [];
+    for (const original of page.executions) {
+      const outcome = await this.replayOf(original, {}, headers, address);
+      if ('accepted' in outcome) {
+        replays.push({
+          replay_of: original.execution_id,
+          execution_id: outcome.accepted.execution.execution_id,
+        });
+      } else {
+        const { code, message } = toErrorBody(outcome.refused, 'INTERNAL_ERROR');
+        replays.push({ replay_of: original.execution_id, error: { code, message } });
+      }
+    }
+    return { replays, next_cursor: page.next_cursor };
+  }
+
+  private async replayOf(
+    original: Pick<Execution, 'execution_id' | 'skill_id' | 'caller' | 'priority' | 'requested_version'>,
+    changes: ReplayRequest,
+    headers: RequestHeaders,
+    address: string,
+  ): Promise<InvocationOutcome> {
+    const inputs =
+      changes.inputs ??
+      (await orServiceUnavailable(() => this.deps.store.records.inputsOf(original.execution_id)));
+    if (inputs === null) {
+      throw new SkillError('INVALID_INPUT', 'The inputs of this execution were not kept: send them', {
+        details: [{ path: '/inputs', message: 'required to replay this execution' }],
+      });
+    }
+    const principal = principalOf(
+      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
+    );
+    const version = changes.version ?? original.requested_version;
+    return this.deps.invocations.invoke({
+      skillId: original.skill_id,
+      body: {
+        // The replay is the replaying caller's execution.
+        caller: { id: principal?.callerId ?? original.caller.id, type: original.caller.type },
+        skill_id: original.skill_id,
+        ...(version === undefined ? {} : { version }),
+        inputs,
+        context: { priority: original.priority },
+      },
+      headers,
+      versionQuery: undefined,
+      address,
+      replayOf: original.execution_id,
+    });
+  }
+}

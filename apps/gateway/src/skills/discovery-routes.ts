@@ -1,0 +1,40 @@
+import { parseVersionRange, SchemaValidator, SkillSearchQuery, VersionQuery } from '@skillrun/core';
+import type { Request, Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
+import { principalOf } from '../auth/identity';
+import { setDeprecationHeader } from '../http/deprecation-header';
+import type { RequestHeaders } from '../http/request-headers';
+import type { SkillDiscovery } from './skill-discovery';
+
+export interface SkillParams {
+  skillId: string;
+}
+
+const searchQuery = new SchemaValidator(SkillSearchQuery, 'search query', { coerceTypes: true });
+export const versionQuery = new SchemaValidator(VersionQuery, 'query');
+
+/** On the /skills router: GET /skills (search), GET /skills/{id} (a descriptor), its /versions. */
+export function discoveryRoutes(
+  router: Router,
+  discovery: SkillDiscovery,
+  authenticator: Authenticator,
+): void {
+  const viewer = async (headers: RequestHeaders) => principalOf(await authenticator.identify(headers));
+
+  router.get('', async (req, res) => {
+    const query = searchQuery.parse({ ...req.query });
+    res.json(await discovery.search(query, await viewer(req.headers)));
+  });
+
+  router.get('/:skillId', async (req: Request<SkillParams>, res) => {
+    const { version } = versionQuery.parse({ ...req.query });
+    const range = version === undefined ? undefined : parseVersionRange(version, '/version');
+    const descriptor = await discovery.describe(req.params.skillId, range, await viewer(req.headers));
+    setDeprecationHeader(res, descriptor['x-deprecated']);
+    res.json(descriptor);
+  });
+
+  router.get('/:skillId/versions', async (req: Request<SkillParams>, res) => {
+    res.json(await discovery.versions(req.params.skillId, await viewer(req.headers)));
+  });
+}

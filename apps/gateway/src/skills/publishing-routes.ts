@@ -1,0 +1,89 @@
+import {
+  DeprecationRequest,
+  type Principal,
+  type RegistryVersion,
+  SchemaValidator,
+  skillUrls,
+} from '@skillrun/core';
+import type { Request, Router } from 'express';
+import type { Authenticator } from '../auth/authenticator';
+import { requireJson } from '../http/require-json';
+import type { SkillDiscovery } from './skill-discovery';
+import type { SkillPublisher } from './skill-publisher';
+
+interface VersionParams {
+  skillId: string;
+  version: string;
+}
+
+const deprecationRequest = new SchemaValidator(DeprecationRequest, 'deprecation request');
+
+/**
+ * POST /skills (register a version hosted elsewhere), a version's deprecation and a dormant
+ * version's removal, on the /skills router.
+ */
+export function publishingRoutes(
+  router: Router,
+  publisher: SkillPublisher,
+  discovery: SkillDiscovery,
+  authenticator: Authenticator,
+  baseUrl: string,
+): void {
+  const shown = (versions: RegistryVersion[], viewer: Principal) => discovery.shown(versions, viewer);
+
+  router.post('', requireJson(), async (req, res) => {
+    const { descriptor, created } = await publisher.register(
+      req.body,
+      await authenticator.identify(req.headers),
+    );
+    const location = `${skillUrls(baseUrl, descriptor.id).skill}?version=${encodeURIComponent(descriptor.version)}`;
+    res
+      .status(created ? 201 : 200)
+      .location(location)
+      .json(descriptor);
+  });
+
+  // Ours: what this service presents to a registered skill's provider; never shown again.
+  router.put('/:skillId/credentials', requireJson(), async (req: Request<{ skillId: string }>, res) => {
+    await publisher.setCredentials(req.params.skillId, req.body, await authenticator.identify(req.headers));
+    res.status(204).end();
+  });
+  router.delete('/:skillId/credentials', async (req: Request<{ skillId: string }>, res) => {
+    await publisher.setCredentials(req.params.skillId, null, await authenticator.identify(req.headers));
+    res.status(204).end();
+  });
+
+  const deprecation = '/:skillId/versions/:version/deprecation';
+  router.put(deprecation, requireJson(), async (req: Request<VersionParams>, res) => {
+    const { message } = deprecationRequest.parse(req.body);
+    const { skillId, version } = req.params;
+    const text = message ?? `${skillId}@${version} is deprecated`;
+    const updated = await publisher.deprecate(
+      skillId,
+      version,
+      text,
+      await authenticator.identify(req.headers),
+      shown,
+    );
+    res.json(discovery.summary(updated));
+  });
+
+  router.delete(deprecation, async (req: Request<VersionParams>, res) => {
+    const { skillId, version } = req.params;
+    const updated = await publisher.deprecate(
+      skillId,
+      version,
+      null,
+      await authenticator.identify(req.headers),
+      shown,
+    );
+    res.json(discovery.summary(updated));
+  });
+
+  // Ours: a hosted version whose pool scales to zero is kept invocable without workers until this.
+  router.delete('/:skillId/versions/:version/dormancy', async (req: Request<VersionParams>, res) => {
+    const { skillId, version } = req.params;
+    await publisher.forgetDormant(skillId, version, await authenticator.identify(req.headers));
+    res.status(204).end();
+  });
+}

@@ -1,0 +1,171 @@
+import {
+  assertSafeSchema,
+  checkMigrations,
+  type Principal,
+  ProviderCredentials,
+  type ProviderCredentialsStore,
+  type RegistryVersion,
+  registeredEntry,
+  SchemaValidator,
+  SemVer,
+  SkillDescriptor,
+  SkillError,
+  type SkillRegistry,
+  type SkillSchemas,
+  toInputSchema,
+} from '@skillrun/core';
+import { type Identity, isAdmin } from '../auth/identity';
+import { assertMayPublish } from '../auth/namespace-ownership';
+import { authRequired } from '../auth/skill-access';
+
+export interface PublishResult {
+  descriptor: SkillDescriptor;
+  created: boolean;
+}
+
+const descriptorValidator = new SchemaValidator(SkillDescriptor, 'skill descriptor');
+const versionValidator = new SchemaValidator(SemVer, 'version');
+const credentialsValidator = new SchemaValidator(ProviderCredentials, 'provider credentials');
+
+/**
+ * Registers descriptors of skills hosted elsewhere, and deprecates versions. Every check happens
+ * before anything is stored: the descriptor's shape, its schemas (compilable, not hostile), its
+ * migrations. Published versions are immutable.
+ */
+export class SkillPublisher {
+  constructor(
+    private readonly registry: SkillRegistry,
+    private readonly schemas: SkillSchemas,
+    /** Where the credentials for registered skills' providers go; absent without PROVIDER_SECRETS_KEY. */
+    private readonly credentials?: ProviderCredentialsStore,
+  ) {}
+
+  /**
+   * Sets (or with null, removes) what this service presents to the provider of a registered skill
+   * (all its versions). Never shown again: the answer is 204.
+   */
+  async setCredentials(skillId: string, body: unknown, identity: Identity): Promise<void> {
+    assertMayPublish(skillId, identity);
+    if (!this.credentials) {
+      throw new SkillError(
+        'NOT_CONFIGURED',
+        'Provider credentials need PROVIDER_SECRETS_KEY on the gateways and workers',
+      );
+    }
+    const versions = await this.registry.versions(skillId);
+    if (!versions.some((version) => version.source === 'registered')) {
+      throw new SkillError('SKILL_NOT_FOUND', `"${skillId}" is not a skill registered from elsewhere`);
+    }
+    if (body === null) {
+      await this.credentials.remove(skillId);
+      return;
+    }
+    await this.credentials.set(skillId, credentialsValidator.parse(body));
+  }
+
+  async register(body: unknown, identity: Identity): Promise<PublishResult> {
+    const descriptor = descriptorValidator.parse(body);
+    const owner = assertMayPublish(descriptor.id, identity).callerId;
+    this.check(descriptor);
+    const entry = registeredEntry(descriptor, new Date().toISOString(), owner);
+    const outcome = await this.registry.register(entry);
+    const name = `${descriptor.id}@${descriptor.version}`;
+    if (outcome === 'conflict') {
+      throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is already published with other content`, {
+        suggestedAction: 'Published versions are immutable: publish the change as a new version',
+      });
+    }
+    if (outcome === 'hosted') {
+      throw new SkillError(
+        'SKILL_VERSION_CONFLICT',
+        `"${descriptor.id}" is a skill this service's workers host; register under another id`,
+      );
+    }
+    return { descriptor, created: outcome === 'created' };
+  }
+
+  /** Deprecates (message) or undeprecates (null) one version; SKILL_NOT_FOUND if it is not there. */
+  async deprecate(
+    skillId: string,
+    version: string,
+    message: string | null,
+    identity: Identity,
+    shown: (versions: RegistryVersion[], viewer: Principal) => RegistryVersion[],
+  ): Promise<RegistryVersion> {
+    const viewer = assertMayPublish(skillId, identity);
+    versionValidator.parse(version, '/version');
+    const current = shown(await this.registry.versions(skillId), viewer).find(
+      (each) => each.version === version,
+    );
+    if (!current) throw new SkillError('SKILL_NOT_FOUND', `No available version ${version} of "${skillId}"`);
+    const deprecation = message === null ? null : { message, deprecated_at: new Date().toISOString() };
+    await this.registry.deprecate(skillId, version, deprecation);
+    const { deprecation: _previous, ...rest } = current;
+    return deprecation ? { ...rest, deprecation } : rest;
+  }
+
+  /**
+   * Forgets that a hosted version's pool scales to zero, once the pool is gone: with no worker the
+   * version is then unavailable, as any hosted version is. Admin only (hosted ids have no owner).
+   */
+  async forgetDormant(skillId: string, version: string, identity: Identity): Promise<void> {
+    if (identity.kind !== 'principal') {
+      throw authRequired({ type: 'api_key' }, 'Forgetting a dormant version needs an admin credential');
+    }
+    if (!isAdmin(identity.principal)) {
+      throw new SkillError('ACCESS_DENIED', 'Forgetting a dormant version needs the admin scope');
+    }
+    versionValidator.parse(version, '/version');
+    const outcome = await this.registry.forgetDormant(skillId, version);
+    const name = `${skillId}@${version}`;
+    if (outcome === 'hosted') {
+      throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is still hosted by a live worker`, {
+        suggestedAction:
+          'Stop its pool first: a worker with WORKER_SCALE_TO_ZERO marks its versions again at every heartbeat',
+      });
+    }
+    if (outcome === 'absent') {
+      throw new SkillError('SKILL_NOT_FOUND', `${name} is not kept for a pool that scales to zero`);
+    }
+  }
+
+  private check(descriptor: SkillDescriptor): void {
+    if (descriptor['x-deprecated'] !== undefined) {
+      throw invalid(
+        '/x-deprecated',
+        'is set by the registry; use PUT /skills/{id}/versions/{version}/deprecation',
+      );
+    }
+    if (descriptor['x-dormant'] !== undefined) {
+      throw invalid('/x-dormant', 'is set by the registry for hosted versions whose pool scales to zero');
+    }
+    descriptor.inputs.forEach((parameter, index) => {
+      if (descriptor.inputs.findIndex((other) => other.name === parameter.name) !== index) {
+        throw invalid(`/inputs/${index}/name`, `"${parameter.name}" is declared twice`);
+      }
+    });
+    checkMigrations(descriptor.version, descriptor['x-migrations'] ?? [], '/x-migrations');
+    const inputSchema = toInputSchema(descriptor.inputs);
+    for (const [schema, path] of [
+      [inputSchema, '/inputs'],
+      [descriptor.output.schema, '/output/schema'],
+    ] as const) {
+      assertSafeSchema(schema, path);
+      try {
+        this.schemas.compile(schema);
+      } catch (error) {
+        throw invalid(path, (error as Error).message);
+      }
+    }
+  }
+}
+
+function invalid(path: string, message: string): SkillError {
+  return new SkillError(
+    'INVALID_INPUT',
+    `Invalid skill descriptor: [${path.split('/').filter(Boolean).join(' -> ')}] ${message}`,
+    {
+      details: [{ path, message }],
+    },
+  );
+}
