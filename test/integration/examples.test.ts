@@ -16,8 +16,12 @@ describe('examples/', () => {
 
   beforeAll(async () => {
     system = await TestSystem.start();
-    // As the README's "Your first skill" starts it: the shipped skills and the examples' together.
-    await system.addWorker({ SKILLS_DIR: 'skills:examples/skills' });
+    // As the README's "Your first skill" starts it: the shipped skills and the examples' together,
+    // hosting those the examples call (a worker compiles each skill it hosts as it starts).
+    await system.addWorker({
+      SKILLS_DIR: 'skills:examples/skills',
+      WORKER_SKILLS: 'text_stats,count_primes,memory_store,error_codes,hello,recall',
+    });
     env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
@@ -95,6 +99,17 @@ describe('examples/', () => {
     expect(await invoke('recall', { query: 'bicycle' })).toMatchObject({
       status: 'failed',
       error: { code: 'NOTHING_FOUND', message: 'No memory matches', recoverable: false },
+    });
+  });
+
+  it('knowledge-query.sh: error_codes answers the two best matches in the one request', async () => {
+    const ended = JSON.parse(await runExample('sh', ['examples/shell/knowledge-query.sh']));
+    expect(ended).toMatchObject({ status: 'completed', output: { query: 'timed out', offset: 0, limit: 2 } });
+    expect(ended.output.results).toHaveLength(2);
+    expect(ended.output.results[0]).toMatchObject({
+      id: 'TOOL_TIMEOUT',
+      source: { file: 'error-codes.json' },
+      document: { code: 'TOOL_TIMEOUT', http: 504 },
     });
   });
 
