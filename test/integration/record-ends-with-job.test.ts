@@ -53,7 +53,8 @@ describe("an execution's record ends with its job", () => {
     { skill: 'flaky', inputs: { succeed_on: 2 } },
     { skill: 'fatal', inputs: {} },
   ])('$skill: the record says its end before the job ends, and the job ends with it', async (run) => {
-    const { final } = await system.client.run(run.skill, run.inputs);
+    const accepted = await system.client.invoke(run.skill, run.inputs);
+    const { final } = await system.client.waitForEnd(run.skill, String(accepted.body.execution_id), 60_000);
     const id = final.execution_id;
     const queue = new Queue(skillQueueName(run.skill, '1.0.0'), { connection: admin, prefix: PREFIX });
     try {
