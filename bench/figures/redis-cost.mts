@@ -110,7 +110,8 @@ export async function redisCost(ctx: BenchContext): Promise<void> {
     ours: ours.map((cost) => cost.commandsPerExecution),
     baseline: baseline.map((cost) => cost.commandsPerExecution),
     baselineName: 'A(a)',
-    target: { kind: 'at-most', value: 40 },
+    // Issue 33: the outcome is written in a command of its own, no longer inside BullMQ's script.
+    target: { kind: 'at-most', value: 41 },
   });
   ctx.figures.push({
     row: '9',

@@ -21,12 +21,12 @@ import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
 import type { LoadedSkill } from './loaded-skill';
 import type { WorkerMetrics } from './metrics/worker-metrics';
-import type { OutcomeCompletions } from './outcome-completions';
+import type { PendingOutcomes } from './pending-outcomes';
 import { ProgressReporter } from './progress-reporter';
 
 export interface AttemptRunnerDeps {
-  /** Sends an attempt's outcome with BullMQ's completion of its job. */
-  completions: OutcomeCompletions;
+  /** Holds an attempt's outcome until its job ends, and writes it then. */
+  outcomes: PendingOutcomes;
   /** Where a running attempt learns that its execution was canceled. */
   cancellations: Cancellations;
   store: ExecutionStore;
@@ -69,8 +69,8 @@ interface Started {
 /**
  * One attempt of one execution: validate what came off the queue, run the skill's body under its
  * deadline, validate the output, and record the outcome. Nothing is written when an attempt starts
- * (BullMQ's job says so until the outcome is written); the outcome is written by the same script as
- * BullMQ's own completion of the job, first (OutcomeCompletions). A failure that will be retried is
+ * (BullMQ's job says so until the outcome is written); the outcome is written as the attempt's run
+ * ends, just before BullMQ's completion of the job (PendingOutcomes). A failure that will be retried is
  * thrown as a plain Error (BullMQ backs off and tries again); a final one is recorded and thrown as
  * UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
@@ -228,8 +228,8 @@ export class AttemptRunner {
   }
 
   /**
-   * Has the outcome written with BullMQ's completion (or final failure) of the job, which follows
-   * as this attempt returns (or throws), without waiting for it. The end is counted once, by the
+   * Has the outcome written as this attempt returns (or throws), just before BullMQ completes (or
+   * finally fails) the job, without waiting for it here. The end is counted once, by the
    * worker whose write made it final (a composite's deadline may be noticed here and by a sweeper
    * at once).
    */
@@ -247,7 +247,7 @@ export class AttemptRunner {
       workerId: this.deps.workerId,
       ...(last === undefined ? {} : { progress: last }),
     };
-    void this.deps.completions.attach(String(job.id), write(end)).then(
+    void this.deps.outcomes.attach(String(job.id), write(end)).then(
       async (result) => {
         if (result !== 'applied') return;
         const { metrics } = this.deps;

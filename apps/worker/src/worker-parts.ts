@@ -37,14 +37,14 @@ import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import type { SlotLane } from './execution-slots';
 import { ExecutionSlots } from './execution-slots';
-import { GatedWorker } from './gated-worker';
 import { LlmClient } from './llm/llm-client';
 import type { LoadedSkill } from './loaded-skill';
 import { MetricsServer } from './metrics/metrics-server';
 import { registerRedisGauges } from './metrics/redis-gauges';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
-import { OutcomeCompletions } from './outcome-completions';
+import { PendingOutcomes } from './pending-outcomes';
+import { QueueConsumer } from './queue-consumer';
 import { ProviderAuth } from './remote/provider-auth';
 import { RemoteProvider } from './remote/remote-provider';
 import { RemoteSkills } from './remote/remote-skills';
@@ -65,10 +65,8 @@ export interface WorkerParts {
   sandbox: SkillSandbox;
   /** The cancel requests this worker hears, on a subscriber connection of its own. */
   cancellations: Cancellations;
-  /** Outcomes sent with BullMQ's completion of their jobs (flushed once the workers have closed). */
-  completions: OutcomeCompletions;
-  /** A BullMQ worker per queue of each hosted skill (they start consuming as soon as they exist). */
-  workers: Worker[];
+  /** A consumer per queue of each hosted skill, all sharing the process's slots (started by `start`). */
+  consumers: QueueConsumer[];
   sweeper: DeadlineSweeper;
   advertiser: SkillAdvertiser;
   metricsServer: MetricsServer;
@@ -105,8 +103,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const registry = new SkillRegistry(redis, keys);
   await checkComposites(skills, registry);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
-  // Before any BullMQ queue or worker below defines its scripts on the connection.
-  const completions = new OutcomeCompletions(redis, (call) => store.transitions.send(call));
+  const outcomes = new PendingOutcomes((call) => store.transitions.send(call));
   const queues = new QueueRegistry(redis, config.KEY_PREFIX);
   const waiting = new WaitingComposites(redis, keys);
   const sandbox = new SkillSandbox({
@@ -118,7 +115,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     logger,
     memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
   });
-  // Jobs are taken as soon as the workers below exist: their deadlines must not run while threads load.
+  // Jobs are taken once the consumers start: their deadlines must not run while threads load.
   await sandbox.ready();
   const llm = llmBody(context, store, schemas);
   const cancellations = new Cancellations({
@@ -126,7 +123,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     channel: keys.canceled(),
     logger,
   });
-  // Listening before the first job is taken (BullMQ's workers take jobs as soon as they exist).
+  // Listening before the first job is taken.
   await cancellations.start();
   const composite = {
     store,
@@ -139,7 +136,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     }),
   };
   const runner = new AttemptRunner({
-    completions,
+    outcomes,
     cancellations,
     store,
     schemas,
@@ -159,7 +156,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metrics,
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
-  const consumer = { context, runner, connection: redis, store, slots, completions };
+  const consumer = { context, runner, connection: redis, store, slots, outcomes };
   const probe = probeParts(context, skills);
   return {
     skills,
@@ -168,8 +165,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     bundler,
     sandbox,
     cancellations,
-    completions,
-    workers: [
+    consumers: [
       ...skills.flatMap((skill) => {
         const { name, version } = skill.definition;
         return consume(
@@ -255,32 +251,35 @@ interface Consumer {
   connection: Redis;
   store: ExecutionStore;
   slots: ExecutionSlots;
-  completions: OutcomeCompletions;
+  outcomes: PendingOutcomes;
 }
 
 /**
- * A worker on each of a skill's queues (or the remote queues), high priority first, all sharing the
- * process's slots; `skillOf` gives the skill a job is an execution of.
+ * A consumer of each of a skill's queues (or the remote queues), high priority first, all sharing
+ * the process's slots; `skillOf` gives the skill a job is an execution of. An attempt's outcome is
+ * written as its run ends, before its job is.
  */
 function consume(
-  { context, runner, connection, store, slots, completions }: Consumer,
+  { context, runner, connection, store, slots, outcomes }: Consumer,
   queueOf: (lane: SlotLane) => string,
   skillOf: (job: Job) => Promise<LoadedSkill>,
-): Worker[] {
+): QueueConsumer[] {
   const { config, logger, metrics, running } = context;
-  const sentLate = (job: Job) => {
-    if (completions.jobEnded(String(job.id))) {
-      logger.warn(
-        { execution_id: job.id },
-        'job ended without its outcome (BullMQ changed?): outcome sent on its own',
-      );
+  const run = async (job: Job, token: string) => {
+    try {
+      await runner.run(job, token, await skillOf(job));
+    } finally {
+      await outcomes.write(String(job.id));
     }
   };
   return (['high', 'normal'] as const).map((lane) => {
-    const worker = new GatedWorker(
-      queueOf(lane),
-      (job, token) => running.track(job, token, async () => runner.run(job, token, await skillOf(job))),
-      {
+    const consumer = new QueueConsumer({
+      queue: queueOf(lane),
+      lane,
+      slots,
+      handler: (job, token) => running.track(job, token, () => run(job, token)),
+      givenUp: (job) => void recordStalledFailure(job, { store, metrics, logger }).catch(() => {}),
+      worker: {
         connection,
         prefix: config.KEY_PREFIX,
         lockDuration: config.JOB_LOCK_MS,
@@ -290,19 +289,10 @@ function consume(
         // The attempt's span, a child of the invocation's (see queueTelemetry).
         telemetry: queueTelemetry(),
       },
-      slots,
-      lane,
-    );
-    worker.on('completed', (job) => sentLate(job));
-    worker.on('failed', (job) => {
-      if (job) {
-        sentLate(job);
-        const deps = { store, metrics, logger };
-        void recordStalledFailure(job, deps).catch(() => {});
-      }
     });
+    const { worker } = consumer;
     worker.on('error', (error) => logger.warn({ err: error.message, queue: worker.name }, 'queue error'));
-    return worker;
+    return consumer;
   });
 }
 
@@ -310,7 +300,7 @@ function consume(
  * The remote queues: executions of skills registered from elsewhere, each run with its version's
  * descriptor. One whose version the registry no longer has fails at once with SKILL_NOT_FOUND.
  */
-function consumeRemote(consumer: Consumer, remote: RemoteSkills): Worker[] {
+function consumeRemote(consumer: Consumer, remote: RemoteSkills): QueueConsumer[] {
   return consume(
     consumer,
     (lane) => remoteQueueName(lane),

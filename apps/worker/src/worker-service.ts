@@ -7,7 +7,7 @@ import { RunningJobs } from './running-jobs';
 import { buildWorker, type WorkerParts } from './worker-parts';
 
 /**
- * A worker process: loads its skills, consumes each skill's queue with BullMQ, runs attempts by
+ * A worker process: loads its skills, consumes each skill's queues with BullMQ, runs attempts by
  * the skill's body (a thread for code, a provider for llm, steps for composites), and advertises
  * what it hosts. `start()` and `close()` are the whole lifecycle.
  */
@@ -40,6 +40,7 @@ export class WorkerService {
       env: this.env,
     });
     this.parts = parts;
+    for (const consumer of parts.consumers) consumer.start();
     parts.sweeper.start();
     parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
@@ -65,7 +66,6 @@ export class WorkerService {
     const drained = this.drain(parts);
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;
-    await parts.completions.flush();
     await parts.sweeper.close();
     await parts.webhooks?.dispatcher.close();
     await parts.webhooks?.sender.close();
@@ -85,7 +85,7 @@ export class WorkerService {
    * were still running and have been handed back.
    */
   private async drain(parts: WorkerParts): Promise<boolean> {
-    const closed = Promise.all(parts.workers.map((worker) => worker.close())).then(() => true);
+    const closed = Promise.all(parts.consumers.map((consumer) => consumer.close())).then(() => true);
     const grace = new Promise<false>((resolve) =>
       setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS, false).unref(),
     );
