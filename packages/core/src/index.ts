@@ -24,7 +24,7 @@ export {
   WRAPPED_OUTPUT,
 } from './agents';
 export { type ApiKeyGrant, ApiKeyStore } from './auth/api-key-store';
-export { type Principal, SCOPES, Scope } from './auth/principal';
+export type { Principal } from './auth/principal';
 export { CommonConfig } from './config/common-config';
 export { ConfigError, parseEnv } from './config/parse-env';
 export { toInputSchema, toParameterDefinitions } from './descriptor/parameters';
@@ -138,6 +138,7 @@ export { Caller, InvocationContext, InvocationRequest, Priority } from './schema
 export { JobPayload } from './schemas/job-payload';
 export { JsonSchemaObject, StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
+export { SCOPES, Scope } from './schemas/scope';
 export { SemVer, VersionRange } from './schemas/semver';
 export {
   DeprecationRequest,

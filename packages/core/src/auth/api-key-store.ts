@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
+import type { Scope } from '../schemas/scope';
 import type { RedisKeys } from '../store/redis-keys';
-import type { Principal, Scope } from './principal';
+import type { Principal } from './principal';
 
 const KEY_FORMAT = /^srk_(?<id>[0-9a-f]{16})_(?<secret>[A-Za-z0-9_-]{43})$/;
 const HASH_FIELD = 'secret_sha256';
