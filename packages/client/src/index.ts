@@ -10,7 +10,6 @@ export type {
 } from './client-options.js';
 export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
-export { inputSchemaOf } from './input-schema.js';
 export {
   type AuthConfig,
   type CallerIdentity,
