@@ -18,6 +18,7 @@ import {
   WebhookDeliveries,
   WebhookStore,
 } from '@skillrun/core';
+import { queueTelemetry } from '@skillrun/telemetry';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import { AgentGateway } from './agents/agent-gateway';
@@ -77,7 +78,7 @@ export function buildGateway(config: GatewayConfig, logger: Logger): GatewayPart
     commandTimeoutMs: config.REDIS_TIMEOUT_MS,
   });
   const keys = new RedisKeys(config.KEY_PREFIX);
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const registry = new SkillRegistry(redis, keys);
   const schemas = new SkillSchemas();
   const descriptors = descriptorContext(config);

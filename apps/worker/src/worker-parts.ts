@@ -6,7 +6,6 @@ import {
   OutboundHttp,
   ProviderCredentialsStore,
   QueueRegistry,
-  queueTelemetry,
   ReadinessCheck,
   RedisKeys,
   remoteQueueName,
@@ -20,6 +19,7 @@ import {
   WebhookDeliveries,
   WebhookStore,
 } from '@skillrun/core';
+import { queueTelemetry } from '@skillrun/telemetry';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
@@ -107,7 +107,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   // Before any BullMQ queue or worker below defines its scripts on the connection.
   const completions = new OutcomeCompletions(redis, (call) => store.send(call));
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const waiting = new WaitingComposites(redis, keys);
   const sandbox = new SkillSandbox({
     threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
@@ -364,7 +364,7 @@ function probeParts(
   const keys = new RedisKeys(config.KEY_PREFIX);
   const timeoutMs = config.REDIS_TIMEOUT_MS;
   const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const hosted = skills.map(({ definition }) => ({
     skill: definition.name,
     version: definition.version,

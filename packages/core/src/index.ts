@@ -76,7 +76,6 @@ export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launche
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
-export { queueTelemetry } from './queue/queue-telemetry';
 export {
   type QueuePlace,
   remoteQueueName,
