@@ -50,7 +50,7 @@ export {
 } from './health/readiness';
 export { refillWithin, TimeoutError, withTimeout } from './health/with-timeout';
 export { createLogger, type Logger, redactSecrets } from './logging/create-logger';
-export { type MemoryEntry, type MemoryHit, MemoryStore } from './memory/memory-store';
+export { MemoryStore } from './memory/memory-store';
 export { AddressPolicy } from './outbound/address-policy';
 export {
   checkedUrl,
@@ -173,13 +173,6 @@ export {
   WebhookTarget,
   WebhookView,
 } from './schemas/webhook';
-export type {
-  InvokeOptions,
-  SkillContext,
-  SkillExecutor,
-  SkillLogger,
-  SkillLogLevel,
-} from './skill/skill-context';
 export {
   ExecutionIndex,
   type IndexEntry,
