@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
 COPY packages/redis-server/package.json packages/redis-server/
 COPY packages/client/package.json packages/client/
+COPY packages/skill/package.json packages/skill/
 COPY packages/telemetry/package.json packages/telemetry/
 COPY apps/gateway/package.json apps/gateway/
 COPY apps/worker/package.json apps/worker/

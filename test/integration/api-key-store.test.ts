@@ -1,4 +1,4 @@
-import { ApiKeyStore, RedisKeys } from '@skillrun/core';
+import { ApiKeyStore, RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingStored } from '../support/redis-contents';

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { skillQueueName } from '@skillrun/core';
+import { skillQueueName } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';

@@ -1,4 +1,4 @@
-import { RedisKeys } from '@skillrun/core';
+import { RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';

@@ -1,4 +1,5 @@
-import { type SkillDescriptor, skillQueueName } from '@skillrun/core';
+import type { SkillDescriptor } from '@skillrun/core';
+import { skillQueueName } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

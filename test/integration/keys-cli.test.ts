@@ -1,4 +1,5 @@
-import { type ApiKeyRecord, ApiKeyStore, RedisKeys } from '@skillrun/core';
+import type { ApiKeyRecord } from '@skillrun/core';
+import { ApiKeyStore, RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runSkillrun } from '../support/cli-process';

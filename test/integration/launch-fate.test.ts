@@ -6,7 +6,7 @@ import {
   newJobPayload,
   QueueRegistry,
   RedisKeys,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../support/test-redis';

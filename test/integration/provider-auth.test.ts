@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OutboundHttp, ProviderCredentialsStore, RedisKeys, type SkillDescriptor } from '@skillrun/core';
+import { OutboundHttp, type SkillDescriptor } from '@skillrun/core';
+import { ProviderCredentialsStore, RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderAuth } from '../../apps/worker/src/remote/provider-auth';

@@ -1,4 +1,4 @@
-import { RedisKeys, skillQueueName } from '@skillrun/core';
+import { RedisKeys, skillQueueName } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

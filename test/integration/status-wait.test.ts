@@ -1,4 +1,5 @@
-import { type Execution, RedisKeys } from '@skillrun/core';
+import type { Execution } from '@skillrun/core';
+import { RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, Client } from '../support/client';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ExecutionStore, type JobPayload, RedisKeys, skillJobOptions, skillQueueName } from '@skillrun/core';
+import type { JobPayload } from '@skillrun/core';
+import { ExecutionStore, RedisKeys, skillJobOptions, skillQueueName } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

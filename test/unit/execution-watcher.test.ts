@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { RedisKeys } from '@skillrun/core';
+import { RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ExecutionWatcher } from '../../apps/gateway/src/executions/execution-watcher';

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { RedisKeys } from '@skillrun/core';
+import { RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../../apps/gateway/src/config';

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { CommonConfig, ConfigError, parseEnv, parseRedisNodes, redisTargetOf } from '@skillrun/core';
+import { CommonConfig, ConfigError, parseEnv } from '@skillrun/core';
+import { parseRedisNodes, redisTargetOf } from '@skillrun/core/data';
 import { describe, expect, it } from 'vitest';
 
 const MASTER_URL = 'redis://:secret@ignored:6379/2';

@@ -7,9 +7,8 @@ import {
   type DescriptorContext,
   LONGEST_WAIT_SECONDS,
   parseEnv,
-  type RedisTarget,
-  redisTargetOf,
 } from '@skillrun/core';
+import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
 import express from 'express';
 import { QueueDashboardConfig } from './admin/queue-dashboard-config';
 import { AgentConfig } from './agents/agent-config';

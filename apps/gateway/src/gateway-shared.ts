@@ -1,16 +1,14 @@
+import { type DescriptorContext, type Logger, SkillSchemas } from '@skillrun/core';
 import {
   ApiKeyStore,
   createRedis,
-  type DescriptorContext,
   ExecutionStore,
   FollowedCallers,
-  type Logger,
   QueueRegistry,
   RedisKeys,
   SkillRegistry,
-  SkillSchemas,
   WebhookStore,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import type { Authenticator } from './auth/authenticator';
 import { authenticatorOf } from './auth/authenticator-of';

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, exitOnStartupError, stopOnSignals } from '@skillrun/core';
 import { GatewayService, loadGatewayConfig } from '@skillrun/gateway';
+import { flushTraces } from '@skillrun/telemetry';
 import { loadWorkerConfig, SkillLoadError, WorkerService } from '@skillrun/worker';
 import { chooseRedis } from './private-redis';
 
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     await stop().catch(() => {});
     throw error;
   }
-  stopOnSignals(gateway.logger, stop);
+  stopOnSignals(gateway.logger, stop, { flush: flushTraces });
   const base = gatewayConfig.PUBLIC_BASE_URL.replace(/\/$/, '');
   const urls = { console_url: `${base}/console/`, docs_url: `${base}/docs` };
   gateway.logger.info(urls, `open the console at ${urls.console_url} and the API docs at ${urls.docs_url}`);

@@ -1,20 +1,22 @@
 import {
-  type AttemptEnd,
   type ErrorBody,
-  type ExecutionStore,
-  isPastQueueTimeout,
   isRetryable,
   JobPayload,
   type Logger,
-  neverStartedError,
   SchemaValidator,
   SkillError,
   type SkillKind,
   type SkillSchemas,
   type TerminalStatus,
-  type TransitionCall,
   toErrorBody,
 } from '@skillrun/core';
+import {
+  type AttemptEnd,
+  type ExecutionStore,
+  isPastQueueTimeout,
+  neverStartedError,
+  type TransitionCall,
+} from '@skillrun/core/data';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import { AttemptLog } from './attempt-log';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';

@@ -1,6 +1,7 @@
 import { availableParallelism, hostname } from 'node:os';
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv, type RedisTarget, redisTargetOf, StringEnum } from '@skillrun/core';
+import { CommonConfig, parseEnv, StringEnum } from '@skillrun/core';
+import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
 
 export const WorkerConfigSchema = Type.Object({
   ...CommonConfig,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError, exitOnStartupError, stopOnSignals } from '@skillrun/core';
+import { flushTraces } from '@skillrun/telemetry';
 import { loadWorkerConfig } from './config';
 import { SkillLoadError } from './skill-loader';
 import { WorkerService } from './worker-service';
@@ -13,7 +14,11 @@ async function main(): Promise<void> {
   await service.start();
   // Past the grace period, handing jobs back needs Redis: if it is away, the locks lapse instead.
   const deadlineMs = config.SHUTDOWN_GRACE_MS + CLOSE_MARGIN_MS;
-  stopOnSignals(service.logger, () => service.close(), 'finishing running executions', deadlineMs);
+  stopOnSignals(service.logger, () => service.close(), {
+    what: 'finishing running executions',
+    deadlineMs,
+    flush: flushTraces,
+  });
 }
 
 main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));

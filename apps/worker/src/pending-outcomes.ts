@@ -1,4 +1,4 @@
-import type { TransitionCall, TransitionResult } from '@skillrun/core';
+import type { TransitionCall, TransitionResult } from '@skillrun/core/data';
 
 interface Pending {
   call: TransitionCall;

@@ -1,4 +1,5 @@
-import { type HostedEntry, hostedEntry, type Logger, type SkillRegistry } from '@skillrun/core';
+import type { Logger } from '@skillrun/core';
+import { type HostedEntry, hostedEntry, type SkillRegistry } from '@skillrun/core/data';
 import type { LoadedSkill } from './loaded-skill';
 
 export interface AdvertiserOptions {

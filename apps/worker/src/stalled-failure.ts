@@ -1,4 +1,5 @@
-import { type ExecutionStore, type Logger, SkillError } from '@skillrun/core';
+import { type Logger, SkillError } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 

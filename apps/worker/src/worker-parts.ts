@@ -1,25 +1,22 @@
+import { type Logger, OutboundHttp, SkillError, SkillSchemas } from '@skillrun/core';
 import {
   createRedis,
   ExecutionLauncher,
   ExecutionStore,
-  type Logger,
-  OutboundHttp,
   ProviderCredentialsStore,
   QueueRegistry,
-  queueTelemetry,
   ReadinessCheck,
   RedisKeys,
   remoteQueueName,
-  SkillError,
   SkillRegistry,
   SkillResolver,
-  SkillSchemas,
   skillQueueName,
   TaskStore,
   WEBHOOK_QUEUE,
   WebhookDeliveries,
   WebhookStore,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
+import { queueTelemetry } from '@skillrun/telemetry';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AttemptRunner } from './attempt-runner';
@@ -104,7 +101,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   await checkComposites(skills, registry);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const outcomes = new PendingOutcomes((call) => store.transitions.send(call));
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const waiting = new WaitingComposites(redis, keys);
   const sandbox = new SkillSandbox({
     threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
@@ -353,7 +350,7 @@ function probeParts(
   const keys = new RedisKeys(config.KEY_PREFIX);
   const timeoutMs = config.REDIS_TIMEOUT_MS;
   const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const hosted = skills.map(({ definition }) => ({
     skill: definition.name,
     version: definition.version,

@@ -1,4 +1,4 @@
-import type { SkillContext } from '@skillrun/core';
+import type { SkillContext } from '@skillrun/skill';
 
 /** The input was validated against skill.json's `input` before this runs; the output is checked too. */
 export function execute(input: { name: string }, ctx: SkillContext) {

@@ -1,4 +1,5 @@
-import { type SkillContext, SkillError } from '@skillrun/core';
+import { SkillError } from '@skillrun/core';
+import type { SkillContext } from '@skillrun/skill';
 
 export async function execute(input: { query: string; limit: number }, ctx: SkillContext) {
   ctx.logger.info('searching', { query: input.query }); // a JSON log line with the execution's ids

@@ -12,7 +12,6 @@ export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.js';
 export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.js';
 export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
-export { inputSchemaOf } from './input-schema.js';
 export {
   type AuthConfig,
   type CallerIdentity,

@@ -1,4 +1,4 @@
-import type { SkillContext } from '@skillrun/core';
+import type { SkillContext } from '@skillrun/skill';
 
 const SEGMENT = 1 << 20;
 

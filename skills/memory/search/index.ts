@@ -1,4 +1,4 @@
-import type { SkillContext } from '@skillrun/core';
+import type { SkillContext } from '@skillrun/skill';
 
 export async function execute(input: { query: string; limit: number }, ctx: SkillContext) {
   const hits = await ctx.memory.search(input.query, input.limit);

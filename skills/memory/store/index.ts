@@ -1,4 +1,4 @@
-import type { SkillContext } from '@skillrun/core';
+import type { SkillContext } from '@skillrun/skill';
 
 interface Input {
   text: string;

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv, type RedisTarget, redisTargetOf } from '@skillrun/core';
+import { CommonConfig, parseEnv } from '@skillrun/core';
+import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
 
 export const KeysConfigSchema = Type.Object({
   REDIS_URL: CommonConfig.REDIS_URL,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { type ApiKeyStore, NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import type { ApiKeyStore } from '@skillrun/core/data';
 import { KeysUsageError } from './keys-usage';
 
 /** The work a keys command line asks for, checked before Redis is reached; resolves to the exit code. */

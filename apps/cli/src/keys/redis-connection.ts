@@ -1,4 +1,4 @@
-import { type RedisTarget, targetOptions } from '@skillrun/core';
+import { type RedisTarget, targetOptions } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 
 /** Redis did not answer (exit code 5). */

@@ -1,4 +1,5 @@
-import { ApiKeyStore, ConfigError, RedisKeys } from '@skillrun/core';
+import { ConfigError } from '@skillrun/core';
+import { ApiKeyStore, RedisKeys } from '@skillrun/core/data';
 import { ExitCode } from '../exit-codes';
 import { loadKeysConfig } from './keys-config';
 import { parseKeysCommandLine } from './keys-jobs';

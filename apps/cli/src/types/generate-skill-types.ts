@@ -1,4 +1,5 @@
-import { inputSchemaOf, type SkillDescriptor } from '@skillrun/client';
+import type { SkillDescriptor } from '@skillrun/client';
+import { toInputSchema } from '@skillrun/core';
 import { pascalCase, typeNamesOf } from './type-names';
 
 /**
@@ -33,7 +34,7 @@ export async function generateSkillTypes(descriptors: SkillDescriptor[], source:
     sections.push(
       `// ${descriptor.id} ${descriptor.version}: ${oneLine(descriptor.description)}`,
       // Closed: a misspelt input name is a compile error.
-      (await compileAs({ ...inputSchemaOf(descriptor.inputs), additionalProperties: false }, input)).trim(),
+      (await compileAs({ ...toInputSchema(descriptor.inputs), additionalProperties: false }, input)).trim(),
       (await compileAs(descriptor.output.schema ?? {}, output)).trim(),
       '',
     );

@@ -1,4 +1,5 @@
-import { type ApiKeyStore, NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import type { ApiKeyStore } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireAdmin } from '../auth/require-admin';

@@ -4,7 +4,7 @@ import {
   queueJobsByState,
   type RedisKeys,
   type SkillRegistry,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import type { Fleet, FleetQueue, FleetWorker } from './fleet';
 

@@ -1,4 +1,5 @@
-import { type QueueRegistry, SkillError, type SkillRegistry } from '@skillrun/core';
+import { SkillError } from '@skillrun/core';
+import type { QueueRegistry, SkillRegistry } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import { type Express, type Request, type RequestHandler, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';

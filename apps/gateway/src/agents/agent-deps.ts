@@ -1,4 +1,5 @@
-import type { ExecutionStore, Logger, SkillRegistry } from '@skillrun/core';
+import type { Logger } from '@skillrun/core';
+import type { ExecutionStore, SkillRegistry } from '@skillrun/core/data';
 import type { Authenticator } from '../auth/authenticator';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';

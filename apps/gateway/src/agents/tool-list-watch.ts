@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Logger, SkillRegistry } from '@skillrun/core';
+import type { Logger } from '@skillrun/core';
+import type { SkillRegistry } from '@skillrun/core/data';
 
 export interface ToolListWatchOptions {
   registry: SkillRegistry;

@@ -1,4 +1,5 @@
-import type { ApiKeyStore, Logger } from '@skillrun/core';
+import type { Logger } from '@skillrun/core';
+import type { ApiKeyStore } from '@skillrun/core/data';
 import type { GatewayConfig } from '../config';
 import { Authenticator } from './authenticator';
 import { CustomAuthorizer } from './custom-authorizer';

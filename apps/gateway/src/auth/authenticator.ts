@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type ApiKeyStore, type Logger, type Principal, SCOPES, SkillError } from '@skillrun/core';
+import { type Logger, type Principal, SCOPES, SkillError } from '@skillrun/core';
+import type { ApiKeyStore } from '@skillrun/core/data';
 import { headerOf, type RequestHeaders } from '../http/request-headers';
 import type { CustomAuthorizer } from './custom-authorizer';
 import { ANONYMOUS, type Identity } from './identity';

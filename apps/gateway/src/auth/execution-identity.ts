@@ -1,11 +1,5 @@
-import {
-  type AuthConfig,
-  authOf,
-  type Execution,
-  type ExecutionStore,
-  type Principal,
-  type SkillRegistry,
-} from '@skillrun/core';
+import type { AuthConfig, Execution, Principal } from '@skillrun/core';
+import { authOf, type ExecutionStore, type SkillRegistry } from '@skillrun/core/data';
 import { readable } from '../executions/readable-execution';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';

@@ -1,12 +1,5 @@
-import {
-  type AccessPolicy,
-  type AuthConfig,
-  accessOf,
-  authOf,
-  type Principal,
-  type RegistryEntry,
-  SkillError,
-} from '@skillrun/core';
+import { type AccessPolicy, type AuthConfig, type Principal, SkillError } from '@skillrun/core';
+import { accessOf, authOf, type RegistryEntry } from '@skillrun/core/data';
 import { type Identity, isAdmin } from './identity';
 
 export interface AccessDefaults {

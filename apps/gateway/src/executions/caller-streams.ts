@@ -1,10 +1,5 @@
-import {
-  type Execution,
-  type ExecutionStore,
-  type FollowedCallers,
-  type Principal,
-  SkillError,
-} from '@skillrun/core';
+import { type Execution, type Principal, SkillError } from '@skillrun/core';
+import type { ExecutionStore, FollowedCallers } from '@skillrun/core/data';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { Authenticator } from '../auth/authenticator';

@@ -1,4 +1,4 @@
-import type { RedisKeys } from '@skillrun/core';
+import type { RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 
 /** One change of an execution, as the notifications stream holds it. */

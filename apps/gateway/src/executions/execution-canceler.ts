@@ -1,11 +1,5 @@
-import {
-  type Execution,
-  type ExecutionStore,
-  isTerminalStatus,
-  type QueueRegistry,
-  type RedisKeys,
-  SkillError,
-} from '@skillrun/core';
+import { type Execution, isTerminalStatus, SkillError } from '@skillrun/core';
+import type { ExecutionStore, QueueRegistry, RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import { isAdmin } from '../auth/identity';

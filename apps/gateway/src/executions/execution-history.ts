@@ -1,11 +1,5 @@
-import {
-  type Execution,
-  type ExecutionListPage,
-  type ExecutionListQuery,
-  type ExecutionStore,
-  type IndexPosition,
-  SkillError,
-} from '@skillrun/core';
+import { type Execution, type ExecutionListPage, type ExecutionListQuery, SkillError } from '@skillrun/core';
+import type { ExecutionStore, IndexPosition } from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';

@@ -1,11 +1,5 @@
-import {
-  type Execution,
-  type ExecutionStore,
-  isTerminalStatus,
-  type Principal,
-  SkillError,
-  withTimeout,
-} from '@skillrun/core';
+import { type Execution, isTerminalStatus, type Principal, SkillError, withTimeout } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';

@@ -1,10 +1,5 @@
-import {
-  type Execution,
-  type ExecutionStore,
-  isTerminalStatus,
-  SkillError,
-  withTimeout,
-} from '@skillrun/core';
+import { type Execution, isTerminalStatus, SkillError, withTimeout } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { ExecutionIdentity } from '../auth/execution-identity';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisKeys } from '@skillrun/core';
+import type { RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { ExecutionWatch } from './execution-watch';
 

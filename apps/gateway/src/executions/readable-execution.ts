@@ -1,4 +1,5 @@
-import { type Execution, type ExecutionStore, type Principal, SkillError } from '@skillrun/core';
+import { type Execution, type Principal, SkillError } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import { isAdmin } from '../auth/identity';
 
 /**

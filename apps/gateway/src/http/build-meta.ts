@@ -1,4 +1,4 @@
-import { ReadinessCheck } from '@skillrun/core';
+import { ReadinessCheck } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import { metricsRoutes } from '../metrics/metrics-routes';
 import { livenessRoutes, readinessRoutes } from './health-routes';

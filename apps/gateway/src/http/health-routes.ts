@@ -1,4 +1,4 @@
-import { notReadyError, type ReadinessCheck } from '@skillrun/core';
+import { notReadyError, type ReadinessCheck } from '@skillrun/core/data';
 import type { Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
 

@@ -14,7 +14,6 @@ import {
   InvocationRequest,
   NewApiKey,
   NewWebhook,
-  ProviderCredentials,
   ReplayRequest,
   SkillDescriptor,
   SkillSearchPage,
@@ -29,6 +28,7 @@ import {
   WebhookList,
   WebhookView,
 } from '@skillrun/core';
+import { ProviderCredentials } from '@skillrun/core/data';
 
 export type Json = Record<string, unknown>;
 

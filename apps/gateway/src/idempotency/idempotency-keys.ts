@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  contentDigest,
-  type Execution,
-  type RedisKeys,
-  type RedisScript,
-  redisScript,
-  SkillError,
-} from '@skillrun/core';
+import { type Execution, SkillError } from '@skillrun/core';
+import { contentDigest, type RedisKeys, type RedisScript, redisScript } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import SETTLE from './settle-idempotency-key.lua';
 

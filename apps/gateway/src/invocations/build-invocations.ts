@@ -1,4 +1,4 @@
-import { ExecutionLauncher, InFlightSlots, isVisible, SkillResolver } from '@skillrun/core';
+import { ExecutionLauncher, InFlightSlots, isVisible, SkillResolver } from '@skillrun/core/data';
 import type { ExecutionsSlice } from '../executions/build-executions';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';

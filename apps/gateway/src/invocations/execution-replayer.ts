@@ -2,12 +2,12 @@ import {
   type BulkReplayResult,
   type Execution,
   type ExecutionListQuery,
-  type ExecutionStore,
   ReplayRequest,
   SchemaValidator,
   SkillError,
   toErrorBody,
 } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import type { Authenticator } from '../auth/authenticator';
 import { principalOf } from '../auth/identity';
 import type { ExecutionHistory } from '../executions/execution-history';

@@ -1,4 +1,4 @@
-import type { QueuePlace } from '@skillrun/core';
+import type { QueuePlace } from '@skillrun/core/data';
 
 export interface FairShareOptions {
   /** Invocations of one skill a caller may make per window in the queue's order (0: no fair share). */

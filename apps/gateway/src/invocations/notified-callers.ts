@@ -1,4 +1,5 @@
-import type { FollowedCallers, RedisKeys, WebhookMode, WebhookStore } from '@skillrun/core';
+import type { WebhookMode } from '@skillrun/core';
+import type { FollowedCallers, RedisKeys, WebhookStore } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 
 /** How often the callers with standing webhooks or followers are read again, whatever was announced. */

@@ -1,4 +1,5 @@
-import { type InFlightSlots, type RedisKeys, SkillError, type SlotClaim } from '@skillrun/core';
+import { SkillError } from '@skillrun/core';
+import type { InFlightSlots, RedisKeys, SlotClaim } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type EffectiveLimits, type Limits, limitsFor } from './limits-config';

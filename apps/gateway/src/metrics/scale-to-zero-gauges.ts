@@ -1,10 +1,5 @@
-import {
-  type QueueRegistry,
-  queueHeadAges,
-  queueJobsByState,
-  refillWithin,
-  type SkillRegistry,
-} from '@skillrun/core';
+import { refillWithin } from '@skillrun/core';
+import { type QueueRegistry, queueHeadAges, queueJobsByState, type SkillRegistry } from '@skillrun/core/data';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface ScaleToZeroGaugesDeps {

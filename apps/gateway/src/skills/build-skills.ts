@@ -1,4 +1,4 @@
-import { ProviderCredentialsStore } from '@skillrun/core';
+import { ProviderCredentialsStore } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { SkillDiscovery } from './skill-discovery';

@@ -1,10 +1,5 @@
-import {
-  DeprecationRequest,
-  type Principal,
-  type RegistryVersion,
-  SchemaValidator,
-  skillUrls,
-} from '@skillrun/core';
+import { DeprecationRequest, type Principal, SchemaValidator, skillUrls } from '@skillrun/core';
+import type { RegistryVersion } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import { requireJson } from '../http/require-json';

@@ -3,17 +3,15 @@ import {
   describeVersion,
   type Principal,
   pickVersion,
-  type RegistryVersion,
   type SkillDescriptor,
   SkillError,
-  type SkillRegistry,
   type SkillSearchPage,
   type SkillSearchQuery,
   type SkillVersionList,
   type SkillVersionSummary,
   skillUrls,
-  toCandidate,
 } from '@skillrun/core';
+import { type RegistryVersion, type SkillRegistry, toCandidate } from '@skillrun/core/data';
 import semver from 'semver';
 import type { SkillAccess } from '../auth/skill-access';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';

@@ -2,18 +2,20 @@ import {
   assertSafeSchema,
   checkMigrations,
   type Principal,
-  ProviderCredentials,
-  type ProviderCredentialsStore,
-  type RegistryVersion,
-  registeredEntry,
   SchemaValidator,
   SemVer,
   SkillDescriptor,
   SkillError,
-  type SkillRegistry,
   type SkillSchemas,
   toInputSchema,
 } from '@skillrun/core';
+import {
+  ProviderCredentials,
+  type ProviderCredentialsStore,
+  type RegistryVersion,
+  registeredEntry,
+  type SkillRegistry,
+} from '@skillrun/core/data';
 import { type Identity, isAdmin } from '../auth/identity';
 import { assertMayPublish } from '../auth/namespace-ownership';
 import { authRequired } from '../auth/skill-access';

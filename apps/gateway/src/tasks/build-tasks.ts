@@ -1,4 +1,4 @@
-import { TaskStore } from '@skillrun/core';
+import { TaskStore } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { TaskDesk } from './task-desk';

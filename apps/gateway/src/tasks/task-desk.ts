@@ -1,21 +1,23 @@
 import {
   type ErrorBody,
   type Execution,
-  type ExecutionStore,
   isTerminalStatus,
   type Principal,
-  type QueueRegistry,
   type SkillDefinition,
   SkillError,
-  type SkillRegistry,
   type SkillSchemas,
   type TaskLink,
   type TaskListPage,
   type TaskListQuery,
-  type TaskStore,
   type TaskView,
-  type TransitionResult,
 } from '@skillrun/core';
+import type {
+  ExecutionStore,
+  QueueRegistry,
+  SkillRegistry,
+  TaskStore,
+  TransitionResult,
+} from '@skillrun/core/data';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type RedisKeys, SkillError } from '@skillrun/core';
+import { SkillError } from '@skillrun/core';
+import type { RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { errors, jwtVerify, SignJWT } from 'jose';
 

@@ -1,4 +1,4 @@
-import { WebhookDeliveries } from '@skillrun/core';
+import { WebhookDeliveries } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { WebhookDesk } from './webhook-desk';

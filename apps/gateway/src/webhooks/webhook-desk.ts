@@ -1,16 +1,18 @@
 import {
   type CreatedWebhook,
   type DeliveryListQuery,
-  deliveryJobOptions,
   type NewWebhook,
   type Principal,
   SkillError,
-  type StoredWebhook,
-  type WebhookDeliveries,
   type WebhookDelivery,
-  type WebhookStore,
   type WebhookView,
 } from '@skillrun/core';
+import {
+  deliveryJobOptions,
+  type StoredWebhook,
+  type WebhookDeliveries,
+  type WebhookStore,
+} from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import type { Authenticator } from '../auth/authenticator';
 import { isAdmin, principalOf } from '../auth/identity';

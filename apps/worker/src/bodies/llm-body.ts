@@ -1,4 +1,5 @@
-import { type ExecutionStore, SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
+import { SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import type { LlmClient, LlmUsage } from '../llm/llm-client';
 import { type LlmDefaults, type LlmSettingsResolution, resolveLlmSettings } from '../llm/llm-settings';
 import type { LoadedSkill } from '../loaded-skill';

@@ -1,10 +1,5 @@
-import {
-  type ExecutionStore,
-  type JobPayload,
-  type SkillDescriptor,
-  SkillError,
-  toErrorBody,
-} from '@skillrun/core';
+import { type JobPayload, type SkillDescriptor, SkillError, toErrorBody } from '@skillrun/core';
+import type { ExecutionStore } from '@skillrun/core/data';
 import type { LoadedSkill } from '../loaded-skill';
 import type { ProviderAnswer, RemoteProvider } from '../remote/remote-provider';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';

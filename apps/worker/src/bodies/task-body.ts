@@ -1,4 +1,4 @@
-import type { TaskStore } from '@skillrun/core';
+import type { TaskStore } from '@skillrun/core/data';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 /**

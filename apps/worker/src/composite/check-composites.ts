@@ -1,11 +1,5 @@
-import {
-  checkPipeline,
-  findCallCycle,
-  type RegistryVersion,
-  SkillError,
-  type SkillRegistry,
-  toInputSchema,
-} from '@skillrun/core';
+import { checkPipeline, findCallCycle, SkillError, toInputSchema } from '@skillrun/core';
+import type { RegistryVersion, SkillRegistry } from '@skillrun/core/data';
 import semver from 'semver';
 import type { LoadedSkill } from '../loaded-skill';
 import { SkillLoadError } from '../skill-loader';

@@ -1,4 +1,5 @@
-import type { Execution, ExecutionStore, StepEntry } from '@skillrun/core';
+import type { Execution } from '@skillrun/core';
+import type { ExecutionStore, StepEntry } from '@skillrun/core/data';
 import type { Attempt, BodyOutcome } from '../bodies/skill-body';
 import type { StepCall, StepLauncher } from './step-launcher';
 import type { WaitingComposites } from './waiting-composites';

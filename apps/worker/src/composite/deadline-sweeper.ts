@@ -1,10 +1,5 @@
-import {
-  type Execution,
-  type ExecutionStore,
-  type Logger,
-  type QueueRegistry,
-  SkillError,
-} from '@skillrun/core';
+import { type Execution, type Logger, SkillError } from '@skillrun/core';
+import type { ExecutionStore, QueueRegistry } from '@skillrun/core/data';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { WaitingComposites } from './waiting-composites';
 

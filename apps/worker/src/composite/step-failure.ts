@@ -1,4 +1,5 @@
-import { type ErrorBody, isRetryable, SkillError, type StepEntry, toErrorBody } from '@skillrun/core';
+import { type ErrorBody, isRetryable, SkillError, toErrorBody } from '@skillrun/core';
+import type { StepEntry } from '@skillrun/core/data';
 
 /**
  * The composite's error when one of its steps failed (after that step's own retries) or could not

@@ -1,15 +1,13 @@
+import { migrateInputs, parseVersionRange, type SkillSchemas } from '@skillrun/core';
 import {
   coercionOf,
   type ExecutionLauncher,
   type ExecutionStore,
-  migrateInputs,
   newJobPayload,
-  parseVersionRange,
   runTargetOf,
   type SkillResolver,
-  type SkillSchemas,
   type StepEntry,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import type { Attempt } from '../bodies/skill-body';
 import { stepFailure } from './step-failure';
 

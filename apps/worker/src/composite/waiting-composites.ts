@@ -1,4 +1,4 @@
-import { type RedisKeys, type RedisScript, redisScript } from '@skillrun/core';
+import { type RedisKeys, type RedisScript, redisScript } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import CLAIM_EXPIRED from './claim-expired.lua';
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { notReadyError, type ReadinessCheck, toErrorBody } from '@skillrun/core';
+import { toErrorBody } from '@skillrun/core';
+import { notReadyError, type ReadinessCheck } from '@skillrun/core/data';
 import type { Registry } from 'prom-client';
 
 const TEXT = { 'content-type': 'text/plain' };

@@ -1,13 +1,13 @@
+import { refillWithin } from '@skillrun/core';
 import {
   type CheckStatus,
   type QueueRegistry,
   queueHeadAges,
   queueJobsByState,
   type ReadinessCheck,
-  refillWithin,
   type SkillRegistry,
   type VersionRef,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import { Gauge, type Registry } from 'prom-client';
 
 export interface RedisGaugesDeps {

@@ -1,9 +1,5 @@
-import {
-  type OutboundHttp,
-  type ProviderCredentialsStore,
-  type SkillDescriptor,
-  SkillError,
-} from '@skillrun/core';
+import { type OutboundHttp, type SkillDescriptor, SkillError } from '@skillrun/core';
+import type { ProviderCredentialsStore } from '@skillrun/core/data';
 
 interface CachedToken {
   token: string;

@@ -1,4 +1,5 @@
-import { type SkillDescriptor, type SkillRegistry, toInputSchema } from '@skillrun/core';
+import { type SkillDescriptor, toInputSchema } from '@skillrun/core';
+import type { SkillRegistry } from '@skillrun/core/data';
 import type { LoadedSkill } from '../loaded-skill';
 
 interface Cached {

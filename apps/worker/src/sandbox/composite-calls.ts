@@ -1,4 +1,5 @@
-import { type InvokeOptions, SkillError } from '@skillrun/core';
+import { SkillError } from '@skillrun/core';
+import type { InvokeOptions } from '@skillrun/skill';
 import type { CallRequest, SkillTask } from './messages';
 
 /**

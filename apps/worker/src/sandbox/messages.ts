@@ -1,4 +1,6 @@
-import type { ErrorBody, RedisTarget, SkillContext, SkillLogLevel } from '@skillrun/core';
+import type { ErrorBody } from '@skillrun/core';
+import type { RedisTarget } from '@skillrun/core/data';
+import type { SkillContext, SkillLogLevel } from '@skillrun/skill';
 
 /** Where skills' ctx.memory lives: the same for every run, so given to a thread once, when it starts. */
 export interface MemoryTarget {

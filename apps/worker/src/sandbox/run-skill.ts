@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import type { SkillContext } from '@skillrun/core';
-import { createRedis, MemoryStore, RedisKeys, SkillError, toErrorBody } from '@skillrun/core';
+import { SkillError, toErrorBody } from '@skillrun/core';
+import { createRedis, MemoryStore, RedisKeys } from '@skillrun/core/data';
+import type { SkillContext } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
 import { CompositeCalls } from './composite-calls';
 import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';

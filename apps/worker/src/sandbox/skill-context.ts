@@ -1,4 +1,5 @@
-import type { InvokeOptions, MemoryStore, SkillContext, SkillLogLevel } from '@skillrun/core';
+import type { MemoryStore } from '@skillrun/core/data';
+import type { InvokeOptions, SkillContext, SkillLogLevel } from '@skillrun/skill';
 import type { SkillEvent, SkillTask } from './messages';
 
 /** Builds a skill's ctx; its logs and progress go to `send` (to the worker, if in a thread). */

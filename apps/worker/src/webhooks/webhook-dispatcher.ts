@@ -1,14 +1,12 @@
+import { type Execution, isTerminalStatus, type Logger } from '@skillrun/core';
 import {
   deliveryJobOptions,
-  type Execution,
   type ExecutionStore,
-  isTerminalStatus,
-  type Logger,
   type RedisKeys,
   type StoredWebhook,
   type WebhookDeliveries,
   type WebhookStore,
-} from '@skillrun/core';
+} from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 

@@ -1,12 +1,5 @@
-import {
-  type DeliveryJob,
-  type DeliveryState,
-  type Logger,
-  type OutboundHttp,
-  OutboundRefusal,
-  type WebhookDeliveries,
-  type WebhookStore,
-} from '@skillrun/core';
+import { type DeliveryState, type Logger, type OutboundHttp, OutboundRefusal } from '@skillrun/core';
+import type { DeliveryJob, WebhookDeliveries, WebhookStore } from '@skillrun/core/data';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 

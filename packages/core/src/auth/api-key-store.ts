@@ -3,9 +3,10 @@ import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
+import type { Scope } from '../schemas/scope';
 import type { RedisKeys } from '../store/redis-keys';
 import CREATE from './create-api-key.lua';
-import type { Principal, Scope } from './principal';
+import type { Principal } from './principal';
 import REVOKE from './revoke-api-key.lua';
 
 const KEY_FORMAT = /^srk_(?<id>[0-9a-f]{16})_(?<secret>[A-Za-z0-9_-]{43})$/;

@@ -22,7 +22,24 @@ export function toParameterDefinitions(inputSchema: object): ParameterDefinition
 }
 
 /**
- * The input schema the ParameterDefinitions describe, the reverse of toParameterDefinitions: the
- * client's, so that the service validates against the schema the client's types are compiled from.
+ * The input JSON Schema the ParameterDefinitions describe, the reverse of toParameterDefinitions:
+ * `a|b` is the type list ["a","b"], `any` is no type at all. Parameters keep their order, except that
+ * names such as "0" come first, as JavaScript lists such keys of an object. The service validates
+ * inputs against it; `skillrun types` compiles it to TypeScript.
  */
-export { inputSchemaOf as toInputSchema } from '@skillrun/client';
+export function toInputSchema(parameters: ParameterDefinition[]): Record<string, unknown> {
+  // fromEntries defines each name as an own property, `__proto__` included.
+  const properties = Object.fromEntries(
+    parameters.map(({ name, type, description, default: defaultValue, schema }) => [
+      name,
+      {
+        ...schema,
+        ...(type === 'any' ? {} : { type: type.includes('|') ? type.split('|') : type }),
+        ...(description === undefined ? {} : { description }),
+        ...(defaultValue === undefined ? {} : { default: defaultValue }),
+      },
+    ]),
+  );
+  const required = parameters.filter((parameter) => parameter.required).map(({ name }) => name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}

@@ -1,22 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { MemoryEntry, MemoryHit, SkillMemory } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
 import { SkillError } from '../errors/skill-error';
 import type { RedisKeys } from '../store/redis-keys';
-
-export interface MemoryEntry {
-  id: string;
-  text: string;
-  path: string;
-  tags: string[];
-  created_at: string;
-}
-
-export interface MemoryHit {
-  snippet: string;
-  score: number;
-  path: string;
-  id: string;
-}
 
 const MAX_ENTRIES_PER_CALLER = 10_000;
 
@@ -29,7 +15,7 @@ function terms(text: string): string[] {
  * work on). Entries live in one Redis HASH per caller; search ranks them by how many query terms
  * they contain, weighted by how rare each term is among that caller's entries (tf-idf).
  */
-export class MemoryStore {
+export class MemoryStore implements SkillMemory {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,

@@ -3,5 +3,4 @@ export { compileTemplates } from './compile-templates';
 export type { CompiledValue } from './compiled-value';
 export { findCallCycle } from './find-call-cycle';
 export { isTruthy } from './is-truthy';
-export type { JsonSchema } from './json-type';
 export { renderValue, type TemplateScope } from './render-value';

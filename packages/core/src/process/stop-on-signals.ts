@@ -1,17 +1,23 @@
-import { flushTraces } from '@skillrun/telemetry';
 import type { Logger } from '../logging/create-logger';
+
+export interface StopOptions {
+  /** What closing does, for the log line. */
+  what?: string;
+  /** Exits 1 when closing outlasts it (closing can wait on a Redis that is away). */
+  deadlineMs?: number;
+  /** Runs after a clean close, before exiting 0: the process's tracing exports the spans it still buffers. */
+  flush: () => Promise<void>;
+}
 
 /**
  * The shutdown every process shares: on SIGTERM or SIGINT, log, run `close` once (it lets work in
- * flight finish), export the spans still buffered and exit 0, or 1 when closing fails or outlasts
- * `deadlineMs` (closing can wait on a Redis that is away). A second signal exits at once (1): an operator who asks twice does not
- * want to wait.
+ * flight finish), `flush` and exit 0, or 1 when closing fails or outlasts `deadlineMs`. A second
+ * signal exits at once (1): an operator who asks twice does not want to wait.
  */
 export function stopOnSignals(
   logger: Logger,
   close: () => Promise<void>,
-  what = 'finishing work in flight',
-  deadlineMs?: number,
+  { what = 'finishing work in flight', deadlineMs, flush }: StopOptions,
 ): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -28,7 +34,7 @@ export function stopOnSignals(
       }, deadlineMs).unref();
     }
     close().then(
-      () => flushTraces().then(() => process.exit(0)),
+      () => flush().then(() => process.exit(0)),
       (error: unknown) => {
         logger.error({ err: error }, 'could not stop cleanly');
         process.exit(1);

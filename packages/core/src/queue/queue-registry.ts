@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
+import { Queue, type Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Priority } from '../schemas/invocation-request';
-import { queueTelemetry } from './queue-telemetry';
 import { remoteQueueName, skillQueueName, skillQueueNames } from './skill-queue';
 import { WEBHOOK_QUEUE } from './webhook-queue';
 
@@ -14,11 +13,12 @@ const EVENTS_MAX_LEN = 1000;
 /** The producer side of every skill version's queues, created on first use and sharing one connection. */
 export class QueueRegistry {
   private readonly queues = new Map<string, Queue>();
-  private readonly telemetry = queueTelemetry();
 
+  /** `telemetry`: BullMQ's spans for the jobs added (the process's tracing gives it); none without. */
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    private readonly telemetry?: Telemetry,
   ) {}
 
   /** The queue an execution of this priority goes to. */

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Scope } from '../auth/principal';
+import { Scope } from './scope';
 
 const CallerId = Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._:@-]+$' });
 const SkillId = Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });

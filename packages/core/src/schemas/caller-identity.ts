@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Scope } from '../auth/principal';
+import { Scope } from './scope';
 
 /** GET /me: who the request's credentials say the caller is (the caller.id its invocations must name). */
 export const CallerIdentity = Type.Object({

@@ -1,4 +1,4 @@
-import type { MemoryStore } from '../memory/memory-store';
+import type { SkillMemory } from './skill-memory';
 
 export type SkillLogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SkillLogger = Record<SkillLogLevel, (message: string, fields?: Record<string, unknown>) => void>;
@@ -38,7 +38,7 @@ export interface SkillContext {
    */
   invoke<T = unknown>(skill: string, inputs: Record<string, unknown>, options?: InvokeOptions): Promise<T>;
   /** Long-term memory of this caller, in Redis. */
-  memory: MemoryStore;
+  memory: SkillMemory;
   config: Record<string, unknown>;
   session: Record<string, unknown>;
   scratch: Record<string, unknown>;

@@ -1,0 +1,44 @@
+// @skillrun/core/data: the Redis data layer (connections, scripts, keys, the stores, the queues, the
+// registry's records and the readiness of Redis), for the processes that own the data: gateway,
+// worker, and the CLI's keys command. The protocol is @skillrun/core.
+export { ApiKeyStore } from './auth/api-key-store';
+export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
+export { MemoryStore } from './memory/memory-store';
+export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
+export { newJobPayload } from './queue/new-job-payload';
+export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
+export { QueueRegistry } from './queue/queue-registry';
+export { type QueuePlace, remoteQueueName, skillJobOptions, skillQueueName } from './queue/skill-queue';
+export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
+export { createRedis, targetOptions } from './redis/create-redis';
+export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-script';
+export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
+export { runTargetOf } from './registry/run-target';
+export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
+export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
+export type { IndexPosition } from './store/execution/execution-index';
+export type { StepEntry } from './store/execution/execution-record';
+export { ExecutionStore } from './store/execution/execution-store';
+export type { AttemptEnd } from './store/execution/execution-transitions';
+export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
+export {
+  type TransitionCall,
+  type TransitionResult,
+  transitionResult,
+} from './store/execution/transition-script';
+export { FollowedCallers } from './store/followed-callers';
+export { InFlightSlots, type SlotClaim } from './store/in-flight-slots';
+export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';
+export { RedisKeys } from './store/redis-keys';
+export {
+  contentDigest,
+  type HostedEntry,
+  hostedEntry,
+  type RegistryEntry,
+  type RegistryVersion,
+  registeredEntry,
+} from './store/registry-entry';
+export { SkillRegistry, type VersionRef } from './store/skill-registry';
+export { TaskStore } from './store/task-store';
+export { WebhookDeliveries } from './store/webhook-deliveries';
+export { type StoredWebhook, WebhookStore } from './store/webhook-store';
