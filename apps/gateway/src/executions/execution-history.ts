@@ -7,14 +7,14 @@ import {
   SkillError,
 } from '@skillrun/core';
 import { satisfies, validRange } from 'semver';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;
-  authenticator: Authenticator;
+  identities: Identities;
   /** EXECUTION_TTL_SECONDS: how far back a listing can see. */
   retentionSeconds: number;
 }
@@ -34,7 +34,7 @@ export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
 
   async list(query: ExecutionListQuery, headers: RequestHeaders): Promise<ExecutionListPage> {
-    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    const principal = principalOf(await this.deps.identities.of(headers));
     if (!principal) {
       throw new SkillError(
         'AUTH_REQUIRED',

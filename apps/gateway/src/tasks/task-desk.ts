@@ -16,7 +16,7 @@ import {
   type TaskView,
   type TransitionResult,
 } from '@skillrun/core';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
@@ -29,7 +29,7 @@ export interface TaskDeskDeps {
   registry: SkillRegistry;
   queues: QueueRegistry;
   schemas: SkillSchemas;
-  authenticator: Authenticator;
+  identities: Identities;
   links: TaskLinks;
   baseUrl: string;
 }
@@ -180,7 +180,7 @@ export class TaskDesk {
   }
 
   private async principal(headers: RequestHeaders): Promise<Principal> {
-    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    const principal = principalOf(await this.deps.identities.of(headers));
     if (!principal) throw new SkillError('AUTH_REQUIRED', 'Tasks are for authenticated callers');
     return principal;
   }
