@@ -10,8 +10,8 @@ import {
   WebhookStore,
 } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
-import type { Authenticator } from './auth/authenticator';
 import { authenticatorOf } from './auth/authenticator-of';
+import { Identities } from './auth/identities';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig } from './config';
 import { ExecutionWatcher } from './executions/execution-watcher';
@@ -36,7 +36,7 @@ export interface GatewayShared {
   descriptors: DescriptorContext;
   access: SkillAccess;
   apiKeys: ApiKeyStore;
-  authenticator: Authenticator;
+  identities: Identities;
   webhooks: WebhookStore;
   webhookUrls: WebhookUrlCheck;
   followers: FollowedCallers;
@@ -79,7 +79,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     descriptors,
     access: new SkillAccess(descriptors.defaults),
     apiKeys,
-    authenticator: authenticatorOf(config, apiKeys, logger),
+    identities: new Identities(authenticatorOf(config, apiKeys, logger)),
     webhooks,
     webhookUrls: new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []),
     followers,

@@ -1,7 +1,7 @@
 import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
 import type { ApiKeyStore } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { requireAdmin } from '../auth/require-admin';
 import { requireJson } from '../http/require-json';
 import { measuredRouter } from '../metrics/measured-router';
@@ -13,9 +13,9 @@ const newKey = new SchemaValidator(NewApiKey, 'new API key');
  * listed and revoked. Only admin credentials pass: ADMIN_API_KEY, or a key with the admin scope;
  * without either, the admin API is closed.
  */
-export function adminRoutes(apiKeys: ApiKeyStore, authenticator: Authenticator): Router {
+export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Router {
   const router = measuredRouter();
-  const adminOnly = requireAdmin(authenticator, 'The admin API');
+  const adminOnly = requireAdmin(identities, 'The admin API');
 
   router.post('/keys', adminOnly, requireJson(), async (req, res) => {
     const body = newKey.parse(req.body);

@@ -12,14 +12,14 @@ import { QUEUE_DASHBOARD_PATH, queueDashboardRoutes } from './queue-dashboard-ro
  * workers and queues, and API keys.
  */
 export function buildAdmin(shared: GatewayShared): Slice {
-  const { config, redis, keys, registry, queues, authenticator } = shared;
+  const { config, redis, keys, registry, queues, identities } = shared;
   const dashboard: Mount[] = config.QUEUE_DASHBOARD
     ? [
         {
           path: QUEUE_DASHBOARD_PATH,
           router: queueDashboardRoutes(
             { registry, queues, actions: config.QUEUE_DASHBOARD_ACTIONS },
-            authenticator,
+            identities,
           ),
         },
       ]
@@ -28,8 +28,8 @@ export function buildAdmin(shared: GatewayShared): Slice {
   return {
     routes: [
       ...dashboard,
-      { path: '/admin/fleet', router: fleetRoutes(fleet, authenticator) },
-      { path: '/admin', router: adminRoutes(shared.apiKeys, authenticator) },
+      { path: '/admin/fleet', router: fleetRoutes(fleet, identities) },
+      { path: '/admin', router: adminRoutes(shared.apiKeys, identities) },
     ],
     paths: { ...fleetPaths, ...apiKeyPaths },
   };

@@ -2,7 +2,7 @@ import { SkillError } from '@skillrun/core';
 import type { QueueRegistry, SkillRegistry } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import { type Express, type Request, type RequestHandler, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin } from '../auth/identity';
 import { authRequired } from '../auth/skill-access';
 import { htmlPageHeaders } from '../http/html-page-headers';
@@ -25,10 +25,10 @@ export interface QueueDashboardSettings {
  * queue, listed again on each request so that versions hosted later appear. Admin credentials
  * only: X-API-Key, or, for browsers, HTTP Basic with the admin key as password.
  */
-export function queueDashboardRoutes(settings: QueueDashboardSettings, authenticator: Authenticator): Router {
+export function queueDashboardRoutes(settings: QueueDashboardSettings, identities: Identities): Router {
   const router = Router();
   router.use(
-    requireAdmin(authenticator),
+    requireAdmin(identities),
     ...(settings.actions ? [] : [readsOnly]),
     htmlPageHeaders(),
     lazyRouter(() => dashboardRouter(settings)),
@@ -97,9 +97,9 @@ const readsOnly: RequestHandler = function readsOnly(req, _res, next) {
   next();
 };
 
-function requireAdmin(authenticator: Authenticator): RequestHandler {
+function requireAdmin(identities: Identities): RequestHandler {
   return async function adminOnly(req, res, next) {
-    const identity = await authenticator.identify(withBasicPassword(req));
+    const identity = await identities.of(withBasicPassword(req));
     if (identity.kind !== 'principal') {
       res.setHeader('WWW-Authenticate', 'Basic realm="skillrun queues", charset="UTF-8"');
       throw authRequired(

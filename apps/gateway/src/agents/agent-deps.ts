@@ -1,6 +1,6 @@
 import type { Logger } from '@skillrun/core';
 import type { ExecutionStore, SkillRegistry } from '@skillrun/core/data';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -31,7 +31,7 @@ export interface AgentSettings {
 /** What the agent protocols are served from: the gateway's own services, and their settings. */
 export interface AgentDeps extends AgentSettings {
   discovery: SkillDiscovery;
-  authenticator: Authenticator;
+  identities: Identities;
   invocations: InvocationService;
   executions: ExecutionReader;
   canceler: ExecutionCanceler;

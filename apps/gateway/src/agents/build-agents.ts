@@ -22,7 +22,7 @@ export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice
   const { config } = shared;
   const agents = new AgentGateway({
     discovery: sources.skills.discovery,
-    authenticator: shared.authenticator,
+    identities: shared.identities,
     invocations: sources.invocations.service,
     executions: sources.executions.reader,
     canceler: sources.executions.canceler,

@@ -7,7 +7,7 @@ import {
   toToolDefinitions,
 } from '@skillrun/core';
 import type { Request, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
@@ -15,7 +15,7 @@ import type { SkillDiscovery } from '../skills/skill-discovery';
 
 export interface ToolRoutesDeps {
   discovery: SkillDiscovery;
-  authenticator: Authenticator;
+  identities: Identities;
 }
 
 const listQuery = new SchemaValidator(ToolListQuery, 'query', { coerceTypes: true });
@@ -27,8 +27,7 @@ const oneQuery = new SchemaValidator(ToolFormatQuery, 'query');
  * Completions or Responses shape) or MCP Tool objects (as /mcp lists them: tasks supported).
  */
 export function toolRoutes(router: Router, depsOf: () => ToolRoutesDeps): void {
-  const viewer = async (headers: RequestHeaders) =>
-    principalOf(await depsOf().authenticator.identify(headers));
+  const viewer = async (headers: RequestHeaders) => principalOf(await depsOf().identities.of(headers));
 
   router.get('/tools', async (req, res) => {
     const deps = depsOf();

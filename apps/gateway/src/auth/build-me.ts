@@ -5,5 +5,5 @@ import { meRoutes } from './me-routes';
 
 /** GET /me: who the credentials say the caller is. */
 export function buildMe(shared: GatewayShared): Slice {
-  return { routes: [{ path: '/me', router: meRoutes(shared.authenticator) }], paths: mePaths };
+  return { routes: [{ path: '/me', router: meRoutes(shared.identities) }], paths: mePaths };
 }

@@ -3,12 +3,12 @@ import { authOf, type ExecutionStore, type SkillRegistry } from '@skillrun/core/
 import { readable } from '../executions/readable-execution';
 import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
-import type { Authenticator } from './authenticator';
+import type { Identities } from './identities';
 import { type Identity, principalOf } from './identity';
 
 export interface ExecutionIdentityDeps {
   store: ExecutionStore;
-  authenticator: Authenticator;
+  identities: Identities;
   registry: SkillRegistry;
   defaultAuth: AuthConfig;
 }
@@ -32,7 +32,7 @@ export class ExecutionIdentity {
     headers: RequestHeaders,
   ): Promise<{ execution: Execution; principal: Principal | undefined }> {
     const [record, found] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.store.records.read(executionId), this.deps.authenticator.identify(headers)]),
+      Promise.all([this.deps.store.records.read(executionId), this.deps.identities.of(headers)]),
     );
     const identity = await orServiceUnavailable(() =>
       this.refine(found, headers, {
@@ -51,12 +51,12 @@ export class ExecutionIdentity {
     headers: RequestHeaders,
     execution: { skillId: string; version: string; owned: boolean },
   ): Promise<Identity> {
-    const { authenticator, registry, defaultAuth } = this.deps;
+    const { identities, registry, defaultAuth } = this.deps;
     if (identity.kind !== 'anonymous' || !execution.owned) return identity;
     const entry = (await registry.versions(execution.skillId)).find(
       (each) => each.version === execution.version,
     );
     const header = entry && authOf(entry, defaultAuth).header;
-    return header ? authenticator.identify(headers, { header }) : identity;
+    return header ? identities.of(headers, { header }) : identity;
   }
 }

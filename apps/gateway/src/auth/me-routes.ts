@@ -1,17 +1,17 @@
 import type { CallerIdentity } from '@skillrun/core';
 import type { Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
-import type { Authenticator } from './authenticator';
+import type { Identities } from './identities';
 import { authRequired } from './skill-access';
 
 /**
  * GET /me: who the credentials say the caller is. A consumer holding only a key learns from it the
  * caller.id its invocations must name (a key does not carry it readably).
  */
-export function meRoutes(authenticator: Authenticator): Router {
+export function meRoutes(identities: Identities): Router {
   const router = measuredRouter();
   router.get('', async (req, res) => {
-    const identity = await authenticator.identify(req.headers);
+    const identity = await identities.of(req.headers);
     if (identity.kind !== 'principal') {
       throw authRequired({ type: 'api_key' }, 'GET /me needs credentials (X-API-Key or a bearer token)');
     }

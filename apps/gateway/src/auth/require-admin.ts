@@ -1,6 +1,6 @@
 import { SkillError } from '@skillrun/core';
 import type { RequestHandler } from 'express';
-import type { Authenticator } from './authenticator';
+import type { Identities } from './identities';
 import { isAdmin } from './identity';
 import { authRequired } from './skill-access';
 
@@ -8,9 +8,9 @@ import { authRequired } from './skill-access';
  * Lets only admin credentials through (ADMIN_API_KEY, or a key with the admin scope); `what` names
  * what it guards in the refusals ("The admin API").
  */
-export function requireAdmin(authenticator: Authenticator, what: string): RequestHandler {
+export function requireAdmin(identities: Identities, what: string): RequestHandler {
   return async function adminOnly(req, _res, next) {
-    const identity = await authenticator.identify(req.headers);
+    const identity = await identities.of(req.headers);
     if (identity.kind !== 'principal') {
       throw authRequired({ type: 'api_key' }, `${what} needs an admin credential (X-API-Key)`);
     }

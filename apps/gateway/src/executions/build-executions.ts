@@ -24,10 +24,10 @@ export interface ExecutionsSlice extends Slice {
  * followed live; the notifications stream is closed with the slice.
  */
 export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
-  const { config, redis, keys, store, queues, authenticator, registry, watcher, metrics } = shared;
+  const { config, redis, keys, store, queues, identities, registry, watcher, metrics } = shared;
   const identity = new ExecutionIdentity({
     store,
-    authenticator,
+    identities,
     registry,
     defaultAuth: shared.descriptors.defaults.auth,
   });
@@ -35,14 +35,14 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
   const canceler = new ExecutionCanceler({ redis, keys, store, queues, identity, metrics });
   const history = new ExecutionHistory({
     store,
-    authenticator,
+    identities,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
   });
   const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
   const heartbeatMs = config.STREAM_HEARTBEAT_SECONDS * 1000;
   const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
   const callerStreams = new CallerStreams({
-    authenticator,
+    identities,
     store,
     feed,
     followers: shared.followers,

@@ -2,14 +2,14 @@ import { type Execution, type Principal, SkillError } from '@skillrun/core';
 import type { ExecutionStore, FollowedCallers } from '@skillrun/core/data';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import type { NotifiedCallers } from '../invocations/notified-callers';
 import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
 import type { StreamQuota } from './stream-quota';
 
 export interface CallerStreamsDeps {
-  authenticator: Authenticator;
+  identities: Identities;
   store: ExecutionStore;
   feed: ChangeFeed;
   followers: FollowedCallers;
@@ -46,7 +46,7 @@ export class CallerStreams {
   constructor(private readonly deps: CallerStreamsDeps) {}
 
   async stream(req: Request, res: Response, callerQuery: string | undefined): Promise<void> {
-    const principal = principalOf(await this.deps.authenticator.identify(req.headers));
+    const principal = principalOf(await this.deps.identities.of(req.headers));
     if (!principal)
       throw new SkillError(
         'AUTH_REQUIRED',

@@ -1,14 +1,14 @@
 import { type Execution, type ExecutionListPage, type ExecutionListQuery, SkillError } from '@skillrun/core';
 import type { ExecutionStore, IndexPosition } from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;
-  authenticator: Authenticator;
+  identities: Identities;
   /** EXECUTION_TTL_SECONDS: how far back a listing can see. */
   retentionSeconds: number;
 }
@@ -28,7 +28,7 @@ export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
 
   async list(query: ExecutionListQuery, headers: RequestHeaders): Promise<ExecutionListPage> {
-    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    const principal = principalOf(await this.deps.identities.of(headers));
     if (!principal) {
       throw new SkillError(
         'AUTH_REQUIRED',

@@ -20,7 +20,7 @@ export interface InvocationsSlice extends Slice {
  * executions; an invocation that waits reads its end through the executions slice.
  */
 export function buildInvocations(shared: GatewayShared, executions: ExecutionsSlice): InvocationsSlice {
-  const { config, redis, keys, store, queues, registry, authenticator } = shared;
+  const { config, redis, keys, store, queues, registry, identities } = shared;
   const service = new InvocationService({
     resolver: new SkillResolver(
       registry,
@@ -36,7 +36,7 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
       burst: config.FAIR_SHARE_BURST,
       windowMs: config.FAIR_SHARE_WINDOW_SECONDS * 1000,
     }),
-    authenticator,
+    identities,
     defaultAuth: shared.descriptors.defaults.auth,
     webhooks: shared.webhooks,
     notified: shared.notified,
@@ -45,7 +45,7 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
   });
   const replayer = new ExecutionReplayer({
     store,
-    authenticator,
+    identities,
     invocations: service,
     history: executions.history,
   });

@@ -8,7 +8,7 @@ import {
   toErrorBody,
 } from '@skillrun/core';
 import type { ExecutionStore } from '@skillrun/core/data';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
 import type { ExecutionHistory } from '../executions/execution-history';
 import { readable } from '../executions/readable-execution';
@@ -18,7 +18,7 @@ import type { InvocationOutcome, InvocationService } from './invocation-service'
 
 export interface ExecutionReplayerDeps {
   store: ExecutionStore;
-  authenticator: Authenticator;
+  identities: Identities;
   invocations: InvocationService;
   history: ExecutionHistory;
 }
@@ -46,7 +46,7 @@ export class ExecutionReplayer {
     try {
       const changes = replayValidator.parse(body ?? {});
       const [record, identity] = await orServiceUnavailable(() =>
-        Promise.all([this.deps.store.records.read(executionId), this.deps.authenticator.identify(headers)]),
+        Promise.all([this.deps.store.records.read(executionId), this.deps.identities.of(headers)]),
       );
       const original = readable(record, skillId, executionId, principalOf(identity));
       return await this.replayOf(original, changes, headers, address);
@@ -92,9 +92,7 @@ export class ExecutionReplayer {
         details: [{ path: '/inputs', message: 'required to replay this execution' }],
       });
     }
-    const principal = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(headers)),
-    );
+    const principal = principalOf(await orServiceUnavailable(() => this.deps.identities.of(headers)));
     const version = changes.version ?? original.requested_version;
     return this.deps.invocations.invoke({
       skillId: original.skill_id,

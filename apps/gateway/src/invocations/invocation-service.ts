@@ -28,7 +28,7 @@ import {
   type SlotClaim,
   type WebhookStore,
 } from '@skillrun/core/data';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { type Identity, principalOf } from '../auth/identity';
 import type { SkillAccess } from '../auth/skill-access';
 import type { ExecutionWatch } from '../executions/execution-watch';
@@ -49,7 +49,7 @@ export interface InvocationServiceDeps {
   schemas: SkillSchemas;
   access: SkillAccess;
   limits: CallerLimits;
-  authenticator: Authenticator;
+  identities: Identities;
   defaultAuth: AuthConfig;
   idempotency: IdempotencyKeys;
   fairShare: FairShare;
@@ -179,10 +179,10 @@ export class InvocationService {
 
   /** Who invokes which version, and whether they may: everything but limits and inputs. */
   private async check({ skillId, body, headers, versionQuery }: Invocation): Promise<Checked> {
-    const { authenticator } = this.deps;
+    const { identities } = this.deps;
     const request = requestValidator.parse(body);
     const bodyKey = request.caller.credentials?.api_key;
-    let identity = await orServiceUnavailable(() => authenticator.identify(headers, { bodyKey }));
+    let identity = await orServiceUnavailable(() => identities.of(headers, { bodyKey }));
     const principal = principalOf(identity);
     if (request.skill_id !== skillId) {
       throw new SkillError(
@@ -318,15 +318,15 @@ export class InvocationService {
     identity: Identity,
     headers: RequestHeaders,
   ): Promise<Identity> {
-    const { authenticator, defaultAuth } = this.deps;
+    const { identities, defaultAuth } = this.deps;
     const auth = authOf(entry, defaultAuth);
     const { header } = auth;
     let found = identity;
     if (found.kind === 'anonymous' && header) {
-      found = await orServiceUnavailable(() => authenticator.identify(headers, { header }));
+      found = await orServiceUnavailable(() => identities.of(headers, { header }));
     }
     if (auth.type === 'custom' && found.kind !== 'principal') {
-      found = await authenticator.identify(headers, {
+      found = await identities.of(headers, {
         ...(header ? { header } : {}),
         custom: { id: entry.id, version: entry.version },
       });

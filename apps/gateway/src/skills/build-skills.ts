@@ -25,7 +25,7 @@ export function buildSkills(shared: GatewayShared): SkillsSlice {
   const router = skillsRoutes({
     discovery,
     publisher,
-    authenticator: shared.authenticator,
+    identities: shared.identities,
     baseUrl: config.PUBLIC_BASE_URL,
   });
   return { routes: [{ path: '/skills', router }], paths: skillPaths, discovery };

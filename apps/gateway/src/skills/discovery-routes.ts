@@ -1,6 +1,6 @@
 import { parseVersionRange, SchemaValidator, SkillSearchQuery, VersionQuery } from '@skillrun/core';
 import type { Request, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
 import { setDeprecationHeader } from '../http/deprecation-header';
 import type { RequestHeaders } from '../http/request-headers';
@@ -14,12 +14,8 @@ const searchQuery = new SchemaValidator(SkillSearchQuery, 'search query', { coer
 export const versionQuery = new SchemaValidator(VersionQuery, 'query');
 
 /** On the /skills router: GET /skills (search), GET /skills/{id} (a descriptor), its /versions. */
-export function discoveryRoutes(
-  router: Router,
-  discovery: SkillDiscovery,
-  authenticator: Authenticator,
-): void {
-  const viewer = async (headers: RequestHeaders) => principalOf(await authenticator.identify(headers));
+export function discoveryRoutes(router: Router, discovery: SkillDiscovery, identities: Identities): void {
+  const viewer = async (headers: RequestHeaders) => principalOf(await identities.of(headers));
 
   router.get('', async (req, res) => {
     const query = searchQuery.parse({ ...req.query });

@@ -1,7 +1,7 @@
 import { DeprecationRequest, type Principal, SchemaValidator, skillUrls } from '@skillrun/core';
 import type { RegistryVersion } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { requireJson } from '../http/require-json';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPublisher } from './skill-publisher';
@@ -21,16 +21,13 @@ export function publishingRoutes(
   router: Router,
   publisher: SkillPublisher,
   discovery: SkillDiscovery,
-  authenticator: Authenticator,
+  identities: Identities,
   baseUrl: string,
 ): void {
   const shown = (versions: RegistryVersion[], viewer: Principal) => discovery.shown(versions, viewer);
 
   router.post('', requireJson(), async (req, res) => {
-    const { descriptor, created } = await publisher.register(
-      req.body,
-      await authenticator.identify(req.headers),
-    );
+    const { descriptor, created } = await publisher.register(req.body, await identities.of(req.headers));
     const location = `${skillUrls(baseUrl, descriptor.id).skill}?version=${encodeURIComponent(descriptor.version)}`;
     res
       .status(created ? 201 : 200)
@@ -40,11 +37,11 @@ export function publishingRoutes(
 
   // Ours: what this service presents to a registered skill's provider; never shown again.
   router.put('/:skillId/credentials', requireJson(), async (req: Request<{ skillId: string }>, res) => {
-    await publisher.setCredentials(req.params.skillId, req.body, await authenticator.identify(req.headers));
+    await publisher.setCredentials(req.params.skillId, req.body, await identities.of(req.headers));
     res.status(204).end();
   });
   router.delete('/:skillId/credentials', async (req: Request<{ skillId: string }>, res) => {
-    await publisher.setCredentials(req.params.skillId, null, await authenticator.identify(req.headers));
+    await publisher.setCredentials(req.params.skillId, null, await identities.of(req.headers));
     res.status(204).end();
   });
 
@@ -57,7 +54,7 @@ export function publishingRoutes(
       skillId,
       version,
       text,
-      await authenticator.identify(req.headers),
+      await identities.of(req.headers),
       shown,
     );
     res.json(discovery.summary(updated));
@@ -69,7 +66,7 @@ export function publishingRoutes(
       skillId,
       version,
       null,
-      await authenticator.identify(req.headers),
+      await identities.of(req.headers),
       shown,
     );
     res.json(discovery.summary(updated));
@@ -78,7 +75,7 @@ export function publishingRoutes(
   // Ours: a hosted version whose pool scales to zero is kept invocable without workers until this.
   router.delete('/:skillId/versions/:version/dormancy', async (req: Request<VersionParams>, res) => {
     const { skillId, version } = req.params;
-    await publisher.forgetDormant(skillId, version, await authenticator.identify(req.headers));
+    await publisher.forgetDormant(skillId, version, await identities.of(req.headers));
     res.status(204).end();
   });
 }

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { measuredRouter } from '../metrics/measured-router';
 import { discoveryRoutes } from './discovery-routes';
 import { publishingRoutes } from './publishing-routes';
@@ -9,14 +9,14 @@ import type { SkillPublisher } from './skill-publisher';
 export interface SkillsRoutesDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
-  authenticator: Authenticator;
+  identities: Identities;
   baseUrl: string;
 }
 
 /** Skills themselves, on a router mounted at /skills: discovery, then publishing. */
 export function skillsRoutes(deps: SkillsRoutesDeps): Router {
   const router = measuredRouter();
-  discoveryRoutes(router, deps.discovery, deps.authenticator);
-  publishingRoutes(router, deps.publisher, deps.discovery, deps.authenticator, deps.baseUrl);
+  discoveryRoutes(router, deps.discovery, deps.identities);
+  publishingRoutes(router, deps.publisher, deps.discovery, deps.identities, deps.baseUrl);
   return router;
 }

@@ -15,7 +15,7 @@ export function buildTasks(shared: GatewayShared): Slice {
     registry: shared.registry,
     queues: shared.queues,
     schemas: shared.schemas,
-    authenticator: shared.authenticator,
+    identities: shared.identities,
     links: new TaskLinks({
       redis,
       keys,

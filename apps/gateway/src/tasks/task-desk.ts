@@ -18,7 +18,7 @@ import type {
   TaskStore,
   TransitionResult,
 } from '@skillrun/core/data';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
@@ -31,7 +31,7 @@ export interface TaskDeskDeps {
   registry: SkillRegistry;
   queues: QueueRegistry;
   schemas: SkillSchemas;
-  authenticator: Authenticator;
+  identities: Identities;
   links: TaskLinks;
   baseUrl: string;
 }
@@ -182,7 +182,7 @@ export class TaskDesk {
   }
 
   private async principal(headers: RequestHeaders): Promise<Principal> {
-    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    const principal = principalOf(await this.deps.identities.of(headers));
     if (!principal) throw new SkillError('AUTH_REQUIRED', 'Tasks are for authenticated callers');
     return principal;
   }

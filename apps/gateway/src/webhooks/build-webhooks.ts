@@ -12,7 +12,7 @@ export function buildWebhooks(shared: GatewayShared): Slice {
     deliveries: new WebhookDeliveries(shared.redis, shared.keys),
     notified: shared.notified,
     queue: shared.queues.webhooks(),
-    authenticator: shared.authenticator,
+    identities: shared.identities,
     urls: shared.webhookUrls,
   });
   return { routes: [{ path: '/webhooks', router: webhookRoutes(desk) }], paths: webhookPaths };

@@ -14,7 +14,7 @@ import {
   type WebhookStore,
 } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
-import type { Authenticator } from '../auth/authenticator';
+import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
@@ -27,7 +27,7 @@ export interface WebhookDeskDeps {
   notified: NotifiedCallers;
   /** The webhook queue: a redelivery is a job on it. */
   queue: Queue;
-  authenticator: Authenticator;
+  identities: Identities;
   urls: WebhookUrlCheck;
 }
 
@@ -95,7 +95,7 @@ export class WebhookDesk {
   }
 
   private async caller(headers: RequestHeaders, why: string): Promise<Principal> {
-    const principal = principalOf(await this.deps.authenticator.identify(headers));
+    const principal = principalOf(await this.deps.identities.of(headers));
     if (!principal) throw new SkillError('AUTH_REQUIRED', why);
     return principal;
   }
@@ -104,7 +104,7 @@ export class WebhookDesk {
   private async owned(id: string, headers: RequestHeaders): Promise<StoredWebhook> {
     const [webhook, identity] = await Promise.all([
       this.deps.webhooks.get(id),
-      this.deps.authenticator.identify(headers),
+      this.deps.identities.of(headers),
     ]);
     if (identity.kind === 'invalid') throw new SkillError('AUTH_REQUIRED', 'The credentials are not valid');
     const principal = principalOf(identity);

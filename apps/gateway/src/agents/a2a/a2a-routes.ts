@@ -25,7 +25,7 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
   const checkCredentials = async (req: Request) => {
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const gateway = agents();
-    const identity = await orServiceUnavailable(() => gateway.deps.authenticator.identify(req.headers));
+    const identity = await orServiceUnavailable(() => gateway.deps.identities.of(req.headers));
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     return gateway;
   };

@@ -237,7 +237,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
     }
     const { skillId, inputs } = this.skillAndInputs(message, params.metadata);
     try {
-      const identity = await orServiceUnavailable(() => this.deps.authenticator.identify(headers));
+      const identity = await orServiceUnavailable(() => this.deps.identities.of(headers));
       const callerId = principalOf(identity)?.callerId ?? 'a2a-client';
       const outcome = await this.deps.invocations.invoke({
         skillId,

@@ -45,7 +45,7 @@ export class McpSessions {
   }
 
   async handle(req: Request, res: Response): Promise<void> {
-    const identity = await orServiceUnavailable(() => this.deps.authenticator.identify(req.headers));
+    const identity = await orServiceUnavailable(() => this.deps.identities.of(req.headers));
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     const principal = identity.kind === 'principal' ? identity.principal : undefined;
     const owner = principal ? `caller:${principal.callerId}` : 'anonymous';

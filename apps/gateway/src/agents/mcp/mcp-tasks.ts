@@ -42,7 +42,7 @@ export class McpTasks {
     );
     if (!isTerminalStatus(execution.status))
       throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
-    const viewer = principalOf(await orServiceUnavailable(() => this.deps.authenticator.identify(headers)));
+    const viewer = principalOf(await orServiceUnavailable(() => this.deps.identities.of(headers)));
     const descriptor = await this.orInvalidParams(() =>
       this.deps.discovery.describe(execution.skill_id, execution.skill_version, viewer),
     ).catch(() => ({ output: { content_type: 'application/json', schema: {} } }));

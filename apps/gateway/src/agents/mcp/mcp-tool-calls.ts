@@ -54,14 +54,12 @@ export class McpToolCalls {
   }
 
   private async describe(call: ToolCall): Promise<SkillDescriptor> {
-    const viewer = principalOf(
-      await orServiceUnavailable(() => this.deps.authenticator.identify(call.headers)),
-    );
+    const viewer = principalOf(await orServiceUnavailable(() => this.deps.identities.of(call.headers)));
     return this.deps.discovery.describe(call.name, undefined, viewer);
   }
 
   private async invoke(call: ToolCall, descriptor: SkillDescriptor): Promise<Execution> {
-    const identity = await orServiceUnavailable(() => this.deps.authenticator.identify(call.headers));
+    const identity = await orServiceUnavailable(() => this.deps.identities.of(call.headers));
     const callerId = principalOf(identity)?.callerId ?? 'mcp-client';
     const outcome = await this.deps.invocations.invoke({
       skillId: descriptor.id,

@@ -65,9 +65,7 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     try {
-      const viewer = principalOf(
-        await orServiceUnavailable(() => deps.authenticator.identify(headersOf(extra))),
-      );
+      const viewer = principalOf(await orServiceUnavailable(() => deps.identities.of(headersOf(extra))));
       const cursor = request.params?.cursor;
       const page = await orServiceUnavailable(() =>
         deps.discovery.search(
