@@ -9,6 +9,7 @@ import {
   SkillRegistry,
   WebhookStore,
 } from '@skillrun/core/data';
+import { queueTelemetry } from '@skillrun/telemetry';
 import type { Redis } from 'ioredis';
 import { authenticatorOf } from './auth/authenticator-of';
 import { Identities } from './auth/identities';
@@ -56,7 +57,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     commandTimeoutMs: config.REDIS_TIMEOUT_MS,
   });
   const keys = new RedisKeys(config.KEY_PREFIX);
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const registry = new SkillRegistry(redis, keys);
   const descriptors = descriptorContext(config);
   const apiKeys = new ApiKeyStore(redis, keys, config.API_KEY_CACHE_MS);
