@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExecutionSlots } from '../../apps/worker/src/execution-slots';
@@ -33,12 +33,18 @@ describe('queues consumed under one bound of slots', () => {
     await redis?.stop();
   });
 
-  function consume(queue: string, slots: ExecutionSlots, handler: JobHandler): QueueConsumer {
+  function consume(
+    queue: string,
+    slots: ExecutionSlots,
+    handler: JobHandler,
+    settle: (job: Job) => Promise<void> = async () => {},
+  ): QueueConsumer {
     const consumer = new QueueConsumer({
       queue,
       lane: 'normal',
       slots,
       handler,
+      settle,
       givenUp: () => {},
       worker: { connection, prefix: PREFIX, lockDuration: 30_000 },
     });
@@ -99,6 +105,37 @@ describe('queues consumed under one bound of slots', () => {
     await expect.poll(() => finished(flaky.id), { timeout: 4000 }).toBeGreaterThanOrEqual(at + 800);
     expect(await finished(flaky.id)).toBeLessThan(at + 3000);
     expect((await queue.getJob(String(flaky.id)))?.attemptsMade).toBe(2);
+    await queue.close();
+  });
+
+  it('settles each job once as it ends, in a command Redis runs while the job is still active', async () => {
+    // The worker writes an execution's outcome this way: sent on the consumer's connection just
+    // before BullMQ's end of the job, not awaited in between, so Redis runs it first.
+    const activeKey = `${PREFIX}:settles:active`;
+    const seen: Record<string, string[]> = {};
+    consume(
+      'settles',
+      new ExecutionSlots(2),
+      async (job) => {
+        if (job.name === 'fails') throw new Error('fails for good');
+        return 'done';
+      },
+      async (job) => {
+        const id = String(job.id);
+        seen[id] = [...(seen[id] ?? []), ...(await connection.lrange(activeKey, 0, -1))];
+      },
+    );
+    const queue = new Queue('settles', { connection, prefix: PREFIX });
+    const jobs = await queue.addBulk([
+      ...[1, 2, 3, 4].map((n) => ({ name: 'ok', data: { n } })),
+      { name: 'fails', data: {} },
+    ]);
+    await expect.poll(async () => (await queue.getCompletedCount()) + (await queue.getFailedCount())).toBe(5);
+    for (const job of jobs) {
+      // Each settle's read found its own job active: it ran before the job's end.
+      expect(seen[String(job.id)]).toContain(String(job.id));
+    }
+    expect(Object.keys(seen)).toHaveLength(5);
     await queue.close();
   });
 });

@@ -24,6 +24,11 @@ export interface QueueConsumerOptions {
   /** The process's slots, shared by every queue it consumes. */
   slots: ExecutionSlots;
   handler: JobHandler;
+  /**
+   * Sends what must be written as a job ends (its outcome) just before BullMQ is asked to end it,
+   * without waiting between the two: on the worker's connection, Redis runs it first.
+   */
+  settle(job: Job): Promise<void>;
   /** Told of a job BullMQ gave up after it stalled too often (failed here without running it). */
   givenUp(job: Job): void;
   /** BullMQ's worker options; lockDuration is required, as the locks are renewed here. */
@@ -234,18 +239,26 @@ export class QueueConsumer {
   }
 
   /**
-   * Completes or fails the job (a failure BullMQ retries is moved back, with its backoff), fetching
-   * the next one in the same call when the slot carries on. A job its handler moved (delayed, or
+   * Settles the job, then completes or fails it (a failure BullMQ retries is moved back, with its
+   * backoff), fetching the next one in the same call when the slot carries on: the two are sent one
+   * after the other and awaited together, one round trip. A job its handler moved (delayed, or
    * waiting for its children) is left where it is.
    */
   private async end(job: Job, token: string, ending: Ending): Promise<Job | undefined> {
-    if ('error' in ending && MOVED_BY_HANDLER.has(ending.error.name)) return undefined;
+    const settled = this.options.settle(job);
+    if ('error' in ending && MOVED_BY_HANDLER.has(ending.error.name)) {
+      await settled;
+      return undefined;
+    }
     const fetchNext = this.carries();
-    const answer = await this.persist(() =>
-      'error' in ending
-        ? job.moveToFailed(ending.error, token, fetchNext)
-        : job.moveToCompleted(ending.result, token, fetchNext),
-    );
+    const [answer] = await Promise.all([
+      this.persist(() =>
+        'error' in ending
+          ? job.moveToFailed(ending.error, token, fetchNext)
+          : job.moveToCompleted(ending.result, token, fetchNext),
+      ),
+      settled,
+    ]);
     if (job.deferredFailure) this.options.givenUp(job);
     return this.answered(answer, token);
   }

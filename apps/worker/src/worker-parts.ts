@@ -262,19 +262,15 @@ function consume(
   skillOf: (job: Job) => Promise<LoadedSkill>,
 ): QueueConsumer[] {
   const { config, logger, metrics, running } = context;
-  const run = async (job: Job, token: string) => {
-    try {
-      await runner.run(job, token, await skillOf(job));
-    } finally {
-      await outcomes.write(String(job.id));
-    }
-  };
+  const run = async (job: Job, token: string) => runner.run(job, token, await skillOf(job));
   return (['high', 'normal'] as const).map((lane) => {
     const consumer = new QueueConsumer({
       queue: queueOf(lane),
       lane,
       slots,
       handler: (job, token) => running.track(job, token, () => run(job, token)),
+      // The store and the consumers share one connection (`connection`): the outcome is run first.
+      settle: (job) => outcomes.write(String(job.id)),
       givenUp: (job) => void recordStalledFailure(job, { store, metrics, logger }).catch(() => {}),
       worker: {
         connection,
