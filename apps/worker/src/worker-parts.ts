@@ -95,7 +95,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const schemas = new SkillSchemas();
   const bundler = await ModuleBundler.create();
   const skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
-  const redis = createRedis(config.redisTarget, { role: 'queue' });
+  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const registry = new SkillRegistry(redis, keys);
   await checkComposites(skills, registry);
