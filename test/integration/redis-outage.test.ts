@@ -1,4 +1,7 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp } from '../support/agent-mcp';
 import { TestSystem } from '../support/system';
 
 describe('when Redis goes away', () => {
@@ -43,5 +46,50 @@ describe('when Redis goes away', () => {
       .toBe(202);
     const after = await client.run('echo', { text: 'after again' });
     expect(after.final.status).toBe('completed');
+  });
+
+  it("answers the agent protocols in JSON-RPC while Redis is down, with our unavailable error, never Redis' words", async () => {
+    const { client } = system;
+    await expect.poll(async () => (await client.request('/readyz')).status, { timeout: 15_000 }).toBe(200);
+    const mcp: Client = await connectMcp(system.gateway.url);
+    const a2a = (id: number, method: string, params: unknown) =>
+      client.request<{ error?: { code: number; message: string } }>('/a2a', {
+        json: { jsonrpc: '2.0', id, method, params },
+      });
+    const unavailable = /The queue is unavailable \(Redis cannot be reached\)/;
+    try {
+      await system.redis.kill();
+      const listed = await mcp.listTools().catch((error: McpError) => error);
+      expect(listed).toBeInstanceOf(McpError);
+      expect(listed).toMatchObject({
+        code: ErrorCode.InternalError,
+        data: { error: { code: 'SERVICE_UNAVAILABLE' } },
+      });
+      // A refused tool call is a result the model reads, our envelope in its text.
+      const called = await mcp.callTool({ name: 'echo', arguments: { text: 'during' } });
+      expect(called.isError).toBe(true);
+      const [text] = called.content as { text: string }[];
+      expect(JSON.parse(String(text?.text))).toMatchObject({
+        error: { code: 'SERVICE_UNAVAILABLE', recoverable: true },
+      });
+      const message = {
+        kind: 'message',
+        messageId: 'm-outage',
+        role: 'user',
+        parts: [{ kind: 'data', data: { text: 'during' } }],
+        metadata: { skill_id: 'echo' },
+      };
+      // The A2A SDK answers an error that is none of its own as an internal one, with our message.
+      for (const answer of [
+        await a2a(1, 'message/send', { message }),
+        await a2a(2, 'tasks/get', { id: 'x' }),
+      ]) {
+        expect(answer.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32603 } });
+        expect(answer.body.error?.message).toMatch(unavailable);
+      }
+    } finally {
+      await mcp.close();
+      await system.redis.restart();
+    }
   });
 });

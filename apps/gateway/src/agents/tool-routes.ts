@@ -9,7 +9,6 @@ import {
 import type { Request, Router } from 'express';
 import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { SkillDiscovery } from '../skills/skill-discovery';
 
@@ -32,9 +31,7 @@ export function toolRoutes(router: Router, depsOf: () => ToolRoutesDeps): void {
   router.get('/tools', async (req, res) => {
     const deps = depsOf();
     const { format = 'openai', ...search } = listQuery.parse({ ...req.query });
-    const page = await orServiceUnavailable(async () =>
-      deps.discovery.search(search, await viewer(req.headers)),
-    );
+    const page = await deps.discovery.search(search, await viewer(req.headers));
     const answer: ToolDefinitions = {
       ...toToolDefinitions(page.skills, format, { tasks: true }),
       next_cursor: page.next_cursor,
@@ -46,9 +43,7 @@ export function toolRoutes(router: Router, depsOf: () => ToolRoutesDeps): void {
     const deps = depsOf();
     const { format = 'openai', version } = oneQuery.parse({ ...req.query });
     const range = version === undefined ? undefined : parseVersionRange(version, '/version');
-    const descriptor = await orServiceUnavailable(async () =>
-      deps.discovery.describe(req.params.skillId, range, await viewer(req.headers)),
-    );
+    const descriptor = await deps.discovery.describe(req.params.skillId, range, await viewer(req.headers));
     const answer: ToolDefinitions = toToolDefinitions([descriptor], format, { tasks: true });
     res.json(answer);
   });

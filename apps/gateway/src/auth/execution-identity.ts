@@ -1,7 +1,6 @@
 import type { AuthConfig, Execution, Principal } from '@skillrun/core';
 import { authOf, type ExecutionStore, type SkillRegistry } from '@skillrun/core/data';
 import { readable } from '../executions/readable-execution';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { Identities } from './identities';
 import { type Identity, principalOf } from './identity';
@@ -31,16 +30,15 @@ export class ExecutionIdentity {
     executionId: string,
     headers: RequestHeaders,
   ): Promise<{ execution: Execution; principal: Principal | undefined }> {
-    const [record, found] = await orServiceUnavailable(() =>
-      Promise.all([this.deps.store.records.read(executionId), this.deps.identities.of(headers)]),
-    );
-    const identity = await orServiceUnavailable(() =>
-      this.refine(found, headers, {
-        skillId,
-        version: record?.execution.skill_version ?? '',
-        owned: record?.owner !== null && record?.owner !== undefined,
-      }),
-    );
+    const [record, found] = await Promise.all([
+      this.deps.store.records.read(executionId),
+      this.deps.identities.of(headers),
+    ]);
+    const identity = await this.refine(found, headers, {
+      skillId,
+      version: record?.execution.skill_version ?? '',
+      owned: record?.owner !== null && record?.owner !== undefined,
+    });
     const principal = principalOf(identity);
     return { execution: readable(record, skillId, executionId, principal), principal };
   }

@@ -3,7 +3,6 @@ import type { ExecutionStore, QueueRegistry, RedisKeys } from '@skillrun/core/da
 import type { Redis } from 'ioredis';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import { isAdmin } from '../auth/identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
@@ -40,8 +39,8 @@ export class ExecutionCanceler {
       throw new SkillError('ACCESS_DENIED', 'Canceling needs the skill:invoke scope');
     }
     const by = principal?.callerId ?? 'an anonymous caller';
-    await orServiceUnavailable(() => this.cancelTree(execution, `Canceled by ${by}`));
-    const after = await orServiceUnavailable(() => store.records.get(executionId));
+    await this.cancelTree(execution, `Canceled by ${by}`);
+    const after = await store.records.get(executionId);
     if (after?.status === 'canceled') return after;
     throw new SkillError(
       'EXECUTION_ENDED',

@@ -1,7 +1,6 @@
 import { type Execution, isTerminalStatus, type Principal, SkillError, withTimeout } from '@skillrun/core';
 import type { ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import type { RequestHeaders } from '../http/request-headers';
 import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
@@ -131,7 +130,7 @@ export class ExecutionReader {
     headers,
   }: Omit<ExecutionRead, 'wait'>): Promise<Record<string, unknown>> {
     await this.deps.identity.read(skillId, executionId, headers);
-    const inputs = await orServiceUnavailable(() => this.deps.store.records.inputsOf(executionId));
+    const inputs = await this.deps.store.records.inputsOf(executionId);
     if (inputs === null) {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);
     }
@@ -145,9 +144,9 @@ export class ExecutionReader {
   private recordAfter(watch: ExecutionWatch, executionId: string) {
     const { ending } = watch;
     const { store } = this.deps;
-    return orServiceUnavailable(() =>
-      ending === undefined ? store.records.read(executionId) : store.watchers.announced(executionId, ending),
-    );
+    return ending === undefined
+      ? store.records.read(executionId)
+      : store.watchers.announced(executionId, ending);
   }
 
   private async readAgain(
@@ -156,7 +155,7 @@ export class ExecutionReader {
     principal: Principal | undefined,
     options: { watcher?: string } = {},
   ) {
-    const record = await orServiceUnavailable(() => this.deps.store.records.read(executionId, options));
+    const record = await this.deps.store.records.read(executionId, options);
     return readable(record, skillId, executionId, principal);
   }
 }

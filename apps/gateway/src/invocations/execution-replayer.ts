@@ -12,7 +12,7 @@ import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
 import type { ExecutionHistory } from '../executions/execution-history';
 import { readable } from '../executions/readable-execution';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
+import { knownErrorOf } from '../http/known-error';
 import type { RequestHeaders } from '../http/request-headers';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
 
@@ -45,9 +45,10 @@ export class ExecutionReplayer {
   async replay({ skillId, executionId, body, headers, address }: Replay): Promise<InvocationOutcome> {
     try {
       const changes = replayValidator.parse(body ?? {});
-      const [record, identity] = await orServiceUnavailable(() =>
-        Promise.all([this.deps.store.records.read(executionId), this.deps.identities.of(headers)]),
-      );
+      const [record, identity] = await Promise.all([
+        this.deps.store.records.read(executionId),
+        this.deps.identities.of(headers),
+      ]);
       const original = readable(record, skillId, executionId, principalOf(identity));
       return await this.replayOf(original, changes, headers, address);
     } catch (refused) {
@@ -71,7 +72,10 @@ export class ExecutionReplayer {
           execution_id: outcome.accepted.execution.execution_id,
         });
       } else {
-        const { code, message } = toErrorBody(outcome.refused, 'INTERNAL_ERROR');
+        const { code, message } = toErrorBody(
+          knownErrorOf(outcome.refused) ?? outcome.refused,
+          'INTERNAL_ERROR',
+        );
         replays.push({ replay_of: original.execution_id, error: { code, message } });
       }
     }
@@ -84,15 +88,13 @@ export class ExecutionReplayer {
     headers: RequestHeaders,
     address: string,
   ): Promise<InvocationOutcome> {
-    const inputs =
-      changes.inputs ??
-      (await orServiceUnavailable(() => this.deps.store.records.inputsOf(original.execution_id)));
+    const inputs = changes.inputs ?? (await this.deps.store.records.inputsOf(original.execution_id));
     if (inputs === null) {
       throw new SkillError('INVALID_INPUT', 'The inputs of this execution were not kept: send them', {
         details: [{ path: '/inputs', message: 'required to replay this execution' }],
       });
     }
-    const principal = principalOf(await orServiceUnavailable(() => this.deps.identities.of(headers)));
+    const principal = principalOf(await this.deps.identities.of(headers));
     const version = changes.version ?? original.requested_version;
     return this.deps.invocations.invoke({
       skillId: original.skill_id,

@@ -150,13 +150,11 @@ export class InvocationService {
     const { deprecation } = checked;
     let claim: Claim | undefined;
     if (idempotencyKey !== undefined) {
-      const claimed = await orServiceUnavailable(() =>
-        this.deps.idempotency.claim(
-          // Keys belong to the authenticated caller, or to the caller an anonymous request names.
-          checked.owner ?? `anonymous:${checked.request.caller.id}`,
-          idempotencyKey,
-          { skill_id: invocation.skillId, version: checked.range ?? null, body: invocation.body },
-        ),
+      const claimed = await this.deps.idempotency.claim(
+        // Keys belong to the authenticated caller, or to the caller an anonymous request names.
+        checked.owner ?? `anonymous:${checked.request.caller.id}`,
+        idempotencyKey,
+        { skill_id: invocation.skillId, version: checked.range ?? null, body: invocation.body },
       );
       if ('replay' in claimed) return { execution: claimed.replay, replayed: true };
       claim = claimed.claim;
@@ -182,7 +180,7 @@ export class InvocationService {
     const { identities } = this.deps;
     const request = requestValidator.parse(body);
     const bodyKey = request.caller.credentials?.api_key;
-    let identity = await orServiceUnavailable(() => identities.of(headers, { bodyKey }));
+    let identity = await identities.of(headers, { bodyKey });
     const principal = principalOf(identity);
     if (request.skill_id !== skillId) {
       throw new SkillError(
@@ -192,10 +190,8 @@ export class InvocationService {
       );
     }
     const range = requestedRange(request.version, versionQuery);
-    const { entry, migrations, deprecation } = await orServiceUnavailable(() =>
-      this.deps.resolver.resolve(skillId, range, (candidate) =>
-        this.deps.access.canSee(candidate, principal),
-      ),
+    const { entry, migrations, deprecation } = await this.deps.resolver.resolve(skillId, range, (candidate) =>
+      this.deps.access.canSee(candidate, principal),
     );
     identity = await this.identifyFor(entry, identity, headers);
     this.deps.access.assertMayInvoke(entry, identity);
@@ -222,7 +218,7 @@ export class InvocationService {
     answer: { headers: Record<string, string> },
   ): Promise<Pick<Accepted, 'execution' | 'webhook' | 'watch'>> {
     const subject = { callerId: owner, address, skillId: entry.id };
-    const rate = await orServiceUnavailable(() => this.deps.limits.consume(subject));
+    const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
     const { skill, remote } = runTargetOf(entry);
@@ -253,7 +249,7 @@ export class InvocationService {
         ? undefined
         : await this.watchNew(payload.execution_id, waitSeconds);
     try {
-      const taken = await orServiceUnavailable(() => this.deps.limits.take(subject, payload.execution_id));
+      const taken = await this.deps.limits.take(subject, payload.execution_id);
       answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
       if (taken.refusal) throw taken.refusal;
       const place = this.deps.fairShare.place(
@@ -306,7 +302,7 @@ export class InvocationService {
   /** The webhook the invocation names, made for its execution (before the execution exists). */
   private async webhookOf(target: WebhookTarget | undefined, owner: string | undefined, executionId: string) {
     if (target === undefined) return undefined;
-    return orServiceUnavailable(() => this.deps.webhooks.createForExecution(owner, target, executionId));
+    return this.deps.webhooks.createForExecution(owner, target, executionId);
   }
 
   /**
@@ -323,7 +319,7 @@ export class InvocationService {
     const { header } = auth;
     let found = identity;
     if (found.kind === 'anonymous' && header) {
-      found = await orServiceUnavailable(() => identities.of(headers, { header }));
+      found = await identities.of(headers, { header });
     }
     if (auth.type === 'custom' && found.kind !== 'principal') {
       found = await identities.of(headers, {

@@ -1,7 +1,6 @@
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, RequestHandler, Router } from 'express';
 import { authRequired } from '../../auth/skill-access';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
 import type { AgentGateway } from '../agent-gateway';
 import { A2A_JSONRPC_PATH, A2A_REST_PATH } from './a2a-agent-card';
 import { CLIENT_ADDRESS_HEADER } from './skill-a2a-handler';
@@ -25,13 +24,13 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
   const checkCredentials = async (req: Request) => {
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const gateway = agents();
-    const identity = await orServiceUnavailable(() => gateway.deps.identities.of(req.headers));
+    const identity = await gateway.deps.identities.of(req.headers);
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     return gateway;
   };
 
   router.get('/.well-known/agent-card.json', async (_req, res) => {
-    const card = await orServiceUnavailable(() => agents().a2a.agentCardJson());
+    const card = await agents().a2a.agentCardJson();
     res.setHeader('Cache-Control', 'no-cache');
     res.json(card);
   });

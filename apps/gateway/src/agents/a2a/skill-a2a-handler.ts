@@ -9,7 +9,7 @@ import {
   type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import {
-  type A2AError,
+  A2AError,
   ExtendedAgentCardNotConfiguredError,
   PushNotificationNotSupportedError,
   RequestMalformedError,
@@ -20,7 +20,7 @@ import {
 import { type A2ARequestHandler, type ServerCallContext, STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import { knownErrorOf } from '../../http/known-error';
 import { headerOf, type RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
@@ -73,8 +73,13 @@ export class SkillA2aHandler implements A2ARequestHandler {
     return agentCardJson(skills, { baseUrl: this.deps.baseUrl, providerName: this.deps.providerName });
   }
 
+  /** Asked by the SDK before it serves any request: Redis away fails them all as our error says. */
   async getAgentCard(): Promise<AgentCard> {
-    return AgentCard.fromJSON(await orServiceUnavailable(() => this.agentCardJson()));
+    try {
+      return AgentCard.fromJSON(await this.agentCardJson());
+    } catch (error) {
+      throw this.a2aError(error);
+    }
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
@@ -237,7 +242,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
     }
     const { skillId, inputs } = this.skillAndInputs(message, params.metadata);
     try {
-      const identity = await orServiceUnavailable(() => this.deps.identities.of(headers));
+      const identity = await this.deps.identities.of(headers);
       const callerId = principalOf(identity)?.callerId ?? 'a2a-client';
       const outcome = await this.deps.invocations.invoke({
         skillId,
@@ -297,7 +302,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
   /** The execution a task id names, as the caller may read it; anyone else's is not found. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
     try {
-      const stored = await orServiceUnavailable(() => this.deps.store.records.get(taskId));
+      const stored = await this.deps.store.records.get(taskId);
       if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
       return (await this.deps.executions.read({ skillId: stored.skill_id, executionId: taskId, headers }))
         .execution;
@@ -307,9 +312,10 @@ export class SkillA2aHandler implements A2ARequestHandler {
   }
 
   /** Our error as an A2A error, our envelope in its metadata (code, and the envelope as JSON). */
-  private a2aError(error: unknown): A2AError | unknown {
+  private a2aError(thrown: unknown): A2AError | unknown {
     // A2A errors (thrown here) and anything unexpected go as they are: the SDK answers the latter as internal errors.
-    if (!(error instanceof SkillError)) return error;
+    const error = thrown instanceof A2AError ? undefined : knownErrorOf(thrown);
+    if (!error) return thrown;
     const envelope = envelopeOf(error, this.deps.logger, 'a2a');
     const options = {
       message: error.message,

@@ -5,7 +5,6 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillError } from '@skillrun/core';
 import type { Request, Response } from 'express';
 import { authRequired } from '../../auth/skill-access';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
 import type { AgentDeps } from '../agent-deps';
 import { skillMcpServer } from './skill-mcp-server';
 
@@ -45,7 +44,7 @@ export class McpSessions {
   }
 
   async handle(req: Request, res: Response): Promise<void> {
-    const identity = await orServiceUnavailable(() => this.deps.identities.of(req.headers));
+    const identity = await this.deps.identities.of(req.headers);
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     const principal = identity.kind === 'principal' ? identity.principal : undefined;
     const owner = principal ? `caller:${principal.callerId}` : 'anonymous';

@@ -2,7 +2,7 @@ import type { CallToolResult, GetTaskResult } from '@modelcontextprotocol/sdk/ty
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { followExecution } from '../execution-follower';
@@ -42,7 +42,7 @@ export class McpTasks {
     );
     if (!isTerminalStatus(execution.status))
       throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
-    const viewer = principalOf(await orServiceUnavailable(() => this.deps.identities.of(headers)));
+    const viewer = principalOf(await this.deps.identities.of(headers));
     const descriptor = await this.orInvalidParams(() =>
       this.deps.discovery.describe(execution.skill_id, execution.skill_version, viewer),
     ).catch(() => ({ output: { content_type: 'application/json', schema: {} } }));
@@ -66,7 +66,7 @@ export class McpTasks {
   /** The execution a task id names, as the request's caller may read it. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
     return this.orInvalidParams(async () => {
-      const stored = await orServiceUnavailable(() => this.deps.store.records.get(taskId));
+      const stored = await this.deps.store.records.get(taskId);
       if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
       const { execution } = await this.deps.executions.read({
         skillId: stored.skill_id,
@@ -82,9 +82,10 @@ export class McpTasks {
     try {
       return await run();
     } catch (error) {
-      if (!(error instanceof SkillError)) throw error;
-      const code = error.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
-      throw new McpError(code, error.message, { error: error.toBody() });
+      const known = error instanceof McpError ? undefined : knownErrorOf(error);
+      if (!known) throw error;
+      const code = known.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+      throw new McpError(code, known.message, { error: known.toBody() });
     }
   }
 }

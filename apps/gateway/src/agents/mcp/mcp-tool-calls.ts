@@ -1,7 +1,6 @@
 import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
@@ -54,12 +53,12 @@ export class McpToolCalls {
   }
 
   private async describe(call: ToolCall): Promise<SkillDescriptor> {
-    const viewer = principalOf(await orServiceUnavailable(() => this.deps.identities.of(call.headers)));
+    const viewer = principalOf(await this.deps.identities.of(call.headers));
     return this.deps.discovery.describe(call.name, undefined, viewer);
   }
 
   private async invoke(call: ToolCall, descriptor: SkillDescriptor): Promise<Execution> {
-    const identity = await orServiceUnavailable(() => this.deps.identities.of(call.headers));
+    const identity = await this.deps.identities.of(call.headers);
     const callerId = principalOf(identity)?.callerId ?? 'mcp-client';
     const outcome = await this.deps.invocations.invoke({
       skillId: descriptor.id,

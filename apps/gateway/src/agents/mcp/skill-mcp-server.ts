@@ -11,9 +11,9 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { SkillError, toMcpTool } from '@skillrun/core';
+import { toMcpTool } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
-import { orServiceUnavailable } from '../../http/or-service-unavailable';
+import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { McpTasks } from './mcp-tasks';
@@ -65,22 +65,21 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     try {
-      const viewer = principalOf(await orServiceUnavailable(() => deps.identities.of(headersOf(extra))));
+      const viewer = principalOf(await deps.identities.of(headersOf(extra)));
       const cursor = request.params?.cursor;
-      const page = await orServiceUnavailable(() =>
-        deps.discovery.search(
-          { limit: deps.toolsPageSize, ...(cursor === undefined ? {} : { cursor }) },
-          viewer,
-        ),
+      const page = await deps.discovery.search(
+        { limit: deps.toolsPageSize, ...(cursor === undefined ? {} : { cursor }) },
+        viewer,
       );
       return {
         tools: page.skills.map((descriptor) => ({ ...toMcpTool(descriptor, { tasks: true }) })),
         ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
       };
     } catch (error) {
-      if (error instanceof SkillError)
-        throw new McpError(ErrorCode.InvalidParams, error.message, { error: error.toBody() });
-      throw error;
+      const known = knownErrorOf(error);
+      if (!known) throw error;
+      const code = known.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+      throw new McpError(code, known.message, { error: known.toBody() });
     }
   });
 
