@@ -56,6 +56,13 @@ describe('outbound HTTP: safe against request forgery, and bounded', () => {
       `http://localhost:${port}/`,
       `http://[::1]:${port}/`,
       `http://[::ffff:127.0.0.1]:${port}/`,
+      // IPv6 forms that carry an IPv4 address: compatible, NAT64, 6to4, Teredo.
+      `http://[::127.0.0.1]:${port}/`,
+      `http://[::7f00:1]:${port}/`,
+      `http://[64:ff9b::127.0.0.1]:${port}/`,
+      `http://[2002:7f00:1::1]:${port}/`,
+      `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/`,
+      'http://[::a9fe:a9fe]/latest/meta-data/',
       'http://169.254.169.254/latest/meta-data/',
       'http://[fd00:ec2::254]/',
       'http://10.0.0.1/',

@@ -121,6 +121,35 @@ describe('task skills: work done by a person or an agent', () => {
     });
   });
 
+  it("decides a claim and another assignee's hand-in sent at once: exactly one wins, every time", async () => {
+    const ROUNDS = 20;
+    const ids = await Promise.all(
+      Array.from({ length: ROUNDS }, (_, round) => openTask('review_request', { document: `race ${round}` })),
+    );
+    for (const id of ids) {
+      const [claim, complete] = await Promise.all([
+        post<TaskView>('lead', `/tasks/${id}/claim`),
+        post('reviewer', `/tasks/${id}/complete`, { output: { approved: true } }),
+      ]);
+      const status = await client.status('review_request', id);
+      // The claim first: the task stays the lead's. The hand-in first: it has ended.
+      const expected =
+        claim.status === 200
+          ? [[200, null], [409, 'TASK_CLAIMED'], 'running', 'lead']
+          : [[409, 'EXECUTION_ENDED'], [200, null], 'completed', undefined];
+      expect(
+        [
+          [claim.status, claim.body.error?.code ?? null],
+          [complete.status, complete.body.error?.code ?? null],
+          status.status,
+          status.status === 'running' ? status.task?.claimed_by : undefined,
+        ],
+        id,
+      ).toEqual(expected);
+    }
+    for (const id of ids) await post('lead', `/tasks/${id}/decline`, { reason: 'cleanup' });
+  });
+
   it('times a task out when nobody hands it in by its deadline', async () => {
     const id = await openTask('quick_task', {});
     const { final } = await client.waitForEnd('quick_task', id, 10_000);

@@ -219,10 +219,22 @@ describe('completion webhooks: signed, retried, recorded, redeliverable', () => 
       'ftp://example.com/hook',
       'http://169.254.169.254/latest',
       'http://user:pw@example.com/',
+      // The metadata service and private addresses in the IPv6 forms that carry an IPv4 address.
+      'http://[::169.254.169.254]/latest',
+      'http://[::a9fe:a9fe]/latest',
+      'http://[64:ff9b::10.0.0.1]/',
+      'http://[2002:c0a8:101::1]/',
+      'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
     ]) {
       const answer = await system.client.invoke('echo', { text: 'x' }, { webhook: { url } });
       expect(answer.status, url).toBe(400);
       expect((answer.body as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+      const registered = await system.client.request<{ error: { code: string } }>('/webhooks', {
+        json: { url },
+        headers: key,
+      });
+      expect(registered.status, url).toBe(400);
+      expect(registered.body.error.code).toBe('INVALID_INPUT');
     }
     const badBody = await system.client.request('/webhooks', { json: { url: 'not a url' }, headers: key });
     expect(badBody.status).toBe(400);

@@ -17,7 +17,7 @@ import {
   type SkillRegistry,
 } from '@skillrun/core/data';
 import { type Identity, isAdmin } from '../auth/identity';
-import { assertMayPublish } from '../auth/namespace-ownership';
+import { assertMayPublish, assertOwns, notOwner } from '../auth/namespace-ownership';
 import { authRequired } from '../auth/skill-access';
 
 export interface PublishResult {
@@ -47,7 +47,7 @@ export class SkillPublisher {
    * (all its versions). Never shown again: the answer is 204.
    */
   async setCredentials(skillId: string, body: unknown, identity: Identity): Promise<void> {
-    assertMayPublish(skillId, identity);
+    const principal = assertMayPublish(skillId, identity);
     if (!this.credentials) {
       throw new SkillError(
         'NOT_CONFIGURED',
@@ -58,6 +58,11 @@ export class SkillPublisher {
     if (!versions.some((version) => version.source === 'registered')) {
       throw new SkillError('SKILL_NOT_FOUND', `"${skillId}" is not a skill registered from elsewhere`);
     }
+    assertOwns(
+      skillId,
+      versions.map((version) => version.owner),
+      principal,
+    );
     if (body === null) {
       await this.credentials.remove(skillId);
       return;
@@ -67,11 +72,15 @@ export class SkillPublisher {
 
   async register(body: unknown, identity: Identity): Promise<PublishResult> {
     const descriptor = descriptorValidator.parse(body);
-    const owner = assertMayPublish(descriptor.id, identity).callerId;
+    const principal = assertMayPublish(descriptor.id, identity);
     this.check(descriptor);
+    const admin = isAdmin(principal);
+    const owner = admin ? ((await this.ownerOf(descriptor.id)) ?? principal.callerId) : principal.callerId;
     const entry = registeredEntry(descriptor, new Date().toISOString(), owner);
-    const outcome = await this.registry.register(entry);
+    // Another caller's versions refuse it in the same script that writes it (one decision).
+    const outcome = await this.registry.register(entry, admin);
     const name = `${descriptor.id}@${descriptor.version}`;
+    if (outcome === 'foreign') throw notOwner(descriptor.id);
     if (outcome === 'conflict') {
       throw new SkillError('SKILL_VERSION_CONFLICT', `${name} is already published with other content`, {
         suggestedAction: 'Published versions are immutable: publish the change as a new version',
@@ -100,6 +109,7 @@ export class SkillPublisher {
       (each) => each.version === version,
     );
     if (!current) throw new SkillError('SKILL_NOT_FOUND', `No available version ${version} of "${skillId}"`);
+    assertOwns(skillId, [current.owner], viewer);
     const deprecation = message === null ? null : { message, deprecated_at: new Date().toISOString() };
     await this.registry.deprecate(skillId, version, deprecation);
     const { deprecation: _previous, ...rest } = current;
@@ -129,6 +139,14 @@ export class SkillPublisher {
     if (outcome === 'absent') {
       throw new SkillError('SKILL_NOT_FOUND', `${name} is not kept for a pool that scales to zero`);
     }
+  }
+
+  /**
+   * Whose an id is: the owner of its versions. A version an admin adds to an owned id is recorded
+   * as the owner's, so the owner keeps changing all of them.
+   */
+  private async ownerOf(skillId: string): Promise<string | undefined> {
+    return (await this.registry.versions(skillId)).find((version) => version.owner !== undefined)?.owner;
   }
 
   private check(descriptor: SkillDescriptor): void {

@@ -11,13 +11,7 @@ import {
   type TaskListQuery,
   type TaskView,
 } from '@skillrun/core';
-import type {
-  ExecutionStore,
-  QueueRegistry,
-  SkillRegistry,
-  TaskStore,
-  TransitionResult,
-} from '@skillrun/core/data';
+import type { ExecutionStore, QueueRegistry, SkillRegistry, TaskStore } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
@@ -52,9 +46,10 @@ const READ_CHUNK = 100;
 /**
  * The work of `task` skills, for the people and agents who do it: the open tasks each caller may
  * take, claiming one, handing it in (its output validated against the skill's output schema) or
- * declining it, by credentials or by a one-time link. Handing in ends the execution like any other
- * end (atomically: of two at once, one wins and the other gets 409), then promotes its parked job so
- * that BullMQ ends it too and a composite waiting for it goes on.
+ * declining it, by credentials or by a one-time link. Claiming and handing in are each decided by
+ * one script in Redis against the record as it is then (of two at once, one wins and the other gets
+ * 409, whichever they are); handing in ends the execution like any other end, then promotes its
+ * parked job so that BullMQ ends it too and a composite waiting for it goes on.
  */
 export class TaskDesk {
   constructor(private readonly deps: TaskDeskDeps) {}
@@ -88,9 +83,9 @@ export class TaskDesk {
 
   async claim(executionId: string, headers: RequestHeaders): Promise<TaskView> {
     const principal = await this.principal(headers);
-    const task = await this.assignedTask(executionId, principal);
+    await this.assignedTask(executionId, principal);
     const claimed = await this.deps.tasks.claim(executionId, principal.callerId);
-    if (claimed === 'claimed-by-another') throw claimedByAnother(task.execution);
+    if (claimed === 'claimed-by-another') throw await this.claimedByAnother(executionId);
     if (claimed === 'not-open') throw ended(executionId, 'claimed');
     return this.view(await this.openTask(executionId));
   }
@@ -133,10 +128,6 @@ export class TaskDesk {
   ): Promise<Execution> {
     const { store } = this.deps;
     const by = 'principal' in hand ? hand.principal.callerId : `link:${hand.link}`;
-    const claimedBy = execution.task?.claimed_by;
-    if ('principal' in hand && claimedBy !== undefined && claimedBy !== by) {
-      throw claimedByAnother(execution);
-    }
     const outputJson = 'output' in outcome ? this.checkedOutput(definition, outcome.output) : undefined;
     if ('link' in hand && !(await this.deps.links.use(hand.link))) {
       throw new SkillError('ACCESS_DENIED', 'This link has been used already');
@@ -147,10 +138,20 @@ export class TaskDesk {
       workerId: by,
     };
     const id = execution.execution_id;
-    const written: TransitionResult = await (outputJson !== undefined
-      ? store.transitions.complete(id, outputJson, end)
-      : store.transitions.fail(id, 'failed', declined(by, 'reason' in outcome ? outcome.reason : ''), end));
+    const written = await this.deps.tasks.handIn(
+      outputJson !== undefined
+        ? store.transitions.completeCall(id, outputJson, end)
+        : store.transitions.failCall(
+            id,
+            'failed',
+            declined(by, 'reason' in outcome ? outcome.reason : ''),
+            end,
+          ),
+      // A caller is held back by another's claim; a link is not a caller.
+      'principal' in hand ? by : undefined,
+    );
     if (written === 'missing') throw notFound(id);
+    if (written === 'claimed-by-another') throw await this.claimedByAnother(id);
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
     await this.promote(execution);
     const after = await store.records.get(id);
@@ -179,6 +180,14 @@ export class TaskDesk {
     const queue = this.deps.queues.for(execution.skill_id, execution.skill_version, execution.priority);
     const job = await queue.getJob(execution.execution_id).catch(() => undefined);
     await job?.promote().catch(() => {});
+  }
+
+  /** TASK_CLAIMED, naming the holder: a claim, once made, stays with its caller, so a read now names it. */
+  private async claimedByAnother(executionId: string): Promise<SkillError> {
+    const execution = await this.deps.store.records.get(executionId);
+    return new SkillError('TASK_CLAIMED', `Task "${executionId}" is claimed by another caller`, {
+      details: { claimed_by: execution?.task?.claimed_by },
+    });
   }
 
   private async principal(headers: RequestHeaders): Promise<Principal> {
@@ -230,12 +239,6 @@ function ended(executionId: string, what: string): SkillError {
     'EXECUTION_ENDED',
     `Task "${executionId}" has ended already (it cannot be ${what}); nothing was changed`,
   );
-}
-
-function claimedByAnother(execution: Execution): SkillError {
-  return new SkillError('TASK_CLAIMED', `Task "${execution.execution_id}" is claimed by another caller`, {
-    details: { claimed_by: execution.task?.claimed_by },
-  });
 }
 
 function afterOf(cursor: string): { score: number; id: string } {

@@ -9,7 +9,7 @@ import REGISTER from './register-version.lua';
 import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
 
 export type AdvertiseOutcome = 'ok' | 'registered' | 'conflict';
-export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted';
+export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted' | 'foreign';
 export type ForgetDormantOutcome = 'removed' | 'absent' | 'hosted';
 
 /**
@@ -93,10 +93,14 @@ export class SkillRegistry {
     await execAll(batch);
   }
 
-  register(entry: RegisteredEntry): Promise<RegisterOutcome> {
+  /**
+   * Registers a version under its entry's owner: 'foreign' when another owner's versions hold the
+   * id, unless `anyOwner` (an admin's publication) adds to it whoever owns it.
+   */
+  register(entry: RegisteredEntry, anyOwner = false): Promise<RegisterOutcome> {
     return this.registerScript(
       [this.keys.skillVersions(entry.id), this.keys.skillIds()],
-      [entry.version, JSON.stringify(entry), entry.digest, entry.id],
+      [entry.version, JSON.stringify(entry), entry.digest, entry.id, entry.owner ?? '', anyOwner ? '1' : '0'],
     );
   }
 

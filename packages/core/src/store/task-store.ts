@@ -1,10 +1,18 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import CLAIM from './claim-task.lua';
+import {
+  TRANSITION_LUA,
+  type TransitionCall,
+  type TransitionResult,
+  transitionResult,
+} from './execution/transition-script';
+import HAND_IN from './hand-in-task.lua';
 import OPEN from './open-task.lua';
 import type { RedisKeys } from './redis-keys';
 
 export type ClaimResult = 'claimed' | 'not-open' | 'claimed-by-another';
+export type HandInResult = TransitionResult | 'claimed-by-another';
 
 /**
  * The open tasks of `task` skills: opened by the worker that takes the execution, claimed and listed
@@ -14,6 +22,7 @@ export type ClaimResult = 'claimed' | 'not-open' | 'claimed-by-another';
 export class TaskStore {
   private readonly openScript: RedisScript<number>;
   private readonly claimScript: RedisScript<number>;
+  private readonly handInScript: RedisScript<number>;
 
   constructor(
     private readonly redis: Redis,
@@ -22,6 +31,7 @@ export class TaskStore {
   ) {
     this.openScript = redisScript(redis, 'skillrunOpenTask', OPEN);
     this.claimScript = redisScript(redis, 'skillrunClaimTask', CLAIM);
+    this.handInScript = redisScript(redis, 'skillrunHandInTask', `${HAND_IN}\n${TRANSITION_LUA}`);
   }
 
   /** False when the execution has ended meanwhile (canceled, say). */
@@ -33,6 +43,17 @@ export class TaskStore {
   async claim(executionId: string, callerId: string): Promise<ClaimResult> {
     const result = await this.claimScript([this.keys.execution(executionId)], [callerId, this.clock()]);
     return result === 1 ? 'claimed' : result === 0 ? 'not-open' : 'claimed-by-another';
+  }
+
+  /**
+   * Ends a task's execution with `end` (ExecutionTransitions' completeCall or failCall) unless
+   * another caller than `callerId` has claimed it, in one script (hand-in-task.lua): a claim made
+   * at the same moment is either seen here or finds the task ended. Without `callerId` (a one-time
+   * link), any claim is passed over.
+   */
+  async handIn(end: TransitionCall, callerId: string | undefined): Promise<HandInResult> {
+    const reply = await this.handInScript(end.keys, [callerId ?? '', ...end.args]);
+    return reply === -2 ? 'claimed-by-another' : transitionResult(reply);
   }
 
   /** Open task ids, oldest first, from `after` (exclusive score/id cursor), at most `count`. */

@@ -80,12 +80,11 @@ export class ExecutionTransitions {
     return this.running(executionId, undefined, { progress });
   }
 
-  /** `outputJson`: the output as JSON (the worker serializes it once, to bound its size). */
-  complete(executionId: string, outputJson: string, end: AttemptEnd): Promise<TransitionResult> {
-    return this.send(this.completeCall(executionId, outputJson, end));
-  }
-
-  /** complete's write, for the caller to send (with BullMQ's completion of the job, in the worker). */
+  /**
+   * The write that completes an execution, for the caller to send (with BullMQ's completion of the
+   * job, in the worker; inside a task's hand-in, in the gateway). `outputJson`: the output as JSON
+   * (the worker serializes it once, to bound its size).
+   */
   completeCall(executionId: string, outputJson: string, end: AttemptEnd): TransitionCall {
     return this.endCall(executionId, 'completed', 'output', outputJson, end);
   }
