@@ -81,7 +81,7 @@ export const GatewayConfigSchema = Type.Object({
   CUSTOM_AUTH_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'Authorizer that verifies the credentials of skills whose auth is custom (see README).',
+      description: 'Authorizer that verifies the credentials of skills whose auth is custom (docs/http-api.md, "custom auth").',
     }),
   ),
   CUSTOM_AUTH_TIMEOUT_MS: Type.Integer({
@@ -92,7 +92,7 @@ export const GatewayConfigSchema = Type.Object({
   LIMITS: Type.Optional(
     Type.String({
       description:
-        'Per-caller rate limits and concurrency quotas, overall and per skill, as JSON (see README); none by default.',
+        'Per-caller rate limits and concurrency quotas, overall and per skill, as JSON (docs/http-api.md, "Limits"); none by default.',
     }),
   ),
   HEADERS_TIMEOUT_MS: Type.Integer({

@@ -1,6 +1,6 @@
 import { DeprecationRequest, type Principal, SchemaValidator, skillUrls } from '@skillrun/core';
 import type { RegistryVersion } from '@skillrun/core/data';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Identities } from '../auth/identities';
 import { requireJson } from '../http/require-json';
 import type { SkillDiscovery } from './skill-discovery';
@@ -45,32 +45,18 @@ export function publishingRoutes(
     res.status(204).end();
   });
 
+  /** Deprecates a version with `message`, or withdraws its deprecation (null). */
+  const setDeprecation = async (req: Request<VersionParams>, res: Response, message: string | null) => {
+    const { skillId, version } = req.params;
+    const identity = await identities.of(req.headers);
+    res.json(discovery.summary(await publisher.deprecate(skillId, version, message, identity, shown)));
+  };
   const deprecation = '/:skillId/versions/:version/deprecation';
-  router.put(deprecation, requireJson(), async (req: Request<VersionParams>, res) => {
+  router.put(deprecation, requireJson(), (req: Request<VersionParams>, res) => {
     const { message } = deprecationRequest.parse(req.body);
-    const { skillId, version } = req.params;
-    const text = message ?? `${skillId}@${version} is deprecated`;
-    const updated = await publisher.deprecate(
-      skillId,
-      version,
-      text,
-      await identities.of(req.headers),
-      shown,
-    );
-    res.json(discovery.summary(updated));
+    return setDeprecation(req, res, message ?? `${req.params.skillId}@${req.params.version} is deprecated`);
   });
-
-  router.delete(deprecation, async (req: Request<VersionParams>, res) => {
-    const { skillId, version } = req.params;
-    const updated = await publisher.deprecate(
-      skillId,
-      version,
-      null,
-      await identities.of(req.headers),
-      shown,
-    );
-    res.json(discovery.summary(updated));
-  });
+  router.delete(deprecation, (req: Request<VersionParams>, res) => setDeprecation(req, res, null));
 
   // Ours: a hosted version whose pool scales to zero is kept invocable without workers until this.
   router.delete('/:skillId/versions/:version/dormancy', async (req: Request<VersionParams>, res) => {
