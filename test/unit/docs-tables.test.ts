@@ -10,12 +10,6 @@ import { documentationPages } from '../../scripts/docs/pages';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * Rewritten in parallel by issue 33's benchmark runs (before and after): compacted once those land,
- * to keep the merge of the two simple.
- */
-const PADDED_UNTIL_MERGED = new Set(['docs/performance.md']);
-
 /** Table rows (outside fenced code) with a run of spaces beside a cell border, or a padded rule. */
 function paddedRows(markdown: string): string[] {
   return markdown
@@ -25,7 +19,7 @@ function paddedRows(markdown: string): string[] {
 }
 
 describe('documentation tables', () => {
-  for (const page of documentationPages(repoRoot).filter((path) => !PADDED_UNTIL_MERGED.has(path))) {
+  for (const page of documentationPages(repoRoot)) {
     it(`${page}: tables are not padded`, () => {
       expect(paddedRows(readFileSync(join(repoRoot, page), 'utf8'))).toEqual([]);
     });
