@@ -7,7 +7,12 @@ import type { Execution } from './protocol';
 /**
  * Follows an execution until it ends or the page is left: its live status (server-sent events,
  * `GET events`) while the service offers it, else polling `GET status` with `Prefer: wait`, which
- * answers as soon as it changes. Calls `onStatus` with every state.
+ * answers as soon as it changes. Calls `onStatus` with every state, `onMode` with how it follows.
+ *
+ * Not the client's `wait`, though the parser, the reader and `isTerminal` are the client's: that
+ * follows the absolute URLs a descriptor names (the service's advertised base URL, which need not
+ * be the origin this page was loaded from: a proxy, localhost for 127.0.0.1), where the console
+ * stays on its own origin with the credential it renews, and shows which of the two ways it follows.
  */
 export async function followExecution(
   context: PageContext,
