@@ -2,7 +2,7 @@
 # One image for gateway and worker (compose picks the command). The first stage installs production
 # dependencies from the lock file, knowing only the workspaces' package.json files, so that layer is
 # rebuilt only when dependencies change.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
@@ -20,7 +20,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # The runtime: dependencies, sources and their bundles (npm run build: plain JavaScript, no loader
 # at run time), not root. Compose picks the command: the same as `npm run start:gateway` and
 # `npm run start:worker`.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app ./
