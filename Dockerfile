@@ -21,7 +21,9 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # at run time), not root. Compose picks the command: the same as `npm run start:gateway` and
 # `npm run start:worker`.
 FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production
+# Outside a container the gateway and the worker's /metrics listen on 127.0.0.1 only; in one, the
+# network is the container's own and its ports are reached from outside it.
+ENV NODE_ENV=production HOST=0.0.0.0 METRICS_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=deps /app ./
 COPY packages ./packages

@@ -37,8 +37,9 @@ export class GatewayService {
       server.once('listening', resolve);
       server.once('error', reject);
     });
-    const port = (server.address() as AddressInfo).port;
-    this.logger.info({ port, base_url: config.PUBLIC_BASE_URL }, 'gateway listening');
+    // The address bound, not the one asked for: who can reach this gateway (127.0.0.1: this machine only).
+    const { address, port } = server.address() as AddressInfo;
+    this.logger.info({ host: address, port, base_url: config.PUBLIC_BASE_URL }, 'gateway listening');
     return port;
   }
 

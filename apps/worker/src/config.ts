@@ -153,8 +153,9 @@ export const WorkerConfigSchema = Type.Object({
     description: "Port of the worker's GET /metrics (0: any free port, logged at start).",
   }),
   METRICS_HOST: Type.String({
-    default: '0.0.0.0',
-    description: 'Interface /metrics, /healthz and /readyz listen on.',
+    default: '127.0.0.1',
+    description:
+      'Address /metrics, /healthz and /readyz listen on: this machine only by default; 0.0.0.0 for every interface (the image sets it).',
   }),
   REDIS_TIMEOUT_MS: Type.Integer({
     default: 800,

@@ -18,8 +18,8 @@ export class MetricsServer {
     private readonly readiness: ReadinessCheck,
   ) {}
 
-  /** Resolves with the port listened on (useful when asked for port 0). */
-  async listen(port: number, host: string): Promise<number> {
+  /** Resolves with the address and port listened on (the port is useful when asked for port 0). */
+  async listen(port: number, host: string): Promise<AddressInfo> {
     const server = createServer((request, response) => {
       this.answer(request, response).catch(() => {
         if (!response.headersSent) response.writeHead(500, TEXT).end('unavailable\n');
@@ -30,7 +30,7 @@ export class MetricsServer {
       server.once('error', reject);
       server.listen(port, host, resolve);
     });
-    return (server.address() as AddressInfo).port;
+    return server.address() as AddressInfo;
   }
 
   async close(): Promise<void> {
