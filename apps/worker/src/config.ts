@@ -150,7 +150,8 @@ export const WorkerConfigSchema = Type.Object({
     default: 9464,
     minimum: 0,
     maximum: 65535,
-    description: "Port of the worker's GET /metrics (0: any free port, logged at start).",
+    description:
+      "Port of the worker's GET /metrics, /healthz and /readyz (0: any free port, logged at start; npm start's worker takes a free one unless this is set).",
   }),
   METRICS_HOST: Type.String({
     default: '127.0.0.1',

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toErrorBody } from '@skillrun/core';
+import { listenOn, toErrorBody } from '@skillrun/core';
 import { notReadyError, type ReadinessCheck } from '@skillrun/core/data';
 import type { Registry } from 'prom-client';
 
@@ -26,11 +26,8 @@ export class MetricsServer {
       });
     });
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, resolve);
-    });
-    return server.address() as AddressInfo;
+    // The worker's settings for this server: a port in use is reported as the one to change.
+    return listenOn(server, port, host, { port: 'METRICS_PORT', host: 'METRICS_HOST' });
   }
 
   async close(): Promise<void> {
