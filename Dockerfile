@@ -2,7 +2,7 @@
 # One image for gateway and worker (compose picks the command). The first stage installs production
 # dependencies from the lock file, knowing only the workspaces' package.json files, so that layer is
 # rebuilt only when dependencies change.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
@@ -20,8 +20,10 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 # The runtime: dependencies, sources and their bundles (npm run build: plain JavaScript, no loader
 # at run time), not root. Compose picks the command: the same as `npm run start:gateway` and
 # `npm run start:worker`.
-FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production
+FROM node:24-bookworm-slim AS runtime
+# Outside a container the gateway and the worker's /metrics listen on 127.0.0.1 only; in one, the
+# network is the container's own and its ports are reached from outside it.
+ENV NODE_ENV=production HOST=0.0.0.0 METRICS_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=deps /app ./
 COPY packages ./packages

@@ -22,7 +22,8 @@ export async function bundle(entries: Record<string, string>): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    // The oldest Node package.json's engines accept.
+    target: 'node24',
     sourcemap: 'linked',
     logLevel: 'warning',
     // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).

@@ -31,6 +31,8 @@ export function gatewayObjects(values: Values) {
     port: { name: 'http', containerPort: GATEWAY_PORT },
     container: {
       env: envList({
+        // Every interface of the pod: the kubelet's probes, the Service and Prometheus come from outside it.
+        HOST: '0.0.0.0',
         PORT: String(GATEWAY_PORT),
         PUBLIC_BASE_URL: gateway.publicBaseUrl,
         TRUST_PROXY: gateway.trustProxy,

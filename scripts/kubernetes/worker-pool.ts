@@ -75,6 +75,8 @@ export function workerPoolObjects(values: Values, pool: WorkerPoolValues) {
         // The pod's name: the worker's id in the registry and the logs.
         { name: 'WORKER_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
         ...envList({
+          // Every interface of the pod: the kubelet's probes and Prometheus come from outside it.
+          METRICS_HOST: '0.0.0.0',
           METRICS_PORT: String(METRICS_PORT),
           WORKER_SKILLS: pool.skills.join(','),
           WORKER_CONCURRENCY: String(pool.concurrency),

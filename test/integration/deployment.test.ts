@@ -113,6 +113,9 @@ describe('docker-compose.yml', () => {
       expect(service?.ports ?? [], name).toEqual([]);
     }
     expect(compose.services.worker?.environment?.METRICS_PORT).toBe('9464');
+    // On every interface of the container: the defaults (127.0.0.1) would hide them from nginx and Prometheus.
+    expect(compose.services.gateway?.environment?.HOST).toBe('0.0.0.0');
+    expect(compose.services.worker?.environment?.METRICS_HOST).toBe('0.0.0.0');
     expect(compose.services.gateway?.healthcheck?.test?.join(' ')).toContain('127.0.0.1:3000/healthz');
     expect(compose.services.worker?.healthcheck?.test?.join(' ')).toContain('127.0.0.1:9464/healthz');
     const upstream = `server gateway:${compose.services.gateway?.environment?.PORT} resolve;`;
@@ -193,6 +196,12 @@ describe('Dockerfile', () => {
   const copiedPaths = instructions
     .filter((line) => /^COPY\s/i.test(line) && !/--from=/.test(line))
     .flatMap((line) => line.split(/\s+/).slice(1, -1));
+
+  it('listens on every interface of the container (outside one, the defaults keep to 127.0.0.1)', () => {
+    const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const env = /^ENV\s+(.+)$/m.exec(finalStage)?.[1]?.split(/\s+/) ?? [];
+    expect(env).toEqual(expect.arrayContaining(['HOST=0.0.0.0', 'METRICS_HOST=0.0.0.0']));
+  });
 
   it('builds in stages and runs as a user other than root', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);

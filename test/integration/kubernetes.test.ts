@@ -108,8 +108,12 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
         (containerOf(deployment).ports ?? []).map((port) => [port.name, port.containerPort]),
       );
     expect(ports(gateway).http).toBe(Number(envOf(gatewayContainer).PORT));
-    for (const worker of workers)
+    // On every interface of the pod: the defaults (127.0.0.1) would hide them from probes and Services.
+    expect(envOf(gatewayContainer).HOST).toBe('0.0.0.0');
+    for (const worker of workers) {
       expect(ports(worker).metrics).toBe(Number(envOf(containerOf(worker)).METRICS_PORT));
+      expect(envOf(containerOf(worker)).METRICS_HOST).toBe('0.0.0.0');
+    }
     for (const deployment of deployments) {
       const container = containerOf(deployment);
       const portName = deployment === gateway ? 'http' : 'metrics';

@@ -7,57 +7,72 @@ import { startTestRedis, type TestRedis } from '../support/test-redis';
 // The README's first command and curl session: `npm start` (which builds first), then an
 // invocation of an example skill answered through a waiting GET status.
 
-describe('npm start', () => {
-  let redis: TestRedis;
-  let service: ChildProcess;
-  let url: string;
-  let output = '';
+/** `npm start`, its output (standard output and error) kept as it comes. */
+class NpmStart {
+  readonly child: ChildProcess;
+  output = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
 
-  beforeAll(async () => {
-    redis = await startTestRedis();
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    service = spawn('npm', ['start', '--silent'], {
+  constructor(env: Record<string, string>) {
+    this.child = spawn('npm', ['start', '--silent'], {
       cwd: repoRoot,
-      // Never the private redis-server npm start would otherwise start when 6379 does not answer.
-      // METRICS_PORT 0: the worker's /metrics on a free port, not 9464, which another process may hold.
-      env: {
-        PATH: process.env.PATH ?? '',
-        REDIS_URL: redis.url,
-        PORT: String(port),
-        LOG_LEVEL: 'info',
-        METRICS_PORT: '0',
-      },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    service.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+    this.child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
     });
-    service.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+      this.stderr += chunk.toString();
     });
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  async ready(): Promise<void> {
     const deadline = Date.now() + 90_000;
-    while (!/worker ready/.test(output) || !/gateway listening/.test(output)) {
-      if (service.exitCode !== null) throw new Error(`npm start exited ${service.exitCode}: ${output}`);
-      if (Date.now() > deadline) throw new Error(`npm start was not ready in time: ${output}`);
+    while (!/worker ready/.test(this.output) || !/gateway listening/.test(this.output)) {
+      if (this.child.exitCode !== null)
+        throw new Error(`npm start exited ${this.child.exitCode}: ${this.output}`);
+      if (Date.now() > deadline) throw new Error(`npm start was not ready in time: ${this.output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  async stop(): Promise<void> {
+    const { pid } = this.child;
+    if (pid === undefined || this.child.exitCode !== null) return;
+    // npm runs node under a shell: the signal goes to the whole group, as Ctrl-C would.
+    process.kill(-pid, 'SIGTERM');
+    await this.exited;
+  }
+}
+
+describe('npm start', () => {
+  let redis: TestRedis;
+  let service: NpmStart;
+  let port: number;
+  let url: string;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    // Never the private redis-server npm start would otherwise start when 6379 does not answer.
+    service = new NpmStart({ REDIS_URL: redis.url, PORT: String(port) });
+    await service.ready();
   });
 
   afterAll(async () => {
-    if (service?.pid !== undefined && service.exitCode === null) {
-      const exited = new Promise((resolve) => service.once('exit', resolve));
-      // npm runs node under a shell: the signal goes to the whole group, as Ctrl-C would.
-      process.kill(-service.pid, 'SIGTERM');
-      await exited;
-    }
+    await service?.stop();
     await redis?.stop();
   });
 
   it('says where to open the console and the API docs, and both answer there', async () => {
-    await expect.poll(() => output.includes('open the console at')).toBe(true);
-    const line = output.split('\n').find((text) => text.includes('open the console at')) ?? '{}';
+    await expect.poll(() => service.output.includes('open the console at')).toBe(true);
+    const line = service.output.split('\n').find((text) => text.includes('open the console at')) ?? '{}';
     const { console_url, docs_url } = JSON.parse(line) as { console_url: string; docs_url: string };
     // PUBLIC_BASE_URL's default names localhost; the test reaches the same port at 127.0.0.1.
     expect(console_url).toBe(`${url.replace('127.0.0.1', 'localhost')}/console/`);
@@ -84,5 +99,27 @@ describe('npm start', () => {
     const body = (await status.json()) as { status: string; output?: { words?: number; sentences?: number } };
     expect(body.status).toBe('completed');
     expect(body.output).toMatchObject({ words: 4, sentences: 2 });
+  });
+
+  it('runs a second time beside the first with only PORT changed: no other port to choose', async () => {
+    const otherPort = await freePort();
+    const other = new NpmStart({ REDIS_URL: redis.url, PORT: String(otherPort) });
+    try {
+      await other.ready();
+      expect((await fetch(`http://127.0.0.1:${otherPort}/healthz`)).status).toBe(200);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('stops at a PORT in use with one line naming PORT, and exits non-zero', async () => {
+    const clash = new NpmStart({ REDIS_URL: redis.url, PORT: String(port) });
+    try {
+      expect(await clash.exited).not.toBe(0);
+    } finally {
+      await clash.stop();
+    }
+    expect(clash.stderr.trim()).toBe(`port ${port} is in use: set PORT to another port`);
   });
 });

@@ -110,7 +110,7 @@ describe('loadGatewayConfig', () => {
     const config = loadGatewayConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
-      HOST: '0.0.0.0',
+      HOST: '127.0.0.1',
       PUBLIC_BASE_URL: 'http://localhost:3000',
       REDIS_URL: 'redis://127.0.0.1:6379',
       PROVIDER_NAME: 'skillrun',

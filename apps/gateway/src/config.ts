@@ -19,7 +19,11 @@ export const GatewayConfigSchema = Type.Object({
   ...QueueDashboardConfig,
   ...AgentConfig,
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
-  HOST: Type.String({ default: '0.0.0.0', description: 'Interface to listen on.' }),
+  HOST: Type.String({
+    default: '127.0.0.1',
+    description:
+      'Address to listen on: this machine only by default, as development servers do; 0.0.0.0 for every interface (the image sets it).',
+  }),
   TRUST_PROXY: Type.Optional(
     Type.String({
       description:

@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLogger, type Logger } from '@skillrun/core';
+import { createServer, type Server } from 'node:http';
+import { createLogger, type Logger, listenOn } from '@skillrun/core';
 import type { GatewayConfig } from './config';
 import { buildGateway, type GatewayParts } from './gateway-parts';
 import { answerClientErrors } from './http/client-error-answer';
@@ -24,7 +23,7 @@ export class GatewayService {
     this.parts = buildGateway(config, this.logger);
     // Read before the first invocation is accepted, so that none misses a standing webhook or a follower.
     await this.parts.shared.notified.start();
-    const server = this.parts.app.listen(config.PORT, config.HOST);
+    const server = createServer(this.parts.app);
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
     server.requestTimeout = config.REQUEST_TIMEOUT_MS;
@@ -33,12 +32,12 @@ export class GatewayService {
     server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
     answerClientErrors(server);
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
+    // The address bound, not the one asked for: who can reach this gateway (127.0.0.1: this machine only).
+    const { address, port } = await listenOn(server, config.PORT, config.HOST, {
+      port: 'PORT',
+      host: 'HOST',
     });
-    const port = (server.address() as AddressInfo).port;
-    this.logger.info({ port, base_url: config.PUBLIC_BASE_URL }, 'gateway listening');
+    this.logger.info({ host: address, port, base_url: config.PUBLIC_BASE_URL }, 'gateway listening');
     return port;
   }
 

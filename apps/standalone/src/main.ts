@@ -11,7 +11,10 @@ const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.
 async function main(): Promise<void> {
   const redis = await chooseRedis(process.env, repo('.data/redis'));
   const env = { ...process.env, REDIS_URL: redis.url };
-  const worker = new WorkerService(loadWorkerConfig(env, { skillsDir: repo('skills') }));
+  // One port to choose, PORT: the worker's /metrics takes a free port (its ready line names it)
+  // unless METRICS_PORT says, so two `npm start`s with only PORT changed run side by side.
+  const workerEnv = { ...env, METRICS_PORT: process.env.METRICS_PORT || '0' };
+  const worker = new WorkerService(loadWorkerConfig(workerEnv, { skillsDir: repo('skills') }));
   const gatewayConfig = loadGatewayConfig(env);
   const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)

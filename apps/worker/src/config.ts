@@ -150,11 +150,13 @@ export const WorkerConfigSchema = Type.Object({
     default: 9464,
     minimum: 0,
     maximum: 65535,
-    description: "Port of the worker's GET /metrics (0: any free port, logged at start).",
+    description:
+      "Port of the worker's GET /metrics, /healthz and /readyz (0: any free port, logged at start; npm start's worker takes a free one unless this is set).",
   }),
   METRICS_HOST: Type.String({
-    default: '0.0.0.0',
-    description: 'Interface /metrics, /healthz and /readyz listen on.',
+    default: '127.0.0.1',
+    description:
+      'Address /metrics, /healthz and /readyz listen on: this machine only by default; 0.0.0.0 for every interface (the image sets it).',
   }),
   REDIS_TIMEOUT_MS: Type.Integer({
     default: 800,

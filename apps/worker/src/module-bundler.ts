@@ -25,7 +25,8 @@ export class ModuleBundler {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      // The bundle runs in this very process's threads: nothing its Node supports is rewritten.
+      target: `node${process.versions.node}`,
       sourcemap: 'inline',
       logLevel: 'silent',
       // The sandbox thread imports @skillrun/core, whose Redis scripts are imported as their text.

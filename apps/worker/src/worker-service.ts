@@ -45,10 +45,11 @@ export class WorkerService {
     parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
-    const metricsPort = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
+    const metrics = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
-        metrics_port: metricsPort,
+        metrics_host: metrics.address,
+        metrics_port: metrics.port,
         skills: parts.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
       },
       'worker ready',

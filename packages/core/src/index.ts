@@ -42,6 +42,7 @@ export {
   renderValue,
   type TemplateScope,
 } from './pipeline';
+export { type ListenSettings, listenOn } from './process/listen-on';
 export { exitOnStartupError, stopOnSignals } from './process/stop-on-signals';
 export { checkMigrations } from './registry/check-migrations';
 export { migrateInputs } from './registry/migrate-inputs';

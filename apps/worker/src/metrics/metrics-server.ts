@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toErrorBody } from '@skillrun/core';
+import { listenOn, toErrorBody } from '@skillrun/core';
 import { notReadyError, type ReadinessCheck } from '@skillrun/core/data';
 import type { Registry } from 'prom-client';
 
@@ -18,19 +18,16 @@ export class MetricsServer {
     private readonly readiness: ReadinessCheck,
   ) {}
 
-  /** Resolves with the port listened on (useful when asked for port 0). */
-  async listen(port: number, host: string): Promise<number> {
+  /** Resolves with the address and port listened on (the port is useful when asked for port 0). */
+  async listen(port: number, host: string): Promise<AddressInfo> {
     const server = createServer((request, response) => {
       this.answer(request, response).catch(() => {
         if (!response.headersSent) response.writeHead(500, TEXT).end('unavailable\n');
       });
     });
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, resolve);
-    });
-    return (server.address() as AddressInfo).port;
+    // The worker's settings for this server: a port in use is reported as the one to change.
+    return listenOn(server, port, host, { port: 'METRICS_PORT', host: 'METRICS_HOST' });
   }
 
   async close(): Promise<void> {

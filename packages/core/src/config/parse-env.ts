@@ -3,7 +3,10 @@ import { createAjv } from '../validation/create-ajv';
 
 const ajv = createAjv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: true });
 
-/** Raised when the environment does not describe a valid configuration; the message is for operators. */
+/**
+ * Raised when the environment does not describe a configuration this process can run with (a value
+ * that is not valid, a port already in use); the message is for operators and names the setting.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
