@@ -1,6 +1,7 @@
 import { SkillrunError } from '@skillrun/client';
 import { CliError } from './cli-error';
 import { ExitCode } from './exit-codes';
+import { detailLines } from './format/detail-lines';
 import type { Settings } from './settings';
 
 /** What went wrong, said for a person (and as JSON for scripts), and the exit code it means. */
@@ -82,11 +83,13 @@ function ourHints(
   const url = settings?.baseUrl ?? 'the service';
   switch (exitCode) {
     case ExitCode.Unavailable:
-      return error.code === 'RATE_LIMIT_EXCEEDED'
-        ? ['Wait a moment and run it again']
-        : [
+      if (error.code === 'RATE_LIMIT_EXCEEDED') return ['Wait a moment and run it again'];
+      // Only when nothing answered: a 503 came from the service itself, which says what to do.
+      return error.code === 'ENDPOINT_UNREACHABLE' && error.httpStatus === undefined
+        ? [
             `Is the service running at ${url}? Start it with \`npm start\`, or point --url (SKILLRUN_URL) at it`,
-          ];
+          ]
+        : [];
     case ExitCode.Auth:
       if (details.some((line) => line.startsWith('/caller/id'))) {
         return ['Pass the caller id your credentials belong to with --caller (SKILLRUN_CALLER)'];
@@ -105,24 +108,4 @@ function ourHints(
     default:
       return [];
   }
-}
-
-/** Validation details (`[{path, message}]`) one per line, an object's fields one per line, else JSON. */
-function detailLines(details: unknown): string[] {
-  if (details === undefined || details === null) return [];
-  if (Array.isArray(details)) {
-    return details.map((detail) => {
-      if (typeof detail === 'object' && detail !== null && 'message' in detail) {
-        const { path, message } = detail as { path?: unknown; message?: unknown };
-        return typeof path === 'string' && path !== '' ? `${path}: ${String(message)}` : String(message);
-      }
-      return JSON.stringify(detail);
-    });
-  }
-  if (typeof details === 'object') {
-    return Object.entries(details).map(
-      ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-    );
-  }
-  return [JSON.stringify(details)];
 }
