@@ -41,7 +41,15 @@ export function exitCodeOf(error: SkillrunError): ExitCode {
   return ExitCode.Failed;
 }
 
-export function reportOf(error: unknown, settings?: Settings): ErrorReport {
+/**
+ * `withheldFrom`: the origins the client kept the credentials from, which explain a refusal
+ * better than a revoked key would.
+ */
+export function reportOf(
+  error: unknown,
+  settings?: Settings,
+  withheldFrom: readonly string[] = [],
+): ErrorReport {
   if (error instanceof CliError) {
     return {
       exitCode: error.exitCode,
@@ -61,7 +69,7 @@ export function reportOf(error: unknown, settings?: Settings): ErrorReport {
       details,
       hints: [
         ...(error.suggestedAction === undefined ? [] : [error.suggestedAction]),
-        ...ourHints(error, exitCode, details, settings),
+        ...ourHints(error, exitCode, details, settings, withheldFrom),
       ],
     };
   }
@@ -78,7 +86,8 @@ function ourHints(
   error: SkillrunError,
   exitCode: ExitCode,
   details: string[],
-  settings?: Settings,
+  settings: Settings | undefined,
+  withheldFrom: readonly string[],
 ): string[] {
   const url = settings?.baseUrl ?? 'the service';
   switch (exitCode) {
@@ -93,6 +102,11 @@ function ourHints(
     case ExitCode.Auth:
       if (details.some((line) => line.startsWith('/caller/id'))) {
         return ['Pass the caller id your credentials belong to with --caller (SKILLRUN_CALLER)'];
+      }
+      if (withheldFrom.length > 0) {
+        return [
+          `Your credentials were not sent to ${withheldFrom.join(', ')} (not the service at ${url}); point --url (SKILLRUN_URL) at the service these links belong to`,
+        ];
       }
       return settings?.apiKey === undefined && settings?.bearerToken === undefined
         ? ['Pass an API key with --api-key (SKILLRUN_API_KEY) or a token with --token (SKILLRUN_TOKEN)']

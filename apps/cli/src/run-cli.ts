@@ -22,9 +22,10 @@ export async function runCli(argv: string[], context: CliContext = createCliCont
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const json = context.settings?.json ?? argv.includes('--json');
-    printReport(context.terminal, reportOf(error, context.settings), json);
+    const report = reportOf(error, context.settings, context.withheldFrom);
+    printReport(context.terminal, report, json);
     if (context.env.SKILLRUN_DEBUG && error instanceof Error) context.terminal.err(error.stack ?? '');
-    return reportOf(error, context.settings).exitCode;
+    return report.exitCode;
   }
 }
 
