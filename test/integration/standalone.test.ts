@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/service-process';
@@ -11,10 +14,13 @@ describe('npm start', () => {
   let redis: TestRedis;
   let service: ChildProcess;
   let url: string;
+  let dataDir: string;
   let output = '';
 
   beforeAll(async () => {
     redis = await startTestRedis();
+    // Its data folder (the local admin key) a temporary one, not the repository's .data.
+    dataDir = await mkdtemp(join(tmpdir(), 'skillrun-npm-start-'));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     service = spawn('npm', ['start', '--silent'], {
@@ -27,6 +33,7 @@ describe('npm start', () => {
         PORT: String(port),
         LOG_LEVEL: 'info',
         METRICS_PORT: '0',
+        SKILLRUN_DATA_DIR: dataDir,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -53,6 +60,7 @@ describe('npm start', () => {
       await exited;
     }
     await redis?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('says where to open the console and the API docs, and both answer there', async () => {
