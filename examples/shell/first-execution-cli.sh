@@ -1,6 +1,6 @@
 #!/bin/sh
 # A first execution with the command line, a client of the HTTP API (it reads SKILLRUN_URL,
-# else http://127.0.0.1:3000).
+# else http://localhost:3000).
 set -eu
 
 npx skillrun skills text          # search; `skillrun skills` lists them all

@@ -254,6 +254,16 @@ describe('the console, in a browser', () => {
     expect(await focused('tagName')).toBe('H1');
   });
 
+  it('says on its sign-in page where a first key comes from', async () => {
+    tab = await ConsoleTab.open(browser, origin);
+    const help = tab.page.getByRole('region', { name: 'No key yet?' });
+    await help.waitFor();
+    const text = (await help.textContent()) ?? '';
+    expect(text).toContain('npm start');
+    expect(text).toContain('cat .data/admin-key');
+    expect(text).toContain('npx skillrun keys create --caller you --scopes skill:invoke,skill:read');
+  });
+
   it('meets WCAG 2 AA on its main pages, as axe-core measures them in the browser', async () => {
     const executionId = await client.invokeAs('alice', 'greet', { name: 'Axe' }, headers('alice'));
     const taskId = await client.invokeAs('alice', 'approve', { text: 'Measured?' }, headers('alice'));

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/service-process';
@@ -55,19 +58,23 @@ describe('npm start', () => {
   let service: NpmStart;
   let port: number;
   let url: string;
+  let dataDir: string;
+  /** Never the private redis-server npm start would otherwise start when 6379 does not answer; its data folder (the local admin key) a temporary one, not the repository's .data. */
+  const env = (port: number) => ({ REDIS_URL: redis.url, PORT: String(port), SKILLRUN_DATA_DIR: dataDir });
 
   beforeAll(async () => {
     redis = await startTestRedis();
+    dataDir = await mkdtemp(join(tmpdir(), 'skillrun-npm-start-'));
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    // Never the private redis-server npm start would otherwise start when 6379 does not answer.
-    service = new NpmStart({ REDIS_URL: redis.url, PORT: String(port) });
+    service = new NpmStart(env(port));
     await service.ready();
   });
 
   afterAll(async () => {
     await service?.stop();
     await redis?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('says where to open the console and the API docs, and both answer there', async () => {
@@ -103,7 +110,7 @@ describe('npm start', () => {
 
   it('runs a second time beside the first with only PORT changed: no other port to choose', async () => {
     const otherPort = await freePort();
-    const other = new NpmStart({ REDIS_URL: redis.url, PORT: String(otherPort) });
+    const other = new NpmStart(env(otherPort));
     try {
       await other.ready();
       expect((await fetch(`http://127.0.0.1:${otherPort}/healthz`)).status).toBe(200);
@@ -114,7 +121,7 @@ describe('npm start', () => {
   });
 
   it('stops at a PORT in use with one line naming PORT, and exits non-zero', async () => {
-    const clash = new NpmStart({ REDIS_URL: redis.url, PORT: String(port) });
+    const clash = new NpmStart(env(port));
     try {
       expect(await clash.exited).not.toBe(0);
     } finally {

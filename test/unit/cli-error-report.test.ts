@@ -1,4 +1,5 @@
 import { SkillrunError } from '@skillrun/client';
+import { loadGatewayConfig } from '@skillrun/gateway';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../apps/cli/src/cli-error';
 import { reportOf } from '../../apps/cli/src/error-report';
@@ -66,7 +67,8 @@ describe('skillrun exit codes and error reports', () => {
       apiKey: 'flag-key',
       json: true,
     });
-    expect(resolveSettings({}, {}).baseUrl).toBe('http://127.0.0.1:3000');
+    // By default the CLI talks to the origin a gateway's defaults advertise in its links.
+    expect(resolveSettings({}, {}).baseUrl).toBe(loadGatewayConfig({}).PUBLIC_BASE_URL);
     const jwt = ['{"alg":"RS256"}', '{"sub":"svc-42","scope":"skill:invoke"}']
       .map((part) => Buffer.from(part).toString('base64url'))
       .concat('signature')

@@ -204,4 +204,39 @@ describe('the client sends the credentials the descriptor’s auth names, where 
     expect(seen[0]?.headers['x-api-key']).toBe('k1');
     expect(seen[2]?.body).toMatchObject({ caller: { id: 'svc-7', type: 'service' } });
   });
+
+  it('takes the origin the service advertises for itself as its own, and says once when it keeps credentials from another', async () => {
+    const advertised = { link: '<http://localhost:3000/openapi.json>; rel="service-desc"' };
+    const stranger = { link: '<http://p.test/openapi.json>; rel="service-desc"' };
+    const { seen, fetch } = scripted([
+      json(200, descriptorAt('http://localhost:3000', { type: 'api_key' }), advertised),
+      json(200, { caller_id: 'svc-7', scopes: ['skill:invoke'], method: 'api_key' }, advertised),
+      json(202, accepted, advertised),
+      json(202, accepted, stranger),
+      json(202, accepted, stranger),
+    ]);
+    const withheld: string[] = [];
+    const client = new SkillrunClient({
+      apiKey: 'k1',
+      baseUrl: 'http://127.0.0.1:3000',
+      fetch,
+      onCredentialsWithheld: (origin) => withheld.push(origin),
+    });
+    await client.invoke('x', {});
+    const elsewhere = descriptorAt('http://p.test', { type: 'api_key' });
+    await client.invoke(elsewhere, {});
+    await client.invoke(elsewhere, {});
+    expect(seen.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET http://127.0.0.1:3000/skills/x',
+      'GET http://127.0.0.1:3000/me',
+      'POST http://localhost:3000/x/invoke',
+      'POST http://p.test/x/invoke',
+      'POST http://p.test/x/invoke',
+    ]);
+    expect(seen[2]?.headers['x-api-key']).toBe('k1');
+    expect(seen[2]?.body).toMatchObject({ caller: { id: 'svc-7' } });
+    // Another provider's answer naming itself is not believed: only the service says where it is.
+    expect(seen.slice(3).map((request) => request.headers['x-api-key'])).toEqual([undefined, undefined]);
+    expect(withheld).toEqual(['http://p.test']);
+  });
 });

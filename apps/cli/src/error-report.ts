@@ -1,6 +1,7 @@
 import { SkillrunError } from '@skillrun/client';
 import { CliError } from './cli-error';
 import { ExitCode } from './exit-codes';
+import { detailLines } from './format/detail-lines';
 import type { Settings } from './settings';
 
 /** What went wrong, said for a person (and as JSON for scripts), and the exit code it means. */
@@ -40,7 +41,15 @@ export function exitCodeOf(error: SkillrunError): ExitCode {
   return ExitCode.Failed;
 }
 
-export function reportOf(error: unknown, settings?: Settings): ErrorReport {
+/**
+ * `withheldFrom`: the origins the client kept the credentials from, which explain a refusal
+ * better than a revoked key would.
+ */
+export function reportOf(
+  error: unknown,
+  settings?: Settings,
+  withheldFrom: readonly string[] = [],
+): ErrorReport {
   if (error instanceof CliError) {
     return {
       exitCode: error.exitCode,
@@ -60,7 +69,7 @@ export function reportOf(error: unknown, settings?: Settings): ErrorReport {
       details,
       hints: [
         ...(error.suggestedAction === undefined ? [] : [error.suggestedAction]),
-        ...ourHints(error, exitCode, details, settings),
+        ...ourHints(error, exitCode, details, settings, withheldFrom),
       ],
     };
   }
@@ -77,19 +86,27 @@ function ourHints(
   error: SkillrunError,
   exitCode: ExitCode,
   details: string[],
-  settings?: Settings,
+  settings: Settings | undefined,
+  withheldFrom: readonly string[],
 ): string[] {
   const url = settings?.baseUrl ?? 'the service';
   switch (exitCode) {
     case ExitCode.Unavailable:
-      return error.code === 'RATE_LIMIT_EXCEEDED'
-        ? ['Wait a moment and run it again']
-        : [
+      if (error.code === 'RATE_LIMIT_EXCEEDED') return ['Wait a moment and run it again'];
+      // Only when nothing answered: a 503 came from the service itself, which says what to do.
+      return error.code === 'ENDPOINT_UNREACHABLE' && error.httpStatus === undefined
+        ? [
             `Is the service running at ${url}? Start it with \`npm start\`, or point --url (SKILLRUN_URL) at it`,
-          ];
+          ]
+        : [];
     case ExitCode.Auth:
       if (details.some((line) => line.startsWith('/caller/id'))) {
         return ['Pass the caller id your credentials belong to with --caller (SKILLRUN_CALLER)'];
+      }
+      if (withheldFrom.length > 0) {
+        return [
+          `Your credentials were not sent to ${withheldFrom.join(', ')} (not the service at ${url}); point --url (SKILLRUN_URL) at the service these links belong to`,
+        ];
       }
       return settings?.apiKey === undefined && settings?.bearerToken === undefined
         ? ['Pass an API key with --api-key (SKILLRUN_API_KEY) or a token with --token (SKILLRUN_TOKEN)']
@@ -105,24 +122,4 @@ function ourHints(
     default:
       return [];
   }
-}
-
-/** Validation details (`[{path, message}]`) one per line, an object's fields one per line, else JSON. */
-function detailLines(details: unknown): string[] {
-  if (details === undefined || details === null) return [];
-  if (Array.isArray(details)) {
-    return details.map((detail) => {
-      if (typeof detail === 'object' && detail !== null && 'message' in detail) {
-        const { path, message } = detail as { path?: unknown; message?: unknown };
-        return typeof path === 'string' && path !== '' ? `${path}: ${String(message)}` : String(message);
-      }
-      return JSON.stringify(detail);
-    });
-  }
-  if (typeof details === 'object') {
-    return Object.entries(details).map(
-      ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-    );
-  }
-  return [JSON.stringify(details)];
 }

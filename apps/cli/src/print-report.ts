@@ -14,3 +14,9 @@ export function printReport(terminal: Terminal, report: ErrorReport, json: boole
   for (const detail of report.details) terminal.err(`  ${detail}`);
   for (const hint of report.hints) terminal.err(`${terminal.errStyle('yellow', 'hint:')} ${hint}`);
 }
+
+/** Something the user should know although the command goes on: `warning: …`; JSON with --json. */
+export function printWarning(terminal: Terminal, message: string, json: boolean): void {
+  if (json) terminal.err(JSON.stringify({ warning: { message } }));
+  else terminal.err(`${terminal.errStyle(['bold', 'yellow'], 'warning:')} ${message}`);
+}

@@ -9,6 +9,7 @@ import { registerSkillsCommand } from './commands/skills-command';
 import { registerStatusCommands } from './commands/status-command';
 import { registerTypesCommand } from './commands/types-command';
 import { EXIT_CODES_HELP } from './exit-codes';
+import { DEFAULT_URL } from './settings';
 
 const EXAMPLES = `Examples:
   $ skillrun skills text
@@ -50,7 +51,7 @@ export function createProgram(context: CliContext): Command {
   program.addHelpText(
     'after',
     `
-Settings: flags first, then the environment: SKILLRUN_URL (default http://127.0.0.1:3000),
+Settings: flags first, then the environment: SKILLRUN_URL (default ${DEFAULT_URL}),
 SKILLRUN_API_KEY, SKILLRUN_TOKEN, SKILLRUN_CALLER; NO_COLOR turns colour off.
 
 ${EXIT_CODES_HELP}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
 import { type CliContext, createCliContext } from './cli-context';
 import { reportOf } from './error-report';
@@ -5,12 +6,15 @@ import { ExitCode } from './exit-codes';
 import { printReport } from './print-report';
 import { createProgram } from './program';
 
+/** The repository this runs from (src/ and dist/ sit at the same depth): where `npm start` keeps its data. */
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
 /** Runs one `skillrun` command line; resolves to the exit code (errors are reported, never thrown). */
 export async function runCli(argv: string[], context: CliContext = createCliContext()): Promise<number> {
   // keys has flags of its own (parsed as the keys CLI always has): it is not commander's.
   if (argv[0] === 'keys' || (argv[0] === 'help' && argv[1] === 'keys')) {
     const { runKeys } = await loadKeys();
-    return runKeys(argv[0] === 'help' ? ['--help'] : argv.slice(1), context.env);
+    return runKeys(argv[0] === 'help' ? ['--help'] : argv.slice(1), context.env, REPO_ROOT);
   }
   const program = createProgram(context);
   try {
@@ -22,9 +26,10 @@ export async function runCli(argv: string[], context: CliContext = createCliCont
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const json = context.settings?.json ?? argv.includes('--json');
-    printReport(context.terminal, reportOf(error, context.settings), json);
+    const report = reportOf(error, context.settings, context.withheldFrom);
+    printReport(context.terminal, report, json);
     if (context.env.SKILLRUN_DEBUG && error instanceof Error) context.terminal.err(error.stack ?? '');
-    return reportOf(error, context.settings).exitCode;
+    return report.exitCode;
   }
 }
 

@@ -1,7 +1,9 @@
 import { userInfo } from 'node:os';
+import { localBaseUrl } from '@skillrun/core';
 import { UsageError } from './cli-error';
 
-export const DEFAULT_URL = 'http://127.0.0.1:3000';
+/** The service the gateway's defaults make: the same origin its links name, so credentials go there. */
+export const DEFAULT_URL = localBaseUrl();
 
 /** The global flags as commander hands them over. */
 export interface GlobalFlags {
@@ -30,7 +32,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
   if (!isHttpUrl(baseUrl)) {
     throw new UsageError(
       `"${baseUrl}" is not an http(s) URL`,
-      'Pass the service with --url or SKILLRUN_URL, e.g. http://127.0.0.1:3000',
+      `Pass the service with --url or SKILLRUN_URL, e.g. ${DEFAULT_URL}`,
     );
   }
   const apiKey = flags.apiKey ?? nonEmpty(env.SKILLRUN_API_KEY);

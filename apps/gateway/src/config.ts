@@ -4,8 +4,10 @@ import {
   CapabilityType,
   CommonConfig,
   ConfigError,
+  DEFAULT_PORT,
   type DescriptorContext,
   LONGEST_WAIT_SECONDS,
+  localBaseUrl,
   parseEnv,
 } from '@skillrun/core';
 import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
@@ -18,7 +20,7 @@ export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
   ...QueueDashboardConfig,
   ...AgentConfig,
-  PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
+  PORT: Type.Integer({ default: DEFAULT_PORT, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
   HOST: Type.String({
     default: '127.0.0.1',
     description:
@@ -33,7 +35,8 @@ export const GatewayConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'Base URL clients reach this gateway at, used in descriptors and Location headers.',
+      description:
+        'Base URL clients reach this gateway at, used in descriptors, Location headers and the Link header that names the service; the default is where the command line looks unless told.',
     }),
   ),
   ADMIN_API_KEY: Type.Optional(
@@ -85,7 +88,8 @@ export const GatewayConfigSchema = Type.Object({
   CUSTOM_AUTH_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'Authorizer that verifies the credentials of skills whose auth is custom (docs/http-api.md, "custom auth").',
+      description:
+        'Authorizer that verifies the credentials of skills whose auth is custom (docs/http-api.md, "custom auth").',
     }),
   ),
   CUSTOM_AUTH_TIMEOUT_MS: Type.Integer({
@@ -273,6 +277,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     limits: parseLimits(parsed.LIMITS),
     ...(parsed.TRUST_PROXY === undefined ? {} : { TRUST_PROXY: checkedTrustProxy(parsed.TRUST_PROXY) }),
     redisTarget: redisTargetOf(parsed),
-    PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? localBaseUrl(parsed.PORT)).replace(/\/+$/, ''),
   });
 }

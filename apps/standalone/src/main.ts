@@ -3,13 +3,16 @@ import { ConfigError, exitOnStartupError, stopOnSignals } from '@skillrun/core';
 import { GatewayService, loadGatewayConfig } from '@skillrun/gateway';
 import { flushTraces } from '@skillrun/telemetry';
 import { loadWorkerConfig, SkillLoadError, WorkerService } from '@skillrun/worker';
+import { announceLocalAdminKey } from './local-admin-key';
 import { chooseRedis } from './private-redis';
+import { StandaloneData } from './standalone-data';
 
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
 /** The whole service in one process: a gateway and a worker, and Redis if none is at hand. */
 async function main(): Promise<void> {
-  const redis = await chooseRedis(process.env, repo('.data/redis'));
+  const data = StandaloneData.of(process.env, repo(''));
+  const redis = await chooseRedis(process.env, data.redisDir);
   const env = { ...process.env, REDIS_URL: redis.url };
   // One port to choose, PORT: the worker's /metrics takes a free port (its ready line names it)
   // unless METRICS_PORT says, so two `npm start`s with only PORT changed run side by side.
@@ -18,10 +21,14 @@ async function main(): Promise<void> {
   const gatewayConfig = loadGatewayConfig(env);
   const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)
-    gateway.logger.info({ redis_url: redis.url }, 'started a private redis-server (data in .data/redis)');
+    gateway.logger.info(
+      { redis_url: redis.url },
+      `started a private redis-server (data in ${data.redisDir})`,
+    );
   const stop = async () => {
     await gateway.close();
     await worker.close();
+    await data.removeRedisUrl();
     await redis.owned?.stop();
   };
   try {
@@ -35,6 +42,11 @@ async function main(): Promise<void> {
   const base = gatewayConfig.PUBLIC_BASE_URL.replace(/\/$/, '');
   const urls = { console_url: `${base}/console/`, docs_url: `${base}/docs` };
   gateway.logger.info(urls, `open the console at ${urls.console_url} and the API docs at ${urls.docs_url}`);
+  // For `skillrun keys` without REDIS_URL; and a first credential for the console and the CLI.
+  await data
+    .writeRedisUrl(redis.url)
+    .catch((error: unknown) => gateway.logger.warn({ err: error }, 'could not say where Redis is'));
+  await announceLocalAdminKey(gateway.logger, gatewayConfig.redisTarget, gatewayConfig.KEY_PREFIX, data);
 }
 
 main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));

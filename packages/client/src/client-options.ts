@@ -22,7 +22,8 @@ export interface ClientOptions {
   /** The skillrun service (or any spec 001 provider with a /skills catalogue) for ids and listings. */
   baseUrl?: string;
   /**
-   * Credentials for `baseUrl`'s origin (for every origin when there is no `baseUrl`). A skill whose
+   * Credentials for `baseUrl`'s origin and the one the service advertises as its own (for every
+   * origin when there is no `baseUrl`). A skill whose
    * `auth.type` is `none` is called without them, except on `baseUrl`'s origin, where they say who
    * the caller is (the owner of the execution).
    */
@@ -31,6 +32,11 @@ export interface ClientOptions {
   oauth2?: OAuth2Client;
   /** Credentials for other providers, by origin (`https://provider.example:8443`). */
   providers?: Record<string, Credentials>;
+  /**
+   * Called once for each origin the client's own credentials were kept from: not `baseUrl`'s, nor
+   * the one the service advertises for itself, nor a provider's. Without it, they are kept silently.
+   */
+  onCredentialsWithheld?: (origin: string) => void;
   /** Sent with every request. */
   headers?: Record<string, string>;
   /**

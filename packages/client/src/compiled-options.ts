@@ -1,6 +1,7 @@
 import type { RetryPolicy } from './backoff.js';
 import type { CallerType, ClientOptions } from './client-options.js';
 import { CredentialHeaders } from './credentials.js';
+import { ServiceOrigins } from './service-origins.js';
 
 /** ClientOptions with their defaults, as the client's code reads them. */
 export interface CompiledOptions {
@@ -15,6 +16,8 @@ export interface CompiledOptions {
   requestTimeoutMs: number;
   descriptorCacheMs: number;
   fetch: typeof fetch;
+  /** The service's own origins: `baseUrl`'s, and the one its answers advertise. */
+  origins: ServiceOrigins;
   /** The headers that carry the credentials for a request. */
   credentials: CredentialHeaders;
 }
@@ -26,6 +29,7 @@ export function compileOptions(options: ClientOptions): CompiledOptions {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const fetch: typeof globalThis.fetch = (input, init) => fetchImpl(input, init);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const origins = new ServiceOrigins(baseUrl);
   return Object.freeze({
     ...(baseUrl === undefined ? {} : { baseUrl }),
     headers: Object.freeze({ ...options.headers }),
@@ -36,7 +40,8 @@ export function compileOptions(options: ClientOptions): CompiledOptions {
     requestTimeoutMs,
     descriptorCacheMs: options.descriptorCacheMs ?? 30_000,
     fetch,
-    credentials: new CredentialHeaders(options, fetch, requestTimeoutMs),
+    origins,
+    credentials: new CredentialHeaders(options, origins, fetch, requestTimeoutMs),
   });
 }
 

@@ -30,7 +30,8 @@ const RETRIED_STATUSES: ReadonlySet<number> = new Set([408, 429, 502, 503, 504])
  * `Retry-After` when the answer says, else after the hint's `suggested_delay_ms` × 2^n, else
  * the policy's initial delay × 2^n (capped); a Retry-After past the policy's maxDelayMs ends the
  * request with its error instead. Callers make a POST safe to repeat (Idempotency-Key).
- * An abort (the caller's signal) ends it at once with the signal's reason.
+ * An abort (the caller's signal) ends it at once with the signal's reason. Every answer's headers
+ * are shown to the service's origins, which learn from them where the service says it lives.
  */
 export class HttpTransport {
   constructor(private readonly options: CompiledOptions) {}
@@ -98,6 +99,7 @@ export class HttpTransport {
         cause,
       });
     }
+    this.options.origins.learn(request.url, response.headers);
     return {
       status: response.status,
       headers: response.headers,

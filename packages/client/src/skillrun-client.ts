@@ -273,13 +273,12 @@ export class SkillrunClient {
   }
 
   /**
-   * The caller an invocation at `url` names: the given one; else, on `baseUrl`'s origin with
+   * The caller an invocation at `url` names: the given one; else, on the service's own origin with
    * credentials, the one GET /me names (asked once; a service without /me gets the default).
    */
   private async callerFor(url: string, signal?: AbortSignal): Promise<ClientCaller> {
-    const { caller, callerGiven, baseUrl } = this.compiled;
-    if (callerGiven || baseUrl === undefined || new URL(url).origin !== new URL(baseUrl).origin)
-      return caller;
+    const { caller, callerGiven, baseUrl, origins } = this.compiled;
+    if (callerGiven || baseUrl === undefined || !origins.includes(url)) return caller;
     const credentials = await this.compiled.credentials.for(url, undefined, signal);
     if (Object.keys(credentials).length === 0) return caller;
     if (!this.ownCaller) {

@@ -16,6 +16,7 @@ export {
 } from './agents';
 export type { Principal } from './auth/principal';
 export { CommonConfig } from './config/common-config';
+export { DEFAULT_PORT, localBaseUrl } from './config/local-base-url';
 export { ConfigError, parseEnv } from './config/parse-env';
 export { toInputSchema, toParameterDefinitions } from './descriptor/parameters';
 export {

@@ -1,6 +1,9 @@
 import type { Execution } from '@skillrun/client';
 import type { Terminal } from '../terminal';
+import { detailLines } from './detail-lines';
 import { elapsed, styledStatus } from './status-style';
+
+const FIELD_WIDTH = 10;
 
 /** An execution as `field  value` lines: what `skillrun status` prints. */
 export function executionView(terminal: Terminal, execution: Execution): string[] {
@@ -19,12 +22,20 @@ export function executionView(terminal: Terminal, execution: Execution): string[
     ['ended', timestamps.completed_at],
     ['took', timestamps.completed_at ? elapsed(timestamps.created_at, timestamps.completed_at) : undefined],
     ['trace', execution.trace_id],
-    ['error', execution.error ? `${execution.error.code}: ${execution.error.message}` : undefined],
+    [
+      'error',
+      execution.error
+        ? [
+            `${execution.error.code}: ${execution.error.message}`,
+            ...detailLines(execution.error.details),
+          ].join(`\n${' '.repeat(FIELD_WIDTH + 2)}`)
+        : undefined,
+    ],
     ['suggestion', execution.error?.suggested_action],
   ];
   const lines = rows
     .filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '')
-    .map(([field, value]) => `${terminal.style('bold', field.padEnd(10))}  ${value}`);
+    .map(([field, value]) => `${terminal.style('bold', field.padEnd(FIELD_WIDTH))}  ${value}`);
   if (execution.output !== undefined) {
     lines.push(terminal.style('bold', 'output'), JSON.stringify(execution.output, null, 2));
   }

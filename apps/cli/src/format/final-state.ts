@@ -1,11 +1,12 @@
 import type { Execution } from '@skillrun/client';
 import { ExitCode } from '../exit-codes';
 import type { Terminal } from '../terminal';
+import { detailLines } from './detail-lines';
 import { elapsed, styledStatus } from './status-style';
 
 /**
  * An ended execution: its output on stdout and exit 0 when it completed; else its error on stderr
- * (code, message, what to do) and exit 1. With --json, the whole execution on stdout either way.
+ * (code, message, the details at fault, such as the /output path, and what to do) and exit 1. With --json, the whole execution on stdout either way.
  */
 export function printFinalState(terminal: Terminal, execution: Execution, json: boolean): number {
   const completed = execution.status === 'completed';
@@ -25,6 +26,7 @@ export function printFinalState(terminal: Terminal, execution: Execution, json: 
     terminal.err(
       error ? `${label} ${error.code}: ${error.message}` : `${label} the execution did not complete`,
     );
+    for (const detail of detailLines(error?.details)) terminal.err(`  ${detail}`);
     if (error?.suggested_action)
       terminal.err(`${terminal.errStyle('yellow', 'hint:')} ${error.suggested_action}`);
   }

@@ -1,3 +1,4 @@
+import { clearLine, moveCursor } from 'node:readline';
 import type { Execution } from '@skillrun/client';
 import { SingleBar } from 'cli-progress';
 import { styledStatus } from '../format/status-style';
@@ -61,9 +62,18 @@ class ProgressBarView implements LiveView {
     }
   }
 
+  /**
+   * A completed execution keeps its full bar; any other end drops it (its percentage would be
+   * stale), leaving the line to the error that follows.
+   */
   end(execution?: Execution): void {
     if (execution) this.update(execution);
-    if (this.started) this.bar.stop();
+    if (!this.started) return;
+    this.bar.stop();
+    if (execution?.status === 'completed') return;
+    // The bar ends with a newline: the line above is the bar's.
+    moveCursor(process.stderr, 0, -1);
+    clearLine(process.stderr, 0);
   }
 }
 

@@ -43,6 +43,7 @@ export function signInPage(
     ),
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Sign in')),
     outcome,
+    whereKeysComeFrom(),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -91,4 +92,35 @@ export function signInPage(
   );
   queueMicrotask(() => input.focus());
   return h('main', { id: 'main', class: 'sign-in-page' }, form);
+}
+
+/** Where a first key comes from, so that a fresh console is not a dead end. */
+function whereKeysComeFrom(): HTMLElement {
+  return h(
+    'section',
+    { class: 'key-sources', 'aria-labelledby': 'key-sources-heading' },
+    h('h2', { id: 'key-sources-heading' }, 'No key yet?'),
+    h(
+      'p',
+      {},
+      'A service started with ',
+      h('code', {}, 'npm start'),
+      ' keeps a local admin key in ',
+      h('code', {}, '.data/admin-key'),
+      ' in its repository (it prints where on start): paste what ',
+      h('code', {}, 'cat .data/admin-key'),
+      ' shows.',
+    ),
+    h(
+      'p',
+      {},
+      'Anyone with access to its Redis makes keys with ',
+      h('code', {}, 'npx skillrun keys create --caller you --scopes skill:invoke,skill:read'),
+      ' (add ',
+      h('code', {}, 'admin'),
+      ' to the scopes to see everyone’s executions); an admin also makes them with ',
+      h('code', {}, 'POST /admin/keys'),
+      '.',
+    ),
+  );
 }

@@ -7,6 +7,7 @@ import { errorHandler, notFound } from './error-handler';
 import { jsonApiHeaders } from './json-api-headers';
 import { jsonBody } from './json-body';
 import { openApiDocument } from './openapi-document';
+import { serviceDescriptionLink } from './service-description-link';
 import type { Slice } from './slice';
 
 /** What the app itself needs, beside the slices it mounts. */
@@ -25,7 +26,8 @@ export interface AppSettings {
  * are mounted under their prefixes in the order given, so that a request descends only into its
  * own (the first, under /skills, are the hot path); the OpenAPI document is made of the slices' paths.
  * Security headers are sized for what is answered: `nosniff` on every answer, helmet's full set on
- * the HTML pages (/docs, /admin/queues, the console at /console) only.
+ * the HTML pages (/docs, /admin/queues, the console at /console) only. Every answer names the
+ * service's description at its public base URL (a Link header), which clients take as its origin.
  */
 export function createApp(settings: AppSettings, slices: readonly Slice[]): Express {
   const app = express();
@@ -34,6 +36,7 @@ export function createApp(settings: AppSettings, slices: readonly Slice[]): Expr
   if (settings.trustProxy !== undefined) app.set('trust proxy', settings.trustProxy);
   app.use(httpMetrics(settings.metrics));
   app.use(jsonApiHeaders());
+  app.use(serviceDescriptionLink(settings.baseUrl));
   app.use(jsonBody(settings.bodyLimitBytes, settings.maxJsonDepth));
   for (const { path, router } of slices.flatMap((slice) => slice.routes)) app.use(path, router);
   const document = openApiDocument(settings.baseUrl, slices);
