@@ -12,7 +12,7 @@ const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.
 /** The whole service in one process: a gateway and a worker, and Redis if none is at hand. */
 async function main(): Promise<void> {
   const data = StandaloneData.of(process.env, repo(''));
-  const redis = await chooseRedis(process.env, data.redisDir);
+  const redis = await chooseRedis(process.env, data);
   const env = { ...process.env, REDIS_URL: redis.url };
   // One port to choose, PORT: the worker's /metrics takes a free port (its ready line names it)
   // unless METRICS_PORT says, so two `npm start`s with only PORT changed run side by side.

@@ -1,4 +1,6 @@
+import { ConfigError } from '@skillrun/core';
 import { findRedisServer, pingRedis, RedisServerProcess } from '@skillrun/redis-server';
+import type { StandaloneData } from './standalone-data';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -10,11 +12,13 @@ export interface RedisChoice {
 
 /**
  * Where the all-in-one service keeps its queue: REDIS_URL when set; else a Redis already answering
- * on the default address; else a private redis-server (append-only file in `dataDir`).
+ * on the default address; else a private redis-server (append-only file in the data folder). Not
+ * while another `npm start`'s private redis-server runs in the same data folder: two servers
+ * appending to one file corrupt it, and a server shared would stop with the process that owns it.
  */
 export async function chooseRedis(
   env: NodeJS.ProcessEnv,
-  dataDir: string,
+  data: StandaloneData,
   defaultUrl = DEFAULT_REDIS_URL,
 ): Promise<RedisChoice> {
   if (env.REDIS_URL) return { url: env.REDIS_URL };
@@ -28,6 +32,12 @@ export async function chooseRedis(
       ].join('\n'),
     );
   }
-  const owned = await RedisServerProcess.start({ dir: dataDir });
+  const running = await data.runningRedisUrl();
+  if (running !== undefined) {
+    throw new ConfigError(
+      `another npm start's private Redis runs at ${running} (data in ${data.dir}): set REDIS_URL=${running} to share it, or SKILLRUN_DATA_DIR to another folder for a Redis of its own`,
+    );
+  }
+  const owned = await RedisServerProcess.start({ dir: data.redisDir });
   return { url: owned.url, owned };
 }
