@@ -1,7 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/agent-mcp';
+import { Client } from '../support/client';
 import { TestSystem } from '../support/system';
 
 describe('when Redis goes away', () => {
@@ -51,7 +52,7 @@ describe('when Redis goes away', () => {
   it("answers the agent protocols in JSON-RPC while Redis is down, with our unavailable error, never Redis' words", async () => {
     const { client } = system;
     await expect.poll(async () => (await client.request('/readyz')).status, { timeout: 15_000 }).toBe(200);
-    const mcp: Client = await connectMcp(system.gateway.url);
+    const mcp: McpClient = await connectMcp(system.gateway.url);
     const a2a = (id: number, method: string, params: unknown) =>
       client.request<{ error?: { code: number; message: string } }>('/a2a', {
         json: { jsonrpc: '2.0', id, method, params },
@@ -91,5 +92,44 @@ describe('when Redis goes away', () => {
       await mcp.close();
       await system.redis.restart();
     }
+  });
+});
+
+describe('when Redis goes away under a gateway that knows the skill', () => {
+  // The skill's versions come from the gateway's cache (SKILL_CACHE_MS), so the launch is the
+  // invocation's first command to Redis. REDIS_TIMEOUT_MS far above what an immediate answer takes,
+  // and below the eight seconds a launch's fate may be asked for.
+  const REDIS_TIMEOUT_MS = 5000;
+  let system: TestSystem;
+  let client: Client;
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+    await system.addWorker({ WORKER_SKILLS: 'echo' });
+    const gateway = await system.addGateway({
+      REDIS_TIMEOUT_MS: String(REDIS_TIMEOUT_MS),
+      SKILL_CACHE_MS: '600000',
+    });
+    client = new Client(gateway.url);
+  });
+  afterAll(() => system?.stop());
+
+  it('answers the first invocation 503 within REDIS_TIMEOUT_MS: a launch that could not be sent has no fate to ask about', async () => {
+    await expect.poll(async () => (await client.request('/readyz')).status).toBe(200);
+    expect((await client.run('echo', { text: 'before' })).final.status).toBe('completed');
+
+    await system.redis.kill();
+    const started = performance.now();
+    const answer = await client.invoke('echo', { text: 'while away' });
+    const tookMs = performance.now() - started;
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', recoverable: true } });
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(tookMs).toBeLessThan(REDIS_TIMEOUT_MS);
+
+    await system.redis.restart();
+    await expect
+      .poll(async () => (await client.invoke('echo', { text: 'back' })).status, { interval: 250 })
+      .toBe(202);
   });
 });

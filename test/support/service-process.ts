@@ -40,8 +40,9 @@ export class ServiceProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  static spawn(app: 'gateway' | 'worker', env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, nodeArgsOf(`start:${app}`), {
+  /** `standalone`: the whole service in one process, as `npm start` runs it. */
+  static spawn(app: 'gateway' | 'worker' | 'standalone', env: Record<string, string>): ServiceProcess {
+    const child = spawn(process.execPath, nodeArgsOf(app === 'standalone' ? 'start' : `start:${app}`), {
       cwd: repoRoot,
       // Workers' /metrics on any free port: several run at once here.
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },

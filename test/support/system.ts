@@ -28,9 +28,9 @@ export class TestSystem {
     return new TestSystem(redis, gateway, shared);
   }
 
-  /** Another gateway on the same Redis. */
+  /** Another gateway on the same Redis (without a skill cache, unless `env` sets SKILL_CACHE_MS). */
   async addGateway(env: Record<string, string> = {}): Promise<StartedGateway> {
-    const gateway = await startGateway({ ...this.env, ...env, SKILL_CACHE_MS: '0' });
+    const gateway = await startGateway({ ...this.env, SKILL_CACHE_MS: '0', ...env });
     this.replicas.push(gateway);
     return gateway;
   }

@@ -1,14 +1,24 @@
 import { createServer, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger, type Logger, listenOn } from '@skillrun/core';
+import { RedisWatch } from '@skillrun/core/data';
 import type { GatewayConfig } from './config';
 import { buildGateway, type GatewayParts } from './gateway-parts';
 import { answerClientErrors } from './http/client-error-answer';
+
+/**
+ * How long a start waits for Redis before listening: a Redis that answers is connected to first (else
+ * the first requests met a connection still connecting, and a 503); one that does not is waited for
+ * while the gateway listens, alive, saying what it misses (/readyz) and answering 503 where it needs it.
+ */
+const REDIS_START_WAIT_MS = 2000;
 
 /** A gateway process' lifecycle: built and listening on start, and an orderly close. */
 export class GatewayService {
   readonly logger: Logger;
   private server: Server | undefined;
   private parts: GatewayParts | undefined;
+  private redisWatch: RedisWatch | undefined;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -21,6 +31,12 @@ export class GatewayService {
   async start(): Promise<number> {
     const { config } = this;
     this.parts = buildGateway(config, this.logger);
+    this.redisWatch = new RedisWatch(this.parts.shared.redis, {
+      target: config.redisTarget,
+      logger: this.logger,
+    });
+    this.redisWatch.start();
+    await Promise.race([this.redisWatch.ready, delay(REDIS_START_WAIT_MS, undefined, { ref: false })]);
     // Read before the first invocation is accepted, so that none misses a standing webhook or a follower.
     await this.parts.shared.notified.start();
     const server = createServer(this.parts.app);
@@ -47,6 +63,7 @@ export class GatewayService {
    * request is answered (Node would wait for it to time out).
    */
   async close(): Promise<void> {
+    this.redisWatch?.close();
     this.parts?.shared.watcher.close();
     this.parts?.shared.notified.close();
     for (const slice of this.parts?.slices ?? []) await slice.close?.();

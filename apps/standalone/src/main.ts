@@ -32,8 +32,8 @@ async function main(): Promise<void> {
     await redis.owned?.stop();
   };
   try {
-    await worker.start();
-    await gateway.start();
+    // The gateway listens while the worker waits for a Redis that does not answer yet.
+    await Promise.all([worker.start(), gateway.start()]);
   } catch (error) {
     await stop().catch(() => {});
     throw error;

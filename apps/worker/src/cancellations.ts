@@ -81,6 +81,8 @@ export class Cancellations {
   private readonly rememberAtMost: number;
 
   constructor(private readonly options: CancellationsOptions) {
+    // Its errors are expected while Redis is away (RedisWatch says so), from the moment it connects.
+    options.subscriber.on('error', () => {});
     this.rememberMs = options.rememberMs ?? 10 * 60_000;
     this.rememberAtMost = options.rememberAtMost ?? 10_000;
   }

@@ -27,7 +27,6 @@ import { LlmBody } from './bodies/llm-body';
 import { RemoteBody } from './bodies/remote-body';
 import { TaskBody } from './bodies/task-body';
 import { Cancellations } from './cancellations';
-import { checkComposites } from './composite/check-composites';
 import { DeadlineSweeper } from './composite/deadline-sweeper';
 import { StepLauncher } from './composite/step-launcher';
 import { WaitingComposites } from './composite/waiting-composites';
@@ -57,10 +56,11 @@ import { WebhookSender } from './webhooks/webhook-sender';
 export interface WorkerParts {
   skills: LoadedSkill[];
   redis: Redis;
+  registry: SkillRegistry;
   queues: QueueRegistry;
   bundler: ModuleBundler;
   sandbox: SkillSandbox;
-  /** The cancel requests this worker hears, on a subscriber connection of its own. */
+  /** The cancel requests this worker hears, on a subscriber connection of its own (started by `start`). */
   cancellations: Cancellations;
   /** A consumer per queue of each hosted skill, all sharing the process's slots (started by `start`). */
   consumers: QueueConsumer[];
@@ -89,7 +89,10 @@ export interface WorkerContext {
   env: NodeJS.ProcessEnv;
 }
 
-/** Loads the skills and wires every part of a worker process: the composition root, nothing more. */
+/**
+ * Loads the skills and wires every part of a worker process: the composition root, nothing more
+ * (nothing waits for Redis, which may not answer yet).
+ */
 export async function buildWorker(context: WorkerContext): Promise<WorkerParts> {
   const { config, logger, metrics } = context;
   const schemas = new SkillSchemas();
@@ -98,7 +101,6 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const redis = createRedis(config.redisTarget, { role: 'queue', batched: true });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const registry = new SkillRegistry(redis, keys);
-  await checkComposites(skills, registry);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const outcomes = new PendingOutcomes((call) => store.transitions.send(call));
   const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
@@ -120,8 +122,6 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     channel: keys.canceled(),
     logger,
   });
-  // Listening before the first job is taken.
-  await cancellations.start();
   const composite = {
     store,
     waiting,
@@ -158,6 +158,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   return {
     skills,
     redis,
+    registry,
     queues,
     bundler,
     sandbox,
@@ -226,7 +227,7 @@ function webhookParts(
     name: config.WORKER_ID,
     telemetry: queueTelemetry(),
   });
-  worker.on('error', (error) => logger.warn({ err: error.message, queue: WEBHOOK_QUEUE }, 'queue error'));
+  logQueueErrors(worker, redis, logger);
   const dispatcher = new WebhookDispatcher({
     redis: redis.duplicate(),
     keys,
@@ -283,9 +284,18 @@ function consume(
         telemetry: queueTelemetry(),
       },
     });
-    const { worker } = consumer;
-    worker.on('error', (error) => logger.warn({ err: error.message, queue: worker.name }, 'queue error'));
+    logQueueErrors(consumer.worker, connection, logger);
     return consumer;
+  });
+}
+
+/**
+ * A queue's errors, unless the worker's connection is not ready: Redis away is said by RedisWatch,
+ * at a slow pace, where each of the queue's connections would say it at every reconnect attempt.
+ */
+function logQueueErrors(worker: Worker, connection: Redis, logger: Logger): void {
+  worker.on('error', (error) => {
+    if (connection.status === 'ready') logger.warn({ err: error.message, queue: worker.name }, 'queue error');
   });
 }
 

@@ -1,5 +1,7 @@
 import { createLogger, type Logger } from '@skillrun/core';
+import { RedisWatch } from '@skillrun/core/data';
 import type { LlmBody } from './bodies/llm-body';
+import { checkComposites } from './composite/check-composites';
 import type { WorkerConfig } from './config';
 import type { LoadedSkill } from './loaded-skill';
 import { WorkerMetrics } from './metrics/worker-metrics';
@@ -16,6 +18,7 @@ export class WorkerService {
   readonly metrics = new WorkerMetrics();
   private readonly running = new RunningJobs();
   private parts: WorkerParts | undefined;
+  private redisWatch: RedisWatch | undefined;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -40,12 +43,19 @@ export class WorkerService {
       env: this.env,
     });
     this.parts = parts;
+    this.redisWatch = new RedisWatch(parts.redis, { target: config.redisTarget, logger: this.logger });
+    this.redisWatch.start();
+    // Alive, and saying what it misses (/readyz), while Redis is waited for.
+    const metrics = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
+    await this.redisWatch.ready;
+    await checkComposites(parts.skills, parts.registry);
+    // Listening before the first job is taken.
+    await parts.cancellations.start();
     for (const consumer of parts.consumers) consumer.start();
     parts.sweeper.start();
     parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
-    const metrics = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
         metrics_host: metrics.address,
@@ -62,6 +72,7 @@ export class WorkerService {
    * exit as it is: what its threads were doing ends with it.
    */
   async close(): Promise<void> {
+    this.redisWatch?.close();
     const { parts } = this;
     if (!parts) return;
     const drained = this.drain(parts);

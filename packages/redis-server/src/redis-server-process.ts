@@ -11,6 +11,8 @@ export interface RedisServerOptions {
   dir?: string;
   /** How long to wait for the server to answer. */
   startTimeoutMs?: number;
+  /** The password clients must give (requirepass); none without. */
+  password?: string;
 }
 
 /** The redis-server on the PATH, or undefined. */
@@ -51,7 +53,7 @@ export class RedisServerProcess {
   }
 
   async start(): Promise<void> {
-    const { dir } = this.options;
+    const { dir, password } = this.options;
     if (dir) mkdirSync(dir, { recursive: true });
     const args = [
       '--port',
@@ -65,6 +67,7 @@ export class RedisServerProcess {
       '--appendonly',
       dir ? 'yes' : 'no',
       ...(dir ? ['--dir', dir] : []),
+      ...(password === undefined ? [] : ['--requirepass', password]),
     ];
     const child = spawn(this.binary, args, { stdio: 'ignore' });
     this.child = child;

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { coalesceWrites } from '../redis/coalesce-writes';
+import { refusesCommands } from '../redis/refuses-commands';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
@@ -51,6 +52,8 @@ type Fate = 'withdrawn' | 'launched' | 'unknown';
 const SETTLE_MS = 8000;
 /** Pauses between those questions; the last one repeats. */
 const SETTLE_PAUSES_MS = [100, 300, 600, 1000, 2000];
+/** Why a launch on a connection that refuses commands failed (see refusesCommands). */
+const NOT_SENT = 'Redis is not connected: the launch was not sent';
 
 /**
  * Starts an execution: its record, then its job on the skill version's queue, sent down the same
@@ -62,6 +65,9 @@ export class ExecutionLauncher {
 
   /** `within` bounds the round trip (the gateway's Redis deadline); nothing is left behind if it fails. */
   async launch(request: LaunchRequest, within: Within = (operation) => operation()): Promise<Execution> {
+    // Nothing sent, nothing to take back: failed at once, not after asking Redis for its fate. Not
+    // even the job: a queue first used now would hold it until Redis is back, then add it.
+    if (refusesCommands(this.deps.redis)) return within(() => Promise.reject(new Error(NOT_SENT)));
     const { payload, skill, parentJob } = request;
     const options = skillJobOptions({
       executionId: payload.execution_id,
@@ -94,7 +100,7 @@ export class ExecutionLauncher {
       // A refusal must mean the execution does not exist; but the writes may have applied all the
       // same (their reply later than the deadline on a busy event loop, or the connection lost after
       // sending). Answer as what Redis holds.
-      if ((await this.settle(payload.execution_id, queue, error)) !== 'launched') throw error;
+      if ((await this.settle(payload.execution_id, queue)) !== 'launched') throw error;
       const execution = await this.deps.store.records.get(payload.execution_id);
       if (!execution) throw error;
       return execution;
@@ -109,9 +115,7 @@ export class ExecutionLauncher {
    * means it runs. 'unknown' when Redis does not answer meanwhile: the launch may then still exist,
    * if it reached Redis before Redis went away.
    */
-  private async settle(executionId: string, queue: Queue, error: unknown): Promise<Fate> {
-    // Refused before anything was written: the connection was down.
-    if (error instanceof Error && /^Stream isn't writeable/.test(error.message)) return 'withdrawn';
+  private async settle(executionId: string, queue: Queue): Promise<Fate> {
     const deadline = Date.now() + SETTLE_MS;
     for (let asked = 0; ; asked++) {
       try {
