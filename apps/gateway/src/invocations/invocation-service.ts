@@ -33,7 +33,6 @@ import { type Identity, principalOf } from '../auth/identity';
 import type { SkillAccess } from '../auth/skill-access';
 import type { ExecutionWatch } from '../executions/execution-watch';
 import type { ExecutionWatcher } from '../executions/execution-watcher';
-import { orServiceUnavailable } from '../http/or-service-unavailable';
 import { headerOf, type RequestHeaders } from '../http/request-headers';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
@@ -334,10 +333,7 @@ export class InvocationService {
   private async launch(request: LaunchRequest, slots: SlotClaim[]): Promise<Execution> {
     try {
       const keys = slots.map((slot) => slot.key);
-      return await this.deps.launcher.launch(
-        { ...request, ...(keys.length > 0 ? { slots: keys } : {}) },
-        orServiceUnavailable,
-      );
+      return await this.deps.launcher.launch({ ...request, ...(keys.length > 0 ? { slots: keys } : {}) });
     } catch (error) {
       await this.deps.limits.release(request.payload.execution_id, slots).catch(() => {});
       throw error;

@@ -38,8 +38,6 @@ export interface LauncherDeps {
   retryBackoffMs: number;
 }
 
-type Within = <T>(operation: () => Promise<T>) => Promise<T>;
-
 /** What a launch that failed left: nothing, or an execution after all. */
 type Fate = 'withdrawn' | 'launched' | 'unknown';
 
@@ -63,11 +61,11 @@ const NOT_SENT = 'Redis is not connected: the launch was not sent';
 export class ExecutionLauncher {
   constructor(private readonly deps: LauncherDeps) {}
 
-  /** `within` bounds the round trip (the gateway's Redis deadline); nothing is left behind if it fails. */
-  async launch(request: LaunchRequest, within: Within = (operation) => operation()): Promise<Execution> {
+  /** Nothing is left behind if it fails (its connection bounds the round trip: REDIS_TIMEOUT_MS in the gateway). */
+  async launch(request: LaunchRequest): Promise<Execution> {
     // Nothing sent, nothing to take back: failed at once, not after asking Redis for its fate. Not
     // even the job: a queue first used now would hold it until Redis is back, then add it.
-    if (refusesCommands(this.deps.redis)) return within(() => Promise.reject(new Error(NOT_SENT)));
+    if (refusesCommands(this.deps.redis)) throw new Error(NOT_SENT);
     const { payload, skill, parentJob } = request;
     const options = skillJobOptions({
       executionId: payload.execution_id,
@@ -94,7 +92,7 @@ export class ExecutionLauncher {
       parentJob ? { ...options, parent: parentJob, removeDependencyOnFailure: true } : options,
     );
     try {
-      const [execution] = await within(() => Promise.all([record, job]));
+      const [execution] = await Promise.all([record, job]);
       return execution;
     } catch (error) {
       // A refusal must mean the execution does not exist; but the writes may have applied all the

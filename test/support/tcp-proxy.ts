@@ -1,0 +1,62 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a server (Redis), for faults a process cannot be made to
+ * have by killing the server: replies that never come back on a connection that stays open.
+ * Each client connection gets its own connection to the server; when either side closes, so does
+ * the other, as a real network path would.
+ */
+export class TcpProxy {
+  private readonly pairs = new Set<{ client: Socket; server: Socket; replies: boolean }>();
+
+  private constructor(
+    private readonly listener: Server,
+    readonly port: number,
+  ) {}
+
+  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+    let proxy: TcpProxy | undefined;
+    const listener = createServer((client) => proxy?.pipe(client, target));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const address = listener.address();
+    if (typeof address !== 'object' || !address) throw new Error('the proxy has no port');
+    proxy = new TcpProxy(listener, address.port);
+    return proxy;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** From now on, what the server answers on the connections open now is dropped; new ones are spared. */
+  dropReplies(): void {
+    for (const pair of this.pairs) pair.replies = false;
+  }
+
+  async close(): Promise<void> {
+    for (const { client, server } of this.pairs) {
+      client.destroy();
+      server.destroy();
+    }
+    await new Promise<void>((resolve) => this.listener.close(() => resolve()));
+  }
+
+  private pipe(client: Socket, target: { host: string; port: number }): void {
+    const server = connect(target);
+    const pair = { client, server, replies: true };
+    this.pairs.add(pair);
+    client.on('data', (chunk) => server.write(chunk));
+    server.on('data', (chunk) => {
+      if (pair.replies) client.write(chunk);
+    });
+    const end = () => {
+      this.pairs.delete(pair);
+      client.destroy();
+      server.destroy();
+    };
+    for (const socket of [client, server]) {
+      socket.on('close', end);
+      socket.on('error', end);
+    }
+  }
+}
