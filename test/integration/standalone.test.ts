@@ -55,6 +55,11 @@ describe('npm start', () => {
     await redis?.stop();
   });
 
+  it('watches its skills by default (SKILLS_WATCH), as a development server does', () => {
+    const ready = output.split('\n').find((text) => text.includes('"worker ready"')) ?? '{}';
+    expect(JSON.parse(ready)).toMatchObject({ skills_watch: true });
+  });
+
   it('says where to open the console and the API docs, and both answer there', async () => {
     await expect.poll(() => output.includes('open the console at')).toBe(true);
     const line = output.split('\n').find((text) => text.includes('open the console at')) ?? '{}';

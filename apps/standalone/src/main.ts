@@ -11,7 +11,7 @@ const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.
 async function main(): Promise<void> {
   const redis = await chooseRedis(process.env, repo('.data/redis'));
   const env = { ...process.env, REDIS_URL: redis.url };
-  const worker = new WorkerService(loadWorkerConfig(env, { skillsDir: repo('skills') }));
+  const worker = new WorkerService(loadWorkerConfig(env, { skillsDir: repo('skills'), watchSkills: true }));
   const gatewayConfig = loadGatewayConfig(env);
   const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)

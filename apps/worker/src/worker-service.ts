@@ -27,7 +27,7 @@ export class WorkerService {
   }
 
   get skills(): LoadedSkill[] {
-    return this.parts?.skills ?? [];
+    return this.parts?.hosted.all ?? [];
   }
 
   async start(): Promise<void> {
@@ -44,12 +44,15 @@ export class WorkerService {
     parts.sweeper.start();
     parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
+    parts.watcher?.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
     const metricsPort = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     this.logger.info(
       {
         metrics_port: metricsPort,
-        skills: parts.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
+        skills: this.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
+        // SKILLS_WATCH: a skill whose files change is loaded again.
+        skills_watch: config.SKILLS_WATCH,
       },
       'worker ready',
     );
@@ -63,6 +66,7 @@ export class WorkerService {
   async close(): Promise<void> {
     const { parts } = this;
     if (!parts) return;
+    parts.watcher?.close();
     const drained = this.drain(parts);
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;
