@@ -1,4 +1,7 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -86,4 +89,23 @@ export async function bundleConsole(): Promise<void> {
     logLevel: 'warning',
   });
   await copyFile(`${source}/index.html`, `${outdir}/index.html`);
+}
+
+/**
+ * @skillrun/skill's declarations and empty modules (packages/skill/dist), what a skill folder
+ * outside the repository installs (`npm pack` there builds them too): `tsc` in a process of its
+ * own, beside esbuild's, its messages on the terminal. Skipped when they are newer than every
+ * source: tsc takes two seconds, which every `npm start` would wait for.
+ */
+export async function buildSkillPackage(): Promise<void> {
+  const folder = `${repoRoot}packages/skill/`;
+  const project = `${folder}tsconfig.build.json`;
+  const sources = [project, ...(await readdir(`${folder}src`)).map((name) => `${folder}src/${name}`)];
+  const built = await stat(`${folder}dist/index.d.ts`).catch(() => undefined);
+  const newest = Math.max(...(await Promise.all(sources.map(async (file) => (await stat(file)).mtimeMs))));
+  if (built && built.mtimeMs >= newest) return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const build = spawn(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+  const [code] = await once(build, 'exit');
+  if (code !== 0) throw new Error(`@skillrun/skill did not build (tsc exited ${code})`);
 }

@@ -13,6 +13,7 @@ const DERIVED_DEFAULTS: Record<string, string> = {
   PROVIDER_URL: '`PUBLIC_BASE_URL`',
   TASK_LINK_SECRET: 'made once, kept in Redis',
   SKILLS_DIR: "the repository's `skills/`",
+  SKILLS_WATCH: '`true` in `npm start`, else `false`',
   WORKER_ID: '`hostname-pid`',
   SANDBOX_THREADS: 'the number of cores',
   WORKER_SKILLS: 'all found',

@@ -77,6 +77,11 @@ describe('npm start', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('watches its skills by default (SKILLS_WATCH), as a development server does', () => {
+    const ready = service.output.split('\n').find((text) => text.includes('"worker ready"')) ?? '{}';
+    expect(JSON.parse(ready)).toMatchObject({ skills_watch: true });
+  });
+
   it('says where to open the console and the API docs, and both answer there', async () => {
     await expect.poll(() => service.output.includes('open the console at')).toBe(true);
     const line = service.output.split('\n').find((text) => text.includes('open the console at')) ?? '{}';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
 import { repoRoot } from './service-process';
 
 /** The `skillrun` bin as installed (the workspace's bin, which `npx skillrun` runs). */
@@ -10,14 +11,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the real `skillrun` binary to its end, from the repository's root, with only `env` set. */
+/** Runs the real `skillrun` binary to its end, from the repository's root (or `cwd`), with only `env` set. */
 export function runSkillrun(
   args: string[],
-  options: { env?: Record<string, string>; stdin?: string; bin?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; bin?: string; cwd?: string } = {},
 ): Promise<CliRun> {
+  const bin = resolvePath(repoRoot, options.bin ?? SKILLRUN_BIN);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? SKILLRUN_BIN, ...args], {
-      cwd: repoRoot,
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd ?? repoRoot,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -185,6 +185,17 @@ describe('loadWorkerConfig', () => {
     expect(loadWorkerConfig({ SKILLS_DIR: '' }, { skillsDir: '/srv/skills' }).SKILLS_DIR).toBe('/srv/skills');
   });
 
+  it("watches skills where the process's default says so (npm start), unless SKILLS_WATCH says otherwise", () => {
+    const standalone = { skillsDir: '/srv/skills', watchSkills: true };
+    expect(loadWorkerConfig({}, { skillsDir: '/srv/skills' }).SKILLS_WATCH).toBe(false);
+    expect(loadWorkerConfig({}, standalone).SKILLS_WATCH).toBe(true);
+    expect(loadWorkerConfig({ SKILLS_WATCH: 'false' }, standalone).SKILLS_WATCH).toBe(false);
+    expect(loadWorkerConfig({ SKILLS_WATCH: 'true' }, { skillsDir: '/srv/skills' }).SKILLS_WATCH).toBe(true);
+    expect(configError(() => loadWorkerConfig({ SKILLS_WATCH: 'yes please' }, standalone)).message).toMatch(
+      /SKILLS_WATCH.*"yes please"/,
+    );
+  });
+
   it('rejects bad numbers, naming the variable and the value', () => {
     const defaults = { skillsDir: '/srv/skills' };
     expect(configError(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' }, defaults)).message).toMatch(

@@ -3,6 +3,7 @@ import { CLI_VERSION, type CliContext } from './cli-context';
 import { registerCancelCommand } from './commands/cancel-command';
 import { registerDescribeCommand } from './commands/describe-command';
 import { registerExecutionsCommand } from './commands/executions-command';
+import { registerInitCommand } from './commands/init-command';
 import { registerInvokeCommand } from './commands/invoke-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
@@ -45,6 +46,7 @@ export function createProgram(context: CliContext): Command {
   registerCancelCommand(program, context);
   registerExecutionsCommand(program, context);
   registerTypesCommand(program, context);
+  registerInitCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.
   program.command('keys').summary('create, list and revoke API keys (straight in Redis)').helpOption(false);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());

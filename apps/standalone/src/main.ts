@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   // One port to choose, PORT: the worker's /metrics takes a free port (its ready line names it)
   // unless METRICS_PORT says, so two `npm start`s with only PORT changed run side by side.
   const workerEnv = { ...env, METRICS_PORT: process.env.METRICS_PORT || '0' };
-  const worker = new WorkerService(loadWorkerConfig(workerEnv, { skillsDir: repo('skills') }));
+  const worker = new WorkerService(
+    loadWorkerConfig(workerEnv, { skillsDir: repo('skills'), watchSkills: true }),
+  );
   const gatewayConfig = loadGatewayConfig(env);
   const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)

@@ -10,6 +10,12 @@ export const WorkerConfigSchema = Type.Object({
       description: 'Folders of skills to host, separated by the path delimiter (":" on Linux).',
     }),
   ),
+  SKILLS_WATCH: Type.Optional(
+    Type.Boolean({
+      description:
+        "Whether a hosted skill is loaded again when a file in its folder changes, without a restart: its next executions run the new load, and a load that fails leaves the previous one running (one log line says why). For development: every load stays in the sandbox threads' memory.",
+    }),
+  ),
   WORKER_SKILLS: Type.Optional(
     Type.String({
       description:
@@ -171,16 +177,24 @@ export const WorkerConfigSchema = Type.Object({
 });
 export type WorkerConfig = Static<typeof WorkerConfigSchema> & {
   SKILLS_DIR: string;
+  SKILLS_WATCH: boolean;
   WORKER_ID: string;
   redisTarget: RedisTarget;
 };
 
-/** Reads the worker's settings once, at start-up. */
-export function loadWorkerConfig(env: NodeJS.ProcessEnv, defaults: { skillsDir: string }): WorkerConfig {
+/**
+ * Reads the worker's settings once, at start-up; `defaults` are those of the process it runs in
+ * (the standalone service, `npm start`, watches its skills: it is how one develops them).
+ */
+export function loadWorkerConfig(
+  env: NodeJS.ProcessEnv,
+  defaults: { skillsDir: string; watchSkills?: boolean },
+): WorkerConfig {
   const parsed = parseEnv(WorkerConfigSchema, env);
   return Object.freeze({
     ...parsed,
     SKILLS_DIR: parsed.SKILLS_DIR ?? defaults.skillsDir,
+    SKILLS_WATCH: parsed.SKILLS_WATCH ?? defaults.watchSkills ?? false,
     WORKER_ID: parsed.WORKER_ID ?? `${hostname()}-${process.pid}`,
     redisTarget: redisTargetOf(parsed),
   });

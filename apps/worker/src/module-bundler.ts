@@ -10,15 +10,22 @@ import { build } from 'esbuild';
  * that does not compile stops the worker at start-up instead of failing every call.
  */
 export class ModuleBundler {
+  /** Bundles written so far: each gets a file of its own (see bundle). */
+  private bundles = 0;
+
   private constructor(private readonly outDir: string) {}
 
   static async create(): Promise<ModuleBundler> {
     return new ModuleBundler(await mkdtemp(join(tmpdir(), 'skillrun-modules-')));
   }
 
-  /** Returns the path of the bundle, or throws with esbuild's first message. */
+  /**
+   * Returns the path of the bundle, or throws with esbuild's first message. Each bundle is a new
+   * file: a thread imports a module once per path, so a skill loaded again (SKILLS_WATCH) must come
+   * under a path of its own to be run as it now is.
+   */
   async bundle(name: string, entry: string): Promise<string> {
-    const outfile = join(this.outDir, `${name}.mjs`);
+    const outfile = join(this.outDir, `${name}.${++this.bundles}.mjs`);
     await build({
       entryPoints: [entry],
       outfile,

@@ -24,6 +24,8 @@ export class SkillConflictError extends Error {
 export class SkillAdvertiser {
   private timer: NodeJS.Timeout | undefined;
   private readonly entries: HostedEntry[];
+  /** The renewal the timer started last. */
+  private renewing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AdvertiserOptions) {
     const now = new Date().toISOString();
@@ -34,7 +36,7 @@ export class SkillAdvertiser {
     const conflicts = await this.renew();
     if (conflicts.length > 0) throw new SkillConflictError(conflicts.join('; '));
     this.timer = setInterval(() => {
-      this.renew()
+      this.renewing = this.renew()
         .then((later) => {
           if (later.length > 0) this.options.logger.error({ conflicts: later }, 'skill versions in conflict');
         })
@@ -50,17 +52,37 @@ export class SkillAdvertiser {
     await this.options.registry.withdraw(this.options.workerId, this.entries);
   }
 
+  /**
+   * Advertises a hosted version loaded again (SKILLS_WATCH) with its skill.json and descriptor.json
+   * as they now are; answers the sentences of renew when the registry refuses it, and the version
+   * stays advertised as it was.
+   */
+  async update(skill: LoadedSkill): Promise<string[]> {
+    const { name, version } = skill.definition;
+    const index = this.entries.findIndex((entry) => entry.id === name && entry.version === version);
+    const previous = this.entries[index];
+    if (!previous) throw new Error(`${name}@${version} is not advertised by this worker`);
+    const entry = hostedEntry(skill.definition, skill.publication, previous.registered_at);
+    if (entry.digest === previous.digest) return [];
+    this.entries[index] = entry;
+    // A renewal under way may still write the previous entry: this one goes after it.
+    await this.renewing;
+    const conflicts = await this.renew([entry]);
+    if (conflicts.length > 0) this.entries[index] = previous;
+    return conflicts;
+  }
+
   /** Renews the lease; answers a sentence for each version that could not be advertised. */
-  private async renew(): Promise<string[]> {
+  private async renew(entries = this.entries): Promise<string[]> {
     const { registry, workerId, intervalMs, scaleToZero } = this.options;
     const outcomes = await registry.advertise({
       workerId,
-      entries: this.entries,
+      entries,
       leaseMs: intervalMs * 3,
       scaleToZero,
     });
     return outcomes.flatMap((outcome, index) => {
-      const entry = this.entries[index];
+      const entry = entries[index];
       if (outcome === 'ok' || !entry) return [];
       const name = `${entry.id}@${entry.version}`;
       return outcome === 'registered'

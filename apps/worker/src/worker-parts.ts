@@ -33,6 +33,7 @@ import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import type { SlotLane } from './execution-slots';
 import { ExecutionSlots } from './execution-slots';
+import { HostedSkills } from './hosted-skills';
 import { LlmClient } from './llm/llm-client';
 import type { LoadedSkill } from './loaded-skill';
 import { MetricsServer } from './metrics/metrics-server';
@@ -48,13 +49,16 @@ import type { RunningJobs } from './running-jobs';
 import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
 import { loadSkills } from './skill-loader';
+import { SkillReloader } from './skill-reloader';
+import { SkillWatcher } from './skill-watcher';
 import { recordStalledFailure } from './stalled-failure';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** What a worker process is made of, wired and not started yet. */
 export interface WorkerParts {
-  skills: LoadedSkill[];
+  /** Each hosted version as last loaded. */
+  hosted: HostedSkills;
   redis: Redis;
   registry: SkillRegistry;
   queues: QueueRegistry;
@@ -66,6 +70,8 @@ export interface WorkerParts {
   consumers: QueueConsumer[];
   sweeper: DeadlineSweeper;
   advertiser: SkillAdvertiser;
+  /** Loading skills again as their files change, with SKILLS_WATCH (started by `start`). */
+  watcher?: SkillWatcher;
   metricsServer: MetricsServer;
   /** What /readyz and /metrics read, on a connection of its own (see probeParts). */
   probe: { redis: Redis; queues: QueueRegistry };
@@ -155,8 +161,18 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
   const consumer = { context, runner, connection: redis, store, slots, outcomes };
   const probe = probeParts(context, skills);
-  return {
+  const hosted = new HostedSkills(skills);
+  const advertiser = new SkillAdvertiser({
+    registry,
+    workerId: config.WORKER_ID,
     skills,
+    intervalMs: config.HEARTBEAT_INTERVAL_MS,
+    scaleToZero: config.WORKER_SCALE_TO_ZERO,
+    logger,
+  });
+  const reloader = new SkillReloader({ hosted, schemas, bundler, registry, advertiser, sandbox });
+  return {
+    hosted,
     redis,
     registry,
     queues,
@@ -169,7 +185,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
         return consume(
           consumer,
           (lane) => skillQueueName(name, version, lane),
-          async () => skill,
+          async () => hosted.current(name, version),
         );
       }),
       ...(config.WORKER_REMOTE
@@ -184,14 +200,8 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       intervalMs: config.COMPOSITE_SWEEP_INTERVAL_MS,
       metrics,
     }),
-    advertiser: new SkillAdvertiser({
-      registry,
-      workerId: config.WORKER_ID,
-      skills,
-      intervalMs: config.HEARTBEAT_INTERVAL_MS,
-      scaleToZero: config.WORKER_SCALE_TO_ZERO,
-      logger,
-    }),
+    advertiser,
+    ...(config.SKILLS_WATCH ? { watcher: new SkillWatcher({ hosted, reloader, logger }) } : {}),
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),
     probe: { redis: probe.redis, queues: probe.queues },
     llm,

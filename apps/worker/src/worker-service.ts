@@ -30,7 +30,7 @@ export class WorkerService {
   }
 
   get skills(): LoadedSkill[] {
-    return this.parts?.skills ?? [];
+    return this.parts?.hosted.all ?? [];
   }
 
   async start(): Promise<void> {
@@ -48,19 +48,22 @@ export class WorkerService {
     // Alive, and saying what it misses (/readyz), while Redis is waited for.
     const metrics = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
     await this.redisWatch.ready;
-    await checkComposites(parts.skills, parts.registry);
+    await checkComposites(parts.hosted.all, parts.registry);
     // Listening before the first job is taken.
     await parts.cancellations.start();
     for (const consumer of parts.consumers) consumer.start();
     parts.sweeper.start();
     parts.webhooks?.dispatcher.start();
     await parts.advertiser.start();
+    parts.watcher?.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
     this.logger.info(
       {
         metrics_host: metrics.address,
         metrics_port: metrics.port,
-        skills: parts.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
+        skills: this.skills.map(({ definition }) => `${definition.name}@${definition.version}`),
+        // SKILLS_WATCH: a skill whose files change is loaded again.
+        skills_watch: config.SKILLS_WATCH,
       },
       'worker ready',
     );
@@ -75,6 +78,7 @@ export class WorkerService {
     this.redisWatch?.close();
     const { parts } = this;
     if (!parts) return;
+    parts.watcher?.close();
     const drained = this.drain(parts);
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;

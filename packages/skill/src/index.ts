@@ -1,2 +1,8 @@
-export type { InvokeOptions, SkillContext, SkillExecutor, SkillLogger, SkillLogLevel } from './skill-context';
-export type { MemoryEntry, MemoryHit, SkillMemory } from './skill-memory';
+export type {
+  InvokeOptions,
+  SkillContext,
+  SkillExecutor,
+  SkillLogger,
+  SkillLogLevel,
+} from './skill-context.js';
+export type { MemoryEntry, MemoryHit, SkillMemory } from './skill-memory.js';

@@ -1,4 +1,4 @@
-import type { SkillMemory } from './skill-memory';
+import type { SkillMemory } from './skill-memory.js';
 
 export type SkillLogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SkillLogger = Record<SkillLogLevel, (message: string, fields?: Record<string, unknown>) => void>;

@@ -120,6 +120,11 @@ export class SkillSandbox {
     this.inProcess.close();
   }
 
+  /** Whether a skill with this memory limit (skill.json memory_mb; the default when absent) can run here. */
+  runsMemoryLimit(memoryMb = this.options.memoryLimitMb): boolean {
+    return this.pools.has(memoryMb);
+  }
+
   private poolFor(memoryMb = this.options.memoryLimitMb): ThreadPool {
     const pool = this.pools.get(memoryMb);
     // Every hosted skill's limit has its pool from the start.
