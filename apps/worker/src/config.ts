@@ -39,7 +39,8 @@ export const WorkerConfigSchema = Type.Object({
   SANDBOX_THREAD_MEMORY_MB: Type.Integer({
     default: 512,
     minimum: 16,
-    description: "Heap limit of each sandbox thread; a skill that goes over it ends its thread's executions.",
+    description:
+      "Memory limit of each sandbox thread: its heap (a skill over it ends its thread's executions), and as much again in buffers outside it (an allocation past that fails).",
   }),
   WORKER_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ABORT_GRACE_MS: Type.Integer({

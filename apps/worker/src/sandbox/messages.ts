@@ -12,7 +12,7 @@ export interface MemoryTarget {
 export interface ThreadData {
   memory: MemoryTarget;
   /** Buffers outside the heap the thread may hold (the heap's own limit is Node's resourceLimits). */
-  offHeapLimitBytes?: number;
+  offHeapLimitBytes: number;
 }
 
 /** What a skill run is given: its module, input and facts, wherever it runs (thread or in-process). */

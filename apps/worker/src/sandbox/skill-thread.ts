@@ -1,5 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SkillError } from '@skillrun/core';
+import { guardAllocations } from './allocation-guard';
+import { garbageCollector } from './garbage-collector';
 import {
   decodeMessages,
   encodeMessages,
@@ -8,6 +10,7 @@ import {
   type ThreadData,
   type ThreadMessage,
 } from './messages';
+import { OffHeapLimit } from './off-heap-limit';
 import { guardProcess } from './process-guard';
 import { SkillRunner } from './run-skill';
 
@@ -21,6 +24,8 @@ if (!port) throw new Error('skill-thread runs inside a worker thread');
 
 guardProcess();
 const data = workerData as ThreadData;
+const offHeap = new OffHeapLimit({ limitBytes: data.offHeapLimitBytes, collectGarbage: garbageCollector() });
+guardAllocations(offHeap);
 const runner = new SkillRunner(data.memory);
 const running = new Map<number, AbortController>();
 
@@ -71,23 +76,18 @@ port.on('message', (text: string) => {
   for (const { id, task } of command.tasks) start(id, task);
 });
 /**
- * Node bounds a thread's heap, not the buffers it holds outside it (a skill piling up Buffers
- * could take the whole worker): the thread checks those itself, whenever its loop turns, and past
- * its limit tells the pool and ends. A skill that allocates without ever yielding is caught at
- * its deadline instead.
+ * Node bounds a thread's heap, not the memory it holds outside it; skills' allocations there ask
+ * `offHeap` first (guardAllocations). What Node's native code allocates without asking is checked
+ * whenever the loop turns: past the limit even once its garbage is collected, the thread tells the
+ * pool and ends.
  */
 const OFF_HEAP_CHECK_MS = 100;
-const offHeapLimit = data.offHeapLimitBytes;
-if (offHeapLimit !== undefined) {
-  setInterval(() => {
-    const { arrayBuffers } = process.memoryUsage();
-    if (arrayBuffers <= offHeapLimit) return;
-    port.postMessage(
-      encodeMessages([{ type: 'over-memory', bytes: arrayBuffers }] satisfies ThreadMessage[]),
-    );
-    process.exit(1);
-  }, OFF_HEAP_CHECK_MS).unref();
-}
+setInterval(() => {
+  const bytes = offHeap.exceeded();
+  if (bytes === undefined) return;
+  port.postMessage(encodeMessages([{ type: 'over-memory', bytes }] satisfies ThreadMessage[]));
+  process.exit(1);
+}, OFF_HEAP_CHECK_MS).unref();
 
 // Loading this module takes a while on a busy machine; until now the thread could act on nothing.
 post({ type: 'ready' });

@@ -12,6 +12,7 @@ import {
   type ThreadData,
   type ThreadMessage,
 } from './messages';
+import { overLimit } from './off-heap-limit';
 
 export interface ThreadPoolOptions {
   /** The bundled skill-thread entry (plain JavaScript: no loader to start in each thread). */
@@ -21,7 +22,7 @@ export interface ThreadPoolOptions {
   memory: MemoryTarget;
   /**
    * Memory limit of each thread, in MB: its heap (a skill over it ends its thread), and as much
-   * again in buffers outside the heap (which the thread watches itself).
+   * again in buffers outside the heap (which the thread holds to it itself: off-heap-limit.ts).
    */
   memoryLimitMb: number;
 }
@@ -160,11 +161,7 @@ export class ThreadPool {
           continue;
         }
         if (message.type === 'over-memory') {
-          const mb = Math.round(message.bytes / 1024 / 1024);
-          this.retire(
-            thread,
-            `it went over its memory limit (${mb} MB of buffers, ${memoryLimitMb} MB allowed)`,
-          );
+          this.retire(thread, `it went ${overLimit(message.bytes, data.offHeapLimitBytes)}`);
           return;
         }
         const task = thread.tasks.get(message.id);
