@@ -31,6 +31,19 @@ export const AgentConfig = {
   MCP_MAX_SESSIONS: Type.Integer({
     default: 1000,
     minimum: 1,
-    description: 'MCP sessions one gateway keeps at once; past it a new initialize is 503.',
+    description:
+      'MCP sessions one gateway keeps at once; at it, a new initialize closes the least recently used session that is not answering a request (its client re-initializes), and is 503 only when every one is.',
+  }),
+  MCP_MAX_SESSIONS_PER_CALLER: Type.Integer({
+    default: 20,
+    minimum: 1,
+    description:
+      'MCP sessions one caller (an API key or token subject) may keep on one gateway; past it a new initialize is 429.',
+  }),
+  MCP_MAX_SESSIONS_PER_ADDRESS: Type.Integer({
+    default: 10,
+    minimum: 1,
+    description:
+      'MCP sessions one client address may keep on one gateway without credentials; past it a new initialize is 429.',
   }),
 };

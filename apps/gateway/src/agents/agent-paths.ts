@@ -7,8 +7,8 @@ const toolDefinitions = {
   content: { 'application/json': { schema: ToolDefinitions } },
 };
 const MCP =
-  'MCP (Model Context Protocol, revision 2025-11-25; 2025-06-18 and earlier are negotiated too) over Streamable HTTP, with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it. Errors of the protocol are JSON-RPC errors; the HTTP errors listed here are our envelope. See the README, "MCP".';
-const mcpErrors = errors('400', '401', '404', '503');
+  'MCP (Model Context Protocol, revision 2025-11-25; 2025-06-18 and earlier are negotiated too) over Streamable HTTP, with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it (an anonymous one to its address), who may hold MCP_MAX_SESSIONS_PER_CALLER (MCP_MAX_SESSIONS_PER_ADDRESS) of them (429 past it); at MCP_MAX_SESSIONS the least recently used session not answering a request is closed to admit a new one (503 when every one is). Errors of the protocol are JSON-RPC errors; the HTTP errors listed here are our envelope. See the README, "MCP".';
+const mcpErrors = errors('400', '401', '404', '429', '503');
 const A2A_REST =
   "A2A 1.0's HTTP+JSON binding, served by @a2a-js/sdk's router under /a2a/rest (also with a tenant path segment, and ListTasks and push notification configuration, which answer UnsupportedOperation or PushNotificationNotSupported). Same mapping onto executions as JSON-RPC at /a2a; A2A's errors are answered in the binding's own error form, invalid credentials as 401 in our envelope. See the README, \"A2A\".";
 const taskId = { name: 'task_id', in: 'path', required: true, schema: { type: 'string' } };

@@ -34,6 +34,8 @@ export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice
     toolsPageSize: config.MCP_TOOLS_PAGE_SIZE,
     listChangedPollMs: config.MCP_LIST_CHANGED_POLL_MS,
     maxSessions: config.MCP_MAX_SESSIONS,
+    maxSessionsPerCaller: config.MCP_MAX_SESSIONS_PER_CALLER,
+    maxSessionsPerAddress: config.MCP_MAX_SESSIONS_PER_ADDRESS,
     a2aSendWaitSeconds: config.A2A_SEND_WAIT_SECONDS,
     providerName: config.PROVIDER_NAME,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
