@@ -36,6 +36,7 @@ export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice
     maxSessions: config.MCP_MAX_SESSIONS,
     maxSessionsPerCaller: config.MCP_MAX_SESSIONS_PER_CALLER,
     maxSessionsPerAddress: config.MCP_MAX_SESSIONS_PER_ADDRESS,
+    allowedOrigins: config.mcpAllowedOrigins,
     a2aSendWaitSeconds: config.A2A_SEND_WAIT_SECONDS,
     providerName: config.PROVIDER_NAME,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
