@@ -13,22 +13,31 @@ describe('admitSession', () => {
     expect(admitSession(sessions(['s1', 'caller:alice']), alice, 3)).toEqual({ admit: true });
   });
 
-  it('refuses a holder at its own cap with 429, whoever else holds sessions and however few the gateway has', () => {
-    const admission = admitSession(
-      sessions(['s1', 'address:203.0.113.9'], ['s2', 'address:203.0.113.9']),
-      stranger,
-      100,
+  it("at a holder's own cap, closes its least recently used session that is not answering a request", () => {
+    const open = sessions(
+      ['s1', 'caller:bob'],
+      ['s2', 'address:203.0.113.9', 1],
+      ['s3', 'address:203.0.113.9'],
     );
-    expect(admission).toMatchObject({ admit: false, refusal: { code: 'RATE_LIMIT_EXCEEDED' } });
-    // Another holder is not counted against it.
-    expect(
-      admitSession(sessions(['s1', 'address:203.0.113.9'], ['s2', 'address:203.0.113.9']), alice, 100),
-    ).toEqual({
-      admit: true,
-    });
+    expect(admitSession(open, stranger, 100)).toEqual({ admit: true, evict: 's3' });
   });
 
-  it('at the gateway cap, closes the least recently used session that is not answering a request', () => {
+  it('refuses a holder at its own cap with 429 when each of its sessions is answering, however few the gateway has', () => {
+    const open = sessions(
+      ['s1', 'caller:bob'],
+      ['s2', 'address:203.0.113.9', 1],
+      ['s3', 'address:203.0.113.9', 2],
+    );
+    const admission = admitSession(open, stranger, 100);
+    expect(admission).toMatchObject({
+      admit: false,
+      refusal: { code: 'RATE_LIMIT_EXCEEDED', options: { details: { retry_after_seconds: 1 } } },
+    });
+    // Another holder is not counted against it.
+    expect(admitSession(open, alice, 100)).toEqual({ admit: true });
+  });
+
+  it('at the gateway cap, closes the least recently used session that is not answering a request, whoever holds it', () => {
     const open = sessions(
       ['s1', 'address:203.0.113.9', 1],
       ['s2', 'address:203.0.113.9'],

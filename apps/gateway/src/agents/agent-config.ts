@@ -45,13 +45,13 @@ export const AgentConfig = {
     default: 20,
     minimum: 1,
     description:
-      'MCP sessions one caller (an API key or token subject) may keep on one gateway; past it a new initialize is 429.',
+      "MCP sessions one caller (an API key or token subject) may keep on one gateway; at it, a new initialize closes the caller's least recently used session that is not answering a request, and is 429 only when every one is.",
   }),
   MCP_MAX_SESSIONS_PER_ADDRESS: Type.Integer({
     default: 10,
     minimum: 1,
     description:
-      'MCP sessions one client address may keep on one gateway without credentials; past it a new initialize is 429.',
+      "MCP sessions one client address may keep on one gateway without credentials; at it, as MCP_MAX_SESSIONS_PER_CALLER, the address's least recently used idle session makes room (429 when none is idle).",
   }),
 };
 

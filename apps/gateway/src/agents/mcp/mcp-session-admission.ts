@@ -19,15 +19,19 @@ export type Admission =
   | { admit: true /** The session to close first, to make room. */; evict?: string }
   | { admit: false; refusal: SkillError };
 
+/** Seconds a refused client waits before it asks again: a request of its sessions may have been answered. */
+const RETRY_AFTER_SECONDS = 1;
+
 /**
  * Whether a new session of `holder` opens, given the sessions open on this gateway, least recently
- * used first. A holder at its own cap is refused (429: it is this client's use, which waiting does
- * not change, not the gateway's state; it can close or reuse a session of its own). A gateway at
- * `maxSessions` makes room by closing the least recently used session with no POST being
- * answered, whoever holds it: its client gets 404 at its next request and initializes again, as
- * the specification asks, and one client's forgotten sessions cannot keep everyone else out. Only
- * when every session is answering a request is the new one refused (503). No I/O: one pass over
- * the sessions.
+ * used first. A session not answering a request may be closed to make room: its client gets 404 at
+ * its next request and initializes again, as the specification asks (and most clients end a
+ * session by closing their connection, never with DELETE, so idle sessions are mostly abandoned).
+ * A holder at its own cap gives up its least recently used idle session; with none idle it is
+ * refused with 429 (its own load, which passes as its requests are answered: not the gateway's
+ * state, which 503 would say). A gateway at `maxSessions` closes the least recently used idle
+ * session, whoever holds it, so that one client's sessions cannot keep everyone else out; only
+ * when every session is answering a request is the new one refused (503). No I/O: one pass.
  */
 export function admitSession(
   open: Iterable<[string, SessionUse]>,
@@ -37,29 +41,30 @@ export function admitSession(
   let held = 0;
   let total = 0;
   let idlest: string | undefined;
+  let ownIdlest: string | undefined;
   for (const [id, session] of open) {
     total++;
-    if (session.holder === holder.key) held++;
-    if (idlest === undefined && session.answering === 0) idlest = id;
+    const idle = session.answering === 0;
+    if (idle) idlest ??= id;
+    if (session.holder !== holder.key) continue;
+    held++;
+    if (idle) ownIdlest ??= id;
   }
   if (held >= holder.cap) {
-    return {
-      admit: false,
-      refusal: new SkillError(
-        'RATE_LIMIT_EXCEEDED',
-        `At most ${holder.cap} MCP sessions a caller (or anonymous address) on one gateway: reuse one, or end one (DELETE /mcp) first`,
-      ),
-    };
+    if (ownIdlest !== undefined) return { admit: true, evict: ownIdlest };
+    return refused(
+      'RATE_LIMIT_EXCEEDED',
+      `At most ${holder.cap} MCP sessions a caller (or anonymous address) on one gateway, and each of yours is answering a request: use one of them, or retry`,
+    );
   }
   if (total < maxSessions) return { admit: true };
-  if (idlest === undefined) {
-    return {
-      admit: false,
-      refusal: new SkillError(
-        'SERVICE_UNAVAILABLE',
-        'Every MCP session this gateway keeps is answering a request; retry',
-      ),
-    };
-  }
-  return { admit: true, evict: idlest };
+  if (idlest !== undefined) return { admit: true, evict: idlest };
+  return refused('SERVICE_UNAVAILABLE', 'Every MCP session this gateway keeps is answering a request; retry');
+}
+
+function refused(code: 'RATE_LIMIT_EXCEEDED' | 'SERVICE_UNAVAILABLE', message: string): Admission {
+  return {
+    admit: false,
+    refusal: new SkillError(code, message, { details: { retry_after_seconds: RETRY_AFTER_SECONDS } }),
+  };
 }
