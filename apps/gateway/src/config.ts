@@ -13,7 +13,7 @@ import {
 import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
 import express from 'express';
 import { QueueDashboardConfig } from './admin/queue-dashboard-config';
-import { AgentConfig } from './agents/agent-config';
+import { AgentConfig, allowedOriginsOf } from './agents/agent-config';
 import { type Limits, parseLimits } from './limits/limits-config';
 
 export const GatewayConfigSchema = Type.Object({
@@ -217,6 +217,8 @@ export const GatewayConfigSchema = Type.Object({
 export type GatewayConfig = Static<typeof GatewayConfigSchema> & {
   PUBLIC_BASE_URL: string;
   limits: Limits;
+  /** MCP_ALLOWED_ORIGINS, each an origin as browsers send it. */
+  mcpAllowedOrigins: string[];
   redisTarget: RedisTarget;
 };
 
@@ -275,6 +277,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   return Object.freeze({
     ...parsed,
     limits: parseLimits(parsed.LIMITS),
+    mcpAllowedOrigins: allowedOriginsOf(parsed.MCP_ALLOWED_ORIGINS),
     ...(parsed.TRUST_PROXY === undefined ? {} : { TRUST_PROXY: checkedTrustProxy(parsed.TRUST_PROXY) }),
     redisTarget: redisTargetOf(parsed),
     PUBLIC_BASE_URL: (parsed.PUBLIC_BASE_URL ?? localBaseUrl(parsed.PORT)).replace(/\/+$/, ''),

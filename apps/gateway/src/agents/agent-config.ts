@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ConfigError } from '@skillrun/core';
 
 /** The agent protocols' settings, part of the gateway's config schema. */
 export const AgentConfig = {
@@ -31,6 +32,50 @@ export const AgentConfig = {
   MCP_MAX_SESSIONS: Type.Integer({
     default: 1000,
     minimum: 1,
-    description: 'MCP sessions one gateway keeps at once; past it a new initialize is 503.',
+    description:
+      'MCP sessions one gateway keeps at once; at it, a new initialize closes the least recently used session that is not answering a request (its client re-initializes), and is 503 only when every one is.',
+  }),
+  MCP_ALLOWED_ORIGINS: Type.Optional(
+    Type.String({
+      description:
+        "Origins (scheme://host[:port], comma-separated) of web pages that may use /mcp besides PUBLIC_BASE_URL's own; a request with any other Origin header is 403 (DNS rebinding). Requests without Origin (non-browser clients) and from the page's own address when it is an IP address or localhost always pass.",
+    }),
+  ),
+  MCP_MAX_SESSIONS_PER_CALLER: Type.Integer({
+    default: 20,
+    minimum: 1,
+    description:
+      "MCP sessions one caller (an API key or token subject) may keep on one gateway; at it, a new initialize closes the caller's least recently used session that is not answering a request, and is 429 only when every one is.",
+  }),
+  MCP_MAX_SESSIONS_PER_ADDRESS: Type.Integer({
+    default: 10,
+    minimum: 1,
+    description:
+      "MCP sessions one client address may keep on one gateway without credentials; at it, as MCP_MAX_SESSIONS_PER_CALLER, the address's least recently used idle session makes room (429 when none is idle).",
   }),
 };
+
+/** An origin as browsers send it, from one written with or without a default port or a final slash. */
+function originOf(entry: string): string | undefined {
+  if (!URL.canParse(entry)) return undefined;
+  const url = new URL(entry);
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return bare && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined;
+}
+
+/** MCP_ALLOWED_ORIGINS as the origins it lists, each checked to be one (no path, no wildcard). */
+export function allowedOriginsOf(setting: string | undefined): string[] {
+  return (setting ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const origin = originOf(entry);
+      if (origin === undefined) {
+        throw new ConfigError(
+          `Invalid configuration:\n  MCP_ALLOWED_ORIGINS: "${entry}" is not an origin (scheme://host[:port], e.g. https://app.example.com)`,
+        );
+      }
+      return origin;
+    });
+}

@@ -20,6 +20,12 @@ export interface AgentSettings {
   listChangedPollMs: number;
   /** MCP_MAX_SESSIONS: MCP sessions this gateway keeps at once. */
   maxSessions: number;
+  /** MCP_MAX_SESSIONS_PER_CALLER: of them, one caller's. */
+  maxSessionsPerCaller: number;
+  /** MCP_MAX_SESSIONS_PER_ADDRESS: of them, one anonymous client address's. */
+  maxSessionsPerAddress: number;
+  /** MCP_ALLOWED_ORIGINS: web pages elsewhere than the base URL that may use /mcp. */
+  allowedOrigins: readonly string[];
   /** How long an execution's record lives after it ends (EXECUTION_TTL_SECONDS): a task's ttl. */
   retentionSeconds: number;
   /** To find an execution's skill from its id alone (an MCP or A2A task id). */

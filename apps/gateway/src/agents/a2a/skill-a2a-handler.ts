@@ -25,6 +25,7 @@ import { headerOf, type RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';
+import { readTask } from '../read-task';
 import { agentCardJson } from './a2a-agent-card';
 import { outputArtifact, toA2aTask } from './a2a-tasks';
 
@@ -299,13 +300,10 @@ export class SkillA2aHandler implements A2ARequestHandler {
     }
   }
 
-  /** The execution a task id names, as the caller may read it; anyone else's is not found. */
+  /** The execution a task id names, as the caller may read it; anyone else's is not found, as an unknown id is. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
     try {
-      const stored = await this.deps.store.records.get(taskId);
-      if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
-      return (await this.deps.executions.read({ skillId: stored.skill_id, executionId: taskId, headers }))
-        .execution;
+      return await readTask(this.deps, taskId, headers);
     } catch (error) {
       throw this.a2aError(error);
     }

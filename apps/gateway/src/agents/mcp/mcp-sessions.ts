@@ -6,13 +6,12 @@ import { SkillError } from '@skillrun/core';
 import type { Request, Response } from 'express';
 import { authRequired } from '../../auth/skill-access';
 import type { AgentDeps } from '../agent-deps';
+import { admitSession, type SessionHolder, type SessionUse } from './mcp-session-admission';
 import { skillMcpServer } from './skill-mcp-server';
 
-interface Session {
+interface Session extends SessionUse {
   transport: StreamableHTTPServerTransport;
   server: Server;
-  /** The caller that initialized it: every later request must be the same caller. */
-  owner: string;
   lastSeen: number;
 }
 
@@ -25,8 +24,10 @@ const IDLE_MS = 30 * 60 * 1000;
  * must reach the request it cancels, and notifications/tools/list_changed goes down the session's
  * GET stream. Behind several gateways, route /mcp by the Mcp-Session-Id header (sticky); a request
  * that reaches another gateway is 404, and an MCP client then initializes a new session, as the
- * specification asks. A session is bound to the caller that initialized it (by its credentials);
- * each request is still authorized by its own.
+ * specification asks. A session is bound to the caller that initialized it (by its credentials; an
+ * anonymous one by its address), which also holds it against its cap (mcp-session-admission.ts);
+ * each request is still authorized by its own credentials. The map is kept in order of last use,
+ * least recent first.
  */
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
@@ -47,25 +48,27 @@ export class McpSessions {
     const identity = await this.deps.identities.of(req.headers);
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     const principal = identity.kind === 'principal' ? identity.principal : undefined;
-    const owner = principal ? `caller:${principal.callerId}` : 'anonymous';
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const holder: SessionHolder = principal
+      ? { key: `caller:${principal.callerId}`, cap: this.deps.maxSessionsPerCaller }
+      : { key: `address:${address}`, cap: this.deps.maxSessionsPerAddress };
     // The transport hands `auth` to every handler: the client's address is what anonymous callers are counted by.
     (req as Request & { auth?: unknown }).auth = {
       token: '',
-      clientId: owner,
+      clientId: holder.key,
       scopes: principal ? [...principal.scopes] : [],
-      extra: { address: req.ip ?? req.socket.remoteAddress ?? 'unknown' },
+      extra: { address },
     };
     const sessionId = req.get('mcp-session-id');
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
-      if (!session || session.owner !== owner) {
+      if (!session || session.holder !== holder.key) {
         throw new SkillError(
           'NOT_FOUND',
           'No such MCP session (it ended, or lives on another gateway): initialize a new one',
         );
       }
-      session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res, req.body);
+      await this.serve(sessionId, session, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -74,11 +77,18 @@ export class McpSessions {
         'Without an Mcp-Session-Id header, only an initialize request is taken',
       );
     }
-    if (this.sessions.size >= this.deps.maxSessions) {
-      throw new SkillError('SERVICE_UNAVAILABLE', 'This gateway keeps as many MCP sessions as it may; retry');
+    const admission = admitSession(this.sessions, holder, this.deps.maxSessions);
+    if (!admission.admit) throw admission.refusal;
+    if (admission.evict !== undefined) this.drop(admission.evict);
+    const id = randomUUID();
+    const session = this.open(id, holder.key);
+    try {
+      await session.server.connect(session.transport);
+      await this.serve(id, session, req, res);
+    } finally {
+      // The transport refused the initialize (a wrong Accept, a batch): no session began.
+      if (session.transport.sessionId === undefined) this.drop(id);
     }
-    const session = await this.open(owner);
-    await session.transport.handleRequest(req, res, req.body);
   }
 
   /** Tells every session's client that the tools changed. */
@@ -93,21 +103,37 @@ export class McpSessions {
     this.sessions.clear();
   }
 
-  private async open(owner: string): Promise<Session> {
+  /** A request of the session: it becomes the most recently used, and busy while a POST of it is answered. */
+  private async serve(id: string, session: Session, req: Request, res: Response): Promise<void> {
+    session.lastSeen = Date.now();
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
+    if (req.method === 'POST') {
+      session.answering++;
+      res.once('close', () => {
+        session.answering--;
+      });
+    }
+    await session.transport.handleRequest(req, res, req.body);
+  }
+
+  /**
+   * A session, counted from now (before its initialize is answered, so that initializes at the
+   * same moment see each other).
+   */
+  private open(id: string, holder: string): Session {
     // Aborted as the session ends, before the SDK aborts its requests' handlers: a call then stops
     // following its execution without taking that abort for the client's cancellation.
     const ending = new AbortController();
     const server = skillMcpServer(this.deps, AbortSignal.any([this.closing.signal, ending.signal]));
     const session: Session = {
       server,
-      owner,
+      holder,
+      answering: 0,
       lastSeen: Date.now(),
       transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          this.sessions.set(id, session);
-        },
-        onsessionclosed: (id) => {
+        sessionIdGenerator: () => id,
+        onsessionclosed: () => {
           this.sessions.delete(id);
         },
       }),
@@ -115,19 +141,27 @@ export class McpSessions {
     // Set before connect(), which calls it first and then aborts the requests in flight.
     session.transport.onclose = () => {
       ending.abort();
-      const id = session.transport.sessionId;
-      if (id !== undefined) this.sessions.delete(id);
+      this.sessions.delete(id);
     };
-    await server.connect(session.transport);
+    this.sessions.set(id, session);
     return session;
   }
 
+  /** Closes a session: its GET stream ends, and its client's next request is 404. */
+  private drop(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.server.close().catch(() => {});
+  }
+
+  /** Closes the sessions unused for IDLE_MS that are not answering a request. */
   private dropIdle(): void {
     const before = Date.now() - IDLE_MS;
     for (const [id, session] of this.sessions) {
-      if (session.lastSeen >= before) continue;
-      this.sessions.delete(id);
-      session.server.close().catch(() => {});
+      // In order of last use: the rest are more recent.
+      if (session.lastSeen >= before) break;
+      if (session.answering === 0) this.drop(id);
     }
   }
 }

@@ -1,11 +1,12 @@
 import type { CallToolResult, GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type Execution, isTerminalStatus, SkillError } from '@skillrun/core';
+import { type Execution, isTerminalStatus } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
 import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { followExecution } from '../execution-follower';
+import { readTask } from '../read-task';
 import { endResult, toTask } from './mcp-results';
 import type { McpToolCalls } from './mcp-tool-calls';
 
@@ -16,7 +17,7 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
  * MCP tasks (revision 2025-11-25, "Tasks", experimental in the SDK) mapped onto executions: the
  * task id is the execution id, tasks/get reads it, tasks/result waits for its end (as GET result
  * with Prefer: wait does, without a bound), tasks/cancel is POST cancel. Only the caller that owns
- * the execution (or an admin) finds it: to anyone else it is not found, as over HTTP.
+ * the execution (or an admin) finds it: to anyone else it is not found, as an id nobody used (read-task.ts).
  */
 export class McpTasks {
   constructor(
@@ -65,16 +66,7 @@ export class McpTasks {
 
   /** The execution a task id names, as the request's caller may read it. */
   private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
-    return this.orInvalidParams(async () => {
-      const stored = await this.deps.store.records.get(taskId);
-      if (!stored) throw new SkillError('EXECUTION_NOT_FOUND', `No task "${taskId}"`);
-      const { execution } = await this.deps.executions.read({
-        skillId: stored.skill_id,
-        executionId: taskId,
-        headers,
-      });
-      return execution;
-    });
+    return this.orInvalidParams(() => readTask(this.deps, taskId, headers));
   }
 
   /** Our errors as JSON-RPC errors: not found and bad requests as InvalidParams, with the envelope as data. */
