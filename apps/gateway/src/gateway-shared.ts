@@ -6,6 +6,7 @@ import {
   FollowedCallers,
   QueueRegistry,
   RedisKeys,
+  RedisLiveness,
   SkillRegistry,
   WebhookStore,
 } from '@skillrun/core/data';
@@ -29,6 +30,8 @@ export interface GatewayShared {
   logger: Logger;
   /** Closed once the server has stopped: the connection, its producers, the waiters' subscriber. */
   redis: Redis;
+  /** Watches every connection for a Redis that stopped answering: `redis`, and each opened beside it. */
+  liveness: RedisLiveness;
   keys: RedisKeys;
   queues: QueueRegistry;
   registry: SkillRegistry;
@@ -52,9 +55,15 @@ export interface GatewayShared {
  * each request asks of Redis, and what the slices build on it.
  */
 export function buildShared(config: GatewayConfig, logger: Logger): GatewayShared {
+  const liveness = new RedisLiveness({
+    intervalMs: config.REDIS_LIVENESS_MS,
+    target: config.redisTarget,
+    logger,
+  });
   const redis = createRedis(config.redisTarget, {
     role: 'request',
     commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+    liveness,
   });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
@@ -64,7 +73,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
   const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const followers = new FollowedCallers(redis, keys);
   const watcher = new ExecutionWatcher({
-    open: () => redis.duplicate(),
+    open: () => liveness.watch(redis.duplicate()),
     keys,
     maxWatches: config.MAX_WAITERS,
   });
@@ -72,6 +81,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     config,
     logger,
     redis,
+    liveness,
     keys,
     queues,
     registry,
@@ -84,7 +94,13 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     webhooks,
     webhookUrls: new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []),
     followers,
-    notified: new NotifiedCallers({ webhooks, followers, redis, open: () => redis.duplicate(), keys }),
+    notified: new NotifiedCallers({
+      webhooks,
+      followers,
+      redis,
+      open: () => liveness.watch(redis.duplicate()),
+      keys,
+    }),
     watcher,
     metrics: new GatewayMetrics(
       { registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS },

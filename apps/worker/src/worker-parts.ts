@@ -7,6 +7,7 @@ import {
   QueueRegistry,
   ReadinessCheck,
   RedisKeys,
+  RedisLiveness,
   remoteQueueName,
   SkillRegistry,
   SkillResolver,
@@ -49,7 +50,7 @@ import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
 import { loadSkills } from './skill-loader';
 import { recordStalledFailure } from './stalled-failure';
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { DISPATCH_BLOCK_MS, WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** What a worker process is made of, wired and not started yet. */
@@ -98,7 +99,13 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const schemas = new SkillSchemas();
   const bundler = await ModuleBundler.create();
   const skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
-  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true });
+  // Every connection of the process is watched; BullMQ's blocking ones, its own, by BullMQ.
+  const liveness = new RedisLiveness({
+    intervalMs: config.REDIS_LIVENESS_MS,
+    target: config.redisTarget,
+    logger,
+  });
+  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true, liveness });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const registry = new SkillRegistry(redis, keys);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
@@ -112,13 +119,13 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     skillMemoryLimitsMb: declaredMemoryLimits(skills),
     abortGraceMs: config.ABORT_GRACE_MS,
     logger,
-    memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
+    memory: { target: config.redisTarget, prefix: config.KEY_PREFIX, livenessMs: config.REDIS_LIVENESS_MS },
   });
   // Jobs are taken once the consumers start: their deadlines must not run while threads load.
   await sandbox.ready();
   const llm = llmBody(context, store, schemas);
   const cancellations = new Cancellations({
-    subscriber: redis.duplicate(),
+    subscriber: liveness.watch(redis.duplicate()),
     channel: keys.canceled(),
     logger,
   });
@@ -154,7 +161,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
   const consumer = { context, runner, connection: redis, store, slots, outcomes };
-  const probe = probeParts(context, skills);
+  const probe = probeParts(context, skills, liveness);
   return {
     skills,
     redis,
@@ -195,7 +202,9 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),
     probe: { redis: probe.redis, queues: probe.queues },
     llm,
-    ...(config.WORKER_WEBHOOKS ? { webhooks: webhookParts(context, redis, keys, store, queues) } : {}),
+    ...(config.WORKER_WEBHOOKS
+      ? { webhooks: webhookParts(context, liveness, redis, keys, store, queues) }
+      : {}),
   };
 }
 
@@ -205,6 +214,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
  */
 function webhookParts(
   context: WorkerContext,
+  liveness: RedisLiveness,
   redis: Redis,
   keys: RedisKeys,
   store: ExecutionStore,
@@ -229,7 +239,7 @@ function webhookParts(
   });
   logQueueErrors(worker, redis, logger);
   const dispatcher = new WebhookDispatcher({
-    redis: redis.duplicate(),
+    redis: liveness.watch(redis.duplicate(), { blocksMs: DISPATCH_BLOCK_MS }),
     keys,
     store,
     webhooks,
@@ -352,10 +362,11 @@ function remoteBody(
 function probeParts(
   { config, metrics }: WorkerContext,
   skills: LoadedSkill[],
+  liveness: RedisLiveness,
 ): { redis: Redis; queues: QueueRegistry; readiness: ReadinessCheck } {
   const keys = new RedisKeys(config.KEY_PREFIX);
   const timeoutMs = config.REDIS_TIMEOUT_MS;
-  const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
+  const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs, liveness });
   const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const hosted = skills.map(({ definition }) => ({
     skill: definition.name,

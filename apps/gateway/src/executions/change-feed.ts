@@ -21,7 +21,8 @@ export interface ChangeFeedOptions {
 type Listener = (event: FeedEvent) => void;
 type Entry = [id: string, fields: string[]];
 
-const BLOCK_MS = 5000;
+/** How long one read blocks (its connection's liveness check waits that much longer for a PING). */
+export const FEED_BLOCK_MS = 5000;
 const BATCH = 500;
 
 /**
@@ -121,7 +122,7 @@ export class ChangeFeed {
             'COUNT',
             BATCH,
             'BLOCK',
-            BLOCK_MS,
+            FEED_BLOCK_MS,
             'STREAMS',
             this.options.keys.notifications(),
             this.last,

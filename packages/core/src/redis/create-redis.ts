@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisLiveness } from './redis-liveness';
 import type { RedisNode, RedisTarget } from './redis-target';
 
 export interface RedisConnectionOptions {
@@ -12,6 +13,8 @@ export interface RedisConnectionOptions {
    * finish at once, cost one system call instead of one each. Blocking reads stay immediate.
    */
   batched?: boolean;
+  /** Watches the connection for a Redis that stopped answering, and bounds connecting likewise. */
+  liveness?: RedisLiveness;
 }
 
 /** BullMQ's blocking reads (on a duplicate of the connection): sent at once, never held for a batch. */
@@ -36,12 +39,15 @@ export function targetOptions(target: RedisTarget): RedisOptions {
  */
 export function createRedis(
   target: RedisTarget | string,
-  { role, commandTimeoutMs = 800, batched = false }: RedisConnectionOptions,
+  { role, commandTimeoutMs = 800, batched = false, liveness }: RedisConnectionOptions,
 ): Redis {
   const resolved = typeof target === 'string' ? { url: target } : target;
   const common: RedisOptions = {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
+    // A server that does not take the connection (packets dropped) is tried again as soon as one
+    // that does not answer is left (10 s by default).
+    ...(liveness ? { connectTimeout: liveness.connectTimeoutMs } : {}),
     ...(batched ? { enableAutoPipelining: true, autoPipeliningIgnoredCommands: BLOCKING_COMMANDS } : {}),
     ...targetOptions(resolved),
   };
@@ -54,7 +60,7 @@ export function createRedis(
     : new Redis(resolved.url, options);
   // Connection errors are expected while Redis is away; readiness checks report them.
   redis.on('error', () => {});
-  return redis;
+  return liveness ? liveness.watch(redis) : redis;
 }
 
 /**

@@ -1,0 +1,150 @@
+import { type Redis, ReplyError } from 'ioredis';
+import type { Logger } from '../logging/create-logger';
+import { redisAddressOf } from './redis-address';
+import type { RedisTarget } from './redis-target';
+
+export interface RedisLivenessOptions {
+  /**
+   * How often each connection is asked PING (REDIS_LIVENESS_MS). One that has not answered by the
+   * next time, or whose handshake has not ended by then, has stopped answering.
+   */
+  intervalMs: number;
+  /** Where the connections go (named in the line, without a password). */
+  target: RedisTarget;
+  /** Told once per incident; none in a sandbox thread, whose worker says it. */
+  logger?: Logger;
+}
+
+export interface WatchOptions {
+  /** Longest a command of this connection blocks (XREAD BLOCK): its PING waits behind it. */
+  blocksMs?: number;
+}
+
+/**
+ * Notices a Redis that stopped answering without closing anything (a network partition drops
+ * packets; TCP keepalive takes minutes, and a proxy in between answers it anyway), and leaves it:
+ * each connection watched is asked PING every `intervalMs`, which Redis answers in subscriber mode
+ * too; one whose PING is still unanswered a tick later (plus what it blocks for), or that connected
+ * but never finished its handshake by then, is closed, and ioredis connects again: through the
+ * Sentinels, which name the master anew, or the cluster's slots. So a connection leaves a silent
+ * server within 2 × `intervalMs` (+ its block). Any answer counts: an error too. One line per
+ * incident: from the first connection found silent until every one has answered again.
+ *
+ * BullMQ's blocking connections, its own duplicates, are not watched here: BullMQ abandons and
+ * resets a blocking read that outlives its timeout by a second.
+ */
+export class RedisLiveness {
+  private readonly watched = new Set<ConnectionProbe>();
+  /** When the incident's line was written; unset when there is none. */
+  private incidentAt: number | undefined;
+
+  constructor(private readonly options: RedisLivenessOptions) {}
+
+  /** The ioredis options that go with it: a connection attempt is bounded as a PING is. */
+  get connectTimeoutMs(): number {
+    return 2 * this.options.intervalMs;
+  }
+
+  /** Watches `redis` until it ends; returns it. */
+  watch<R extends Redis>(redis: R, { blocksMs = 0 }: WatchOptions = {}): R {
+    const probe = new ConnectionProbe(redis, 1 + Math.ceil(blocksMs / this.options.intervalMs), {
+      silent: () => this.silent(),
+      answered: () => this.answered(),
+      ended: () => this.watched.delete(probe),
+    });
+    this.watched.add(probe);
+    probe.start(this.options.intervalMs);
+    return redis;
+  }
+
+  private silent(): void {
+    if (this.incidentAt !== undefined) return;
+    this.incidentAt = Date.now();
+    const { text } = redisAddressOf(this.options.target);
+    this.options.logger?.warn({ redis: text }, `Redis at ${text} stopped answering: reconnecting`);
+  }
+
+  private answered(): void {
+    const since = this.incidentAt;
+    if (since === undefined) return;
+    if ([...this.watched].every((probe) => probe.answeredAt > since)) this.incidentAt = undefined;
+  }
+}
+
+interface ProbeEvents {
+  silent: () => void;
+  answered: () => void;
+  ended: () => void;
+}
+
+/** One connection's PINGs and handshake, counted in ticks. */
+class ConnectionProbe {
+  answeredAt = 0;
+  /** Ticks the current PING (or the handshake) has waited; 0 when nothing is awaited. */
+  private waited = 0;
+  private asked = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    /** Ticks a PING may wait: one, and those its connection's longest block spans. */
+    private readonly patience: number,
+    private readonly events: ProbeEvents,
+  ) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => this.tick(), intervalMs);
+    this.timer.unref();
+    this.redis.on('ready', this.reset);
+    this.redis.on('close', this.reset);
+    this.redis.on('end', this.end);
+  }
+
+  private tick(): void {
+    const { status } = this.redis;
+    // Connected, and the handshake (INFO, CLIENT SETINFO) not answered yet. A cluster client is
+    // left out: 'connect' is where it may stay while its nodes serve.
+    if (status === 'connect' && !this.redis.isCluster) {
+      if (++this.waited > 1) this.leave();
+      return;
+    }
+    if (status !== 'ready') return;
+    if (this.asked) {
+      if (++this.waited >= this.patience) this.leave();
+      return;
+    }
+    this.asked = true;
+    this.waited = 0;
+    // An error Redis replies is an answer; a rejection of the client's own (the request role's
+    // command timeout) is none, and the next tick judges it.
+    this.redis.ping().then(this.pong, (error) => {
+      if (error instanceof ReplyError) this.pong();
+    });
+  }
+
+  private readonly pong = (): void => {
+    this.asked = false;
+    this.waited = 0;
+    this.answeredAt = Date.now();
+    this.events.answered();
+  };
+
+  private leave(): void {
+    this.events.silent();
+    this.reset();
+    this.redis.disconnect(true);
+  }
+
+  private readonly reset = (): void => {
+    this.asked = false;
+    this.waited = 0;
+  };
+
+  private readonly end = (): void => {
+    clearInterval(this.timer);
+    this.redis.off('ready', this.reset);
+    this.redis.off('close', this.reset);
+    this.redis.off('end', this.end);
+    this.events.ended();
+  };
+}
