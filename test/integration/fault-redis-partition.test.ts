@@ -112,7 +112,7 @@ describe('a Redis master cut off by the network', () => {
     }, 30_000);
 
     // From the promotion on: ready again, and an invocation runs to its end, within the bound.
-    const deadline = Date.now() + 12_000;
+    const deadline = Date.now() + 10_000;
     await poll(async () => (await client.request('/readyz')).status === 200, deadline - Date.now());
     // A 503 meanwhile says to retry shortly (the worker's lease may have lapsed with the partition).
     let executionId = '';

@@ -51,12 +51,17 @@ describe('a Redis that stops answering', () => {
     const liveness = new RedisLiveness({ intervalMs: INTERVAL_MS, target: { url: proxy.url }, logger });
     const request = await connect(liveness, 'request');
     const queue = await connect(liveness, 'queue');
-    // A subscriber, which sends nothing of its own while it listens.
-    const subscriber = liveness.watch(request.duplicate());
-    subscriber.on('error', () => {});
-    opened.push(subscriber);
-    await once(subscriber, 'ready');
+    // Duplicates are watched as their original is: a subscriber, which sends nothing of its own
+    // while it listens, and one blocked in a read for longer than its PING would wait otherwise.
+    const subscriber = request.duplicate();
+    const blocked = queue.duplicate();
+    for (const duplicate of [subscriber, blocked]) {
+      duplicate.on('error', () => {});
+      opened.push(duplicate);
+      await once(duplicate, 'ready');
+    }
     await subscriber.subscribe('liveness-test');
+    const read = blocked.blpop('never-pushed', 8).catch(() => null);
     const idsBefore = await Promise.all([request.client('ID'), queue.client('ID')]);
 
     proxy.blackhole();
@@ -67,7 +72,9 @@ describe('a Redis that stops answering', () => {
     );
     const served = queue.set('liveness-key', 'kept');
 
-    // Each connection leaves the server that stopped answering, on its own.
+    // Each connection leaves the server that stopped answering; the blocked one with the first.
+    await Promise.race(reconnecting);
+    expect(blocked.status).not.toBe('ready');
     await Promise.all(reconnecting);
     expect(await failed).toBe('failed');
     expect(stoppedAnswering()).toEqual([`Redis at ${proxy.url} stopped answering: reconnecting`]);
@@ -77,6 +84,9 @@ describe('a Redis that stops answering', () => {
       .poll(() => request.status === 'ready' && queue.status === 'ready', { timeout: 10_000 })
       .toBe(true);
     expect(await served).toBe('OK');
+    // The read goes on on the new connection, from where it was.
+    await queue.rpush('never-pushed', 'pushed');
+    expect(await read).toEqual(['never-pushed', 'pushed']);
     const idsAfter = await Promise.all([request.client('ID'), queue.client('ID')]);
     expect(idsAfter[0]).not.toBe(idsBefore[0]);
     expect(idsAfter[1]).not.toBe(idsBefore[1]);
@@ -106,7 +116,7 @@ describe('a Redis that stops answering', () => {
   it('keeps a connection that answers, however long it is idle or blocks', async () => {
     const liveness = new RedisLiveness({ intervalMs: INTERVAL_MS, target: { url: proxy.url }, logger });
     const connection = await connect(liveness, 'queue');
-    const blocking = liveness.watch(connection.duplicate(), { blocksMs: 1000 });
+    const blocking = connection.duplicate();
     blocking.on('error', () => {});
     opened.push(blocking);
     let closed = 0;

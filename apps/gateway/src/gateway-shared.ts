@@ -30,8 +30,6 @@ export interface GatewayShared {
   logger: Logger;
   /** Closed once the server has stopped: the connection, its producers, the waiters' subscriber. */
   redis: Redis;
-  /** Watches every connection for a Redis that stopped answering: `redis`, and each opened beside it. */
-  liveness: RedisLiveness;
   keys: RedisKeys;
   queues: QueueRegistry;
   registry: SkillRegistry;
@@ -73,7 +71,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
   const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const followers = new FollowedCallers(redis, keys);
   const watcher = new ExecutionWatcher({
-    open: () => liveness.watch(redis.duplicate()),
+    open: () => redis.duplicate(),
     keys,
     maxWatches: config.MAX_WAITERS,
   });
@@ -81,7 +79,6 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     config,
     logger,
     redis,
-    liveness,
     keys,
     queues,
     registry,
@@ -98,7 +95,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
       webhooks,
       followers,
       redis,
-      open: () => liveness.watch(redis.duplicate()),
+      open: () => redis.duplicate(),
       keys,
     }),
     watcher,

@@ -50,7 +50,7 @@ import { SANDBOX_THREAD_ENTRY, SkillSandbox } from './sandbox/skill-sandbox';
 import { SkillAdvertiser } from './skill-advertiser';
 import { loadSkills } from './skill-loader';
 import { recordStalledFailure } from './stalled-failure';
-import { DISPATCH_BLOCK_MS, WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookSender } from './webhooks/webhook-sender';
 
 /** What a worker process is made of, wired and not started yet. */
@@ -99,7 +99,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const schemas = new SkillSchemas();
   const bundler = await ModuleBundler.create();
   const skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
-  // Every connection of the process is watched; BullMQ's blocking ones, its own, by BullMQ.
+  // Every connection of the process is watched: this one, and its duplicates (BullMQ's too).
   const liveness = new RedisLiveness({
     intervalMs: config.REDIS_LIVENESS_MS,
     target: config.redisTarget,
@@ -125,7 +125,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   await sandbox.ready();
   const llm = llmBody(context, store, schemas);
   const cancellations = new Cancellations({
-    subscriber: liveness.watch(redis.duplicate()),
+    subscriber: redis.duplicate(),
     channel: keys.canceled(),
     logger,
   });
@@ -202,9 +202,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),
     probe: { redis: probe.redis, queues: probe.queues },
     llm,
-    ...(config.WORKER_WEBHOOKS
-      ? { webhooks: webhookParts(context, liveness, redis, keys, store, queues) }
-      : {}),
+    ...(config.WORKER_WEBHOOKS ? { webhooks: webhookParts(context, redis, keys, store, queues) } : {}),
   };
 }
 
@@ -214,7 +212,6 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
  */
 function webhookParts(
   context: WorkerContext,
-  liveness: RedisLiveness,
   redis: Redis,
   keys: RedisKeys,
   store: ExecutionStore,
@@ -239,7 +236,7 @@ function webhookParts(
   });
   logQueueErrors(worker, redis, logger);
   const dispatcher = new WebhookDispatcher({
-    redis: liveness.watch(redis.duplicate(), { blocksMs: DISPATCH_BLOCK_MS }),
+    redis: redis.duplicate(),
     keys,
     store,
     webhooks,

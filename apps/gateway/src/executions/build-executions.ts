@@ -2,7 +2,7 @@ import { ExecutionIdentity } from '../auth/execution-identity';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { CallerStreams } from './caller-streams';
-import { ChangeFeed, FEED_BLOCK_MS } from './change-feed';
+import { ChangeFeed } from './change-feed';
 import { ExecutionCanceler } from './execution-canceler';
 import { ExecutionHistory } from './execution-history';
 import { executionPaths } from './execution-paths';
@@ -24,7 +24,7 @@ export interface ExecutionsSlice extends Slice {
  * followed live; the notifications stream is closed with the slice.
  */
 export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
-  const { config, redis, liveness, keys, store, queues, identities, registry, watcher, metrics } = shared;
+  const { config, redis, keys, store, queues, identities, registry, watcher, metrics } = shared;
   const identity = new ExecutionIdentity({
     store,
     identities,
@@ -40,11 +40,7 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
   });
   const quota = new StreamQuota(config.MAX_STREAMS_PER_CALLER);
   const heartbeatMs = config.STREAM_HEARTBEAT_SECONDS * 1000;
-  const feed = new ChangeFeed({
-    open: () => liveness.watch(redis.duplicate(), { blocksMs: FEED_BLOCK_MS }),
-    redis,
-    keys,
-  });
+  const feed = new ChangeFeed({ open: () => redis.duplicate(), redis, keys });
   const callerStreams = new CallerStreams({
     identities,
     store,

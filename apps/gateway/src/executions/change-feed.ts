@@ -21,8 +21,7 @@ export interface ChangeFeedOptions {
 type Listener = (event: FeedEvent) => void;
 type Entry = [id: string, fields: string[]];
 
-/** How long one read blocks (its connection's liveness check waits that much longer for a PING). */
-export const FEED_BLOCK_MS = 5000;
+const BLOCK_MS = 5000;
 const BATCH = 500;
 
 /**
@@ -122,7 +121,7 @@ export class ChangeFeed {
             'COUNT',
             BATCH,
             'BLOCK',
-            FEED_BLOCK_MS,
+            BLOCK_MS,
             'STREAMS',
             this.options.keys.notifications(),
             this.last,

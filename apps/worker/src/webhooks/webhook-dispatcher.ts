@@ -29,7 +29,7 @@ export interface WebhookDispatcherDeps {
 
 const GROUP = 'dispatchers';
 /** How long one read blocks: also how long close() may wait for the loop to notice. */
-export const DISPATCH_BLOCK_MS = 1000;
+const BLOCK_MS = 1000;
 /** An event a dispatcher took and has not acknowledged for this long is taken over (it died). */
 const CLAIM_IDLE_MS = 30_000;
 const BATCH = 50;
@@ -76,7 +76,7 @@ export class WebhookDispatcher {
       } catch (error) {
         if (this.closed) return;
         this.deps.logger.warn({ err: (error as Error).message }, 'webhook dispatch failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, DISPATCH_BLOCK_MS));
+        await new Promise((resolve) => setTimeout(resolve, BLOCK_MS));
       }
     }
   }
@@ -118,7 +118,7 @@ export class WebhookDispatcher {
       'COUNT',
       BATCH,
       'BLOCK',
-      DISPATCH_BLOCK_MS,
+      BLOCK_MS,
       'STREAMS',
       stream,
       '>',

@@ -57,10 +57,36 @@ export function createRedis(
       : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
   const redis = resolved.cluster
     ? clusterClient(resolved.url, resolved.cluster.nodes, options)
-    : new Redis(resolved.url, options);
+    : liveness
+      ? new WatchedRedis(resolved.url, options, liveness)
+      : new Redis(resolved.url, options);
   // Connection errors are expected while Redis is away; readiness checks report them.
   redis.on('error', () => {});
   return liveness ? liveness.watch(redis) : redis;
+}
+
+/**
+ * The longest a command blocks on a duplicate: BullMQ's job fetch (BZPOPMIN) waits 10 s at most, the
+ * change feed's XREAD 5 s. A duplicate's PING may wait that long behind it.
+ */
+const LONGEST_BLOCK_MS = 10_000;
+
+/**
+ * A connection whose duplicates (subscribers, blocking readers: ours, and those BullMQ opens from
+ * the connection it is given) are watched by its liveness check, as it is.
+ */
+class WatchedRedis extends Redis {
+  constructor(
+    url: string,
+    options: RedisOptions,
+    private readonly liveness: RedisLiveness,
+  ) {
+    super(url, options);
+  }
+
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    return this.liveness.watch(super.duplicate(override), { blocksMs: LONGEST_BLOCK_MS });
+  }
 }
 
 /**

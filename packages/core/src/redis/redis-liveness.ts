@@ -27,11 +27,10 @@ export interface WatchOptions {
  * too; one whose PING is still unanswered a tick later (plus what it blocks for), or that connected
  * but never finished its handshake by then, is closed, and ioredis connects again: through the
  * Sentinels, which name the master anew, or the cluster's slots. So a connection leaves a silent
- * server within 2 × `intervalMs` (+ its block). Any answer counts: an error too. One line per
+ * server within 2 × `intervalMs` (+ its block). Any answer counts: an error too. When one is found
+ * silent, so is every other whose PING is unanswered then: they share the path to that server, and
+ * one blocked (BZPOPMIN, XREAD BLOCK) would otherwise wait out its block first. One line per
  * incident: from the first connection found silent until every one has answered again.
- *
- * BullMQ's blocking connections, its own duplicates, are not watched here: BullMQ abandons and
- * resets a blocking read that outlives its timeout by a second.
  */
 export class RedisLiveness {
   private readonly watched = new Set<ConnectionProbe>();
@@ -47,8 +46,9 @@ export class RedisLiveness {
 
   /** Watches `redis` until it ends; returns it. */
   watch<R extends Redis>(redis: R, { blocksMs = 0 }: WatchOptions = {}): R {
+    if ([...this.watched].some((probe) => probe.redis === redis)) return redis;
     const probe = new ConnectionProbe(redis, 1 + Math.ceil(blocksMs / this.options.intervalMs), {
-      silent: () => this.silent(),
+      silent: (since) => this.silent(probe, since),
       answered: () => this.answered(),
       ended: () => this.watched.delete(probe),
     });
@@ -57,7 +57,11 @@ export class RedisLiveness {
     return redis;
   }
 
-  private silent(): void {
+  /** `found` has not answered since `since`: every other connection that has not either goes too. */
+  private silent(found: ConnectionProbe, since: number): void {
+    for (const probe of this.watched) {
+      if (probe !== found && probe.redis.status === 'ready' && probe.answeredAt < since) probe.leave();
+    }
     if (this.incidentAt !== undefined) return;
     this.incidentAt = Date.now();
     const { text } = redisAddressOf(this.options.target);
@@ -72,21 +76,24 @@ export class RedisLiveness {
 }
 
 interface ProbeEvents {
-  silent: () => void;
+  /** Found silent: no answer since `since` (its PING was asked, or it connected). */
+  silent: (since: number) => void;
   answered: () => void;
   ended: () => void;
 }
 
 /** One connection's PINGs and handshake, counted in ticks. */
 class ConnectionProbe {
+  /** When it last answered a PING, or became ready. */
   answeredAt = 0;
-  /** Ticks the current PING (or the handshake) has waited; 0 when nothing is awaited. */
+  /** When the PING (or the handshake) it waits for was asked; 0 when it waits for nothing. */
+  private askedAt = 0;
+  /** Ticks it has waited for it. */
   private waited = 0;
-  private asked = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    readonly redis: Redis,
     /** Ticks a PING may wait: one, and those its connection's longest block spans. */
     private readonly patience: number,
     private readonly events: ProbeEvents,
@@ -95,9 +102,20 @@ class ConnectionProbe {
   start(intervalMs: number): void {
     this.timer = setInterval(() => this.tick(), intervalMs);
     this.timer.unref();
-    this.redis.on('ready', this.reset);
+    this.redis.on('ready', this.answer);
     this.redis.on('close', this.reset);
     this.redis.on('end', this.end);
+  }
+
+  /**
+   * Closes the connection at once, and ioredis opens it again (as its own socket timeout does):
+   * disconnect() would first wait two seconds for the silent server to agree. A cluster client,
+   * which has no one socket, is reconnected as a whole.
+   */
+  leave(): void {
+    this.reset();
+    if (this.redis.isCluster) this.redis.disconnect(true);
+    else this.redis.stream?.destroy();
   }
 
   private tick(): void {
@@ -105,44 +123,43 @@ class ConnectionProbe {
     // Connected, and the handshake (INFO, CLIENT SETINFO) not answered yet. A cluster client is
     // left out: 'connect' is where it may stay while its nodes serve.
     if (status === 'connect' && !this.redis.isCluster) {
-      if (++this.waited > 1) this.leave();
+      this.askedAt ||= Date.now();
+      if (++this.waited > 1) this.found();
       return;
     }
     if (status !== 'ready') return;
-    if (this.asked) {
-      if (++this.waited >= this.patience) this.leave();
+    if (this.askedAt) {
+      if (++this.waited >= this.patience) this.found();
       return;
     }
-    this.asked = true;
-    this.waited = 0;
+    this.askedAt = Date.now();
     // An error Redis replies is an answer; a rejection of the client's own (the request role's
     // command timeout) is none, and the next tick judges it.
-    this.redis.ping().then(this.pong, (error) => {
-      if (error instanceof ReplyError) this.pong();
+    this.redis.ping().then(this.answer, (error) => {
+      if (error instanceof ReplyError) this.answer();
     });
   }
 
-  private readonly pong = (): void => {
-    this.asked = false;
-    this.waited = 0;
+  private found(): void {
+    const since = this.askedAt;
+    this.leave();
+    this.events.silent(since);
+  }
+
+  private readonly answer = (): void => {
+    this.reset();
     this.answeredAt = Date.now();
     this.events.answered();
   };
 
-  private leave(): void {
-    this.events.silent();
-    this.reset();
-    this.redis.disconnect(true);
-  }
-
   private readonly reset = (): void => {
-    this.asked = false;
+    this.askedAt = 0;
     this.waited = 0;
   };
 
   private readonly end = (): void => {
     clearInterval(this.timer);
-    this.redis.off('ready', this.reset);
+    this.redis.off('ready', this.answer);
     this.redis.off('close', this.reset);
     this.redis.off('end', this.end);
     this.events.ended();
