@@ -128,4 +128,29 @@ describe('a Redis that stops answering', () => {
     expect(closed).toBe(0);
     expect(stoppedAnswering()).toEqual([]);
   });
+
+  it('keeps a connection whose answer came while the process stood still', async () => {
+    // Straight to Redis: the proxy, in this process, would stand still too.
+    const liveness = new RedisLiveness({ intervalMs: INTERVAL_MS, target: { url: redis.url }, logger });
+    const connection = createRedis(redis.url, { role: 'request', liveness });
+    opened.push(connection);
+    await once(connection, 'ready');
+    let closed = 0;
+    connection.on('close', () => closed++);
+    // Right after each PING leaves (the same timer list, next in it; then past the turn's reads,
+    // before its answer could be read), the event loop stands still for longer than a tick, as a
+    // long GC would: the answer waits unread while the next tick comes.
+    let stalls = 0;
+    const stall = setInterval(() => {
+      setImmediate(() => {
+        const until = Date.now() + 2.5 * INTERVAL_MS;
+        while (Date.now() < until) {}
+        stalls++;
+      });
+    }, INTERVAL_MS);
+    await expect.poll(() => stalls, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    clearInterval(stall);
+    expect(closed).toBe(0);
+    expect(stoppedAnswering()).toEqual([]);
+  });
 });

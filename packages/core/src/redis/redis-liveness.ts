@@ -140,10 +140,17 @@ class ConnectionProbe {
     });
   }
 
+  /**
+   * Found silent, unless the answer is already here: after a stall of the event loop (a long GC, a
+   * frozen process) timers run before what arrived meanwhile is read, so that is read first.
+   */
   private found(): void {
     const since = this.askedAt;
-    this.leave();
-    this.events.silent(since);
+    setImmediate(() => {
+      if (this.askedAt !== since) return;
+      this.leave();
+      this.events.silent(since);
+    });
   }
 
   private readonly answer = (): void => {
