@@ -28,9 +28,9 @@ export interface WatchOptions {
  * but never finished its handshake by then, is closed, and ioredis connects again: through the
  * Sentinels, which name the master anew, or the cluster's slots. So a connection leaves a silent
  * server within 2 × `intervalMs` (+ its block). Any answer counts: an error too. When one is found
- * silent, so is every other whose PING is unanswered then: they share the path to that server, and
- * one blocked (BZPOPMIN, XREAD BLOCK) would otherwise wait out its block first. One line per
- * incident: from the first connection found silent until every one has answered again.
+ * silent, so is every other that has not answered since it was asked: they share the path to that
+ * server, and one blocked (BZPOPMIN, XREAD BLOCK) would otherwise wait out its block first. One line
+ * per incident: from the first connection found silent until every one has answered again.
  */
 export class RedisLiveness {
   private readonly watched = new Set<ConnectionProbe>();
