@@ -2,12 +2,13 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 in front of a server (Redis), for faults a process cannot be made to
- * have by killing the server: replies that never come back on a connection that stays open.
- * Each client connection gets its own connection to the server; when either side closes, so does
- * the other, as a real network path would.
+ * have by killing the server: replies that never come back on a connection that stays open, or a
+ * network partition. Each client connection gets its own connection to the server; when either
+ * side closes, so does the other, as a real network path would.
  */
 export class TcpProxy {
   private readonly pairs = new Set<{ client: Socket; server: Socket; replies: boolean }>();
+  private partitioned = false;
 
   private constructor(
     private readonly listener: Server,
@@ -33,6 +34,28 @@ export class TcpProxy {
     for (const pair of this.pairs) pair.replies = false;
   }
 
+  /**
+   * A partition: from now on nothing flows either way, on the connections open now and on new ones
+   * (accepted, as a proxy's kernel would, and then silent), and nothing is closed. What is sent
+   * meanwhile waits, as TCP retransmits it, until heal().
+   */
+  blackhole(): void {
+    this.partitioned = true;
+    for (const { client, server } of this.pairs) {
+      client.pause();
+      server.pause();
+    }
+  }
+
+  /** The partition ends: everything flows again. */
+  heal(): void {
+    this.partitioned = false;
+    for (const { client, server } of this.pairs) {
+      client.resume();
+      server.resume();
+    }
+  }
+
   async close(): Promise<void> {
     for (const { client, server } of this.pairs) {
       client.destroy();
@@ -45,6 +68,10 @@ export class TcpProxy {
     const server = connect(target);
     const pair = { client, server, replies: true };
     this.pairs.add(pair);
+    if (this.partitioned) {
+      client.pause();
+      server.pause();
+    }
     client.on('data', (chunk) => server.write(chunk));
     server.on('data', (chunk) => {
       if (pair.replies) client.write(chunk);

@@ -6,6 +6,7 @@ import {
   FollowedCallers,
   QueueRegistry,
   RedisKeys,
+  RedisLiveness,
   SkillRegistry,
   WebhookStore,
 } from '@skillrun/core/data';
@@ -52,9 +53,15 @@ export interface GatewayShared {
  * each request asks of Redis, and what the slices build on it.
  */
 export function buildShared(config: GatewayConfig, logger: Logger): GatewayShared {
+  const liveness = new RedisLiveness({
+    intervalMs: config.REDIS_LIVENESS_MS,
+    target: config.redisTarget,
+    logger,
+  });
   const redis = createRedis(config.redisTarget, {
     role: 'request',
     commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+    liveness,
   });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
@@ -84,7 +91,13 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     webhooks,
     webhookUrls: new WebhookUrlCheck(config.OUTBOUND_ALLOW?.split(',') ?? []),
     followers,
-    notified: new NotifiedCallers({ webhooks, followers, redis, open: () => redis.duplicate(), keys }),
+    notified: new NotifiedCallers({
+      webhooks,
+      followers,
+      redis,
+      open: () => redis.duplicate(),
+      keys,
+    }),
     watcher,
     metrics: new GatewayMetrics(
       { registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS },

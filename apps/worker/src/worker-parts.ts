@@ -7,6 +7,7 @@ import {
   QueueRegistry,
   ReadinessCheck,
   RedisKeys,
+  RedisLiveness,
   remoteQueueName,
   SkillRegistry,
   SkillResolver,
@@ -104,7 +105,13 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const schemas = new SkillSchemas();
   const bundler = await ModuleBundler.create();
   const skills = selectSkills(await loadSkills(config.SKILLS_DIR, schemas, bundler), config.WORKER_SKILLS);
-  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true });
+  // Every connection of the process is watched: this one, and its duplicates (BullMQ's too).
+  const liveness = new RedisLiveness({
+    intervalMs: config.REDIS_LIVENESS_MS,
+    target: config.redisTarget,
+    logger,
+  });
+  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true, liveness });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const registry = new SkillRegistry(redis, keys);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
@@ -118,7 +125,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     skillMemoryLimitsMb: declaredMemoryLimits(skills),
     abortGraceMs: config.ABORT_GRACE_MS,
     logger,
-    memory: { target: config.redisTarget, prefix: config.KEY_PREFIX },
+    memory: { target: config.redisTarget, prefix: config.KEY_PREFIX, livenessMs: config.REDIS_LIVENESS_MS },
   });
   // Jobs are taken once the consumers start: their deadlines must not run while threads load.
   await sandbox.ready();
@@ -160,7 +167,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
   const consumer = { context, runner, connection: redis, store, slots, outcomes };
-  const probe = probeParts(context, skills);
+  const probe = probeParts(context, skills, liveness);
   const hosted = new HostedSkills(skills);
   const advertiser = new SkillAdvertiser({
     registry,
@@ -362,10 +369,11 @@ function remoteBody(
 function probeParts(
   { config, metrics }: WorkerContext,
   skills: LoadedSkill[],
+  liveness: RedisLiveness,
 ): { redis: Redis; queues: QueueRegistry; readiness: ReadinessCheck } {
   const keys = new RedisKeys(config.KEY_PREFIX);
   const timeoutMs = config.REDIS_TIMEOUT_MS;
-  const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs });
+  const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs, liveness });
   const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const hosted = skills.map(({ definition }) => ({
     skill: definition.name,

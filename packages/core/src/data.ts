@@ -12,6 +12,7 @@ export { type QueuePlace, remoteQueueName, skillJobOptions, skillQueueName } fro
 export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
 export { createRedis, targetOptions } from './redis/create-redis';
 export { type RedisAddress, redisAddressOf } from './redis/redis-address';
+export { RedisLiveness } from './redis/redis-liveness';
 export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-script';
 export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
 export { RedisWatch } from './redis/redis-watch';

@@ -6,6 +6,8 @@ import type { SkillContext, SkillLogLevel } from '@skillrun/skill';
 export interface MemoryTarget {
   target: RedisTarget;
   prefix: string;
+  /** REDIS_LIVENESS_MS: the thread's connection leaves a Redis that stopped answering, as the worker's do. */
+  livenessMs: number;
 }
 
 /** What a sandbox thread is given when it starts. */

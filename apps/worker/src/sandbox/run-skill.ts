@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { SkillError, toErrorBody } from '@skillrun/core';
-import { createRedis, MemoryStore, RedisKeys } from '@skillrun/core/data';
+import { createRedis, MemoryStore, RedisKeys, RedisLiveness } from '@skillrun/core/data';
 import type { SkillContext } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
 import { CompositeCalls } from './composite-calls';
@@ -64,7 +64,12 @@ export class SkillRunner {
 
   /** ctx.memory: one Redis connection per place, opened the first time a skill there uses it. */
   private memoryOf(task: SkillTask): MemoryStore {
-    this.redis ??= createRedis(this.memory.target, { role: 'queue' });
+    const { target, livenessMs } = this.memory;
+    // The worker says when Redis stops answering: the thread's connection only leaves it.
+    this.redis ??= createRedis(target, {
+      role: 'queue',
+      liveness: new RedisLiveness({ intervalMs: livenessMs, target }),
+    });
     return new MemoryStore(this.redis, new RedisKeys(this.memory.prefix), task.meta.caller.id);
   }
 }

@@ -34,6 +34,13 @@ export const CommonConfig = {
         'Redis Cluster seed nodes as host:port,host:port (REDIS_URL then gives only user, password and TLS).',
     }),
   ),
+  REDIS_LIVENESS_MS: Type.Integer({
+    default: 2000,
+    minimum: 100,
+    maximum: 60_000,
+    description:
+      'How often each Redis connection is asked PING. One not answered by the next time, or connected and not ready by then, is closed and opened again (through the Sentinels or the cluster, which name the master anew): a Redis cut off by the network is left within twice this.',
+  }),
   KEY_PREFIX: Type.String({
     default: '{skillrun}',
     pattern: '^[^:\\s]+$',

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisLiveness } from './redis-liveness';
 import type { RedisNode, RedisTarget } from './redis-target';
 
 export interface RedisConnectionOptions {
@@ -12,6 +13,8 @@ export interface RedisConnectionOptions {
    * finish at once, cost one system call instead of one each. Blocking reads stay immediate.
    */
   batched?: boolean;
+  /** Watches the connection for a Redis that stopped answering, and bounds connecting likewise. */
+  liveness?: RedisLiveness;
 }
 
 /** BullMQ's blocking reads (on a duplicate of the connection): sent at once, never held for a batch. */
@@ -36,12 +39,15 @@ export function targetOptions(target: RedisTarget): RedisOptions {
  */
 export function createRedis(
   target: RedisTarget | string,
-  { role, commandTimeoutMs = 800, batched = false }: RedisConnectionOptions,
+  { role, commandTimeoutMs = 800, batched = false, liveness }: RedisConnectionOptions,
 ): Redis {
   const resolved = typeof target === 'string' ? { url: target } : target;
   const common: RedisOptions = {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
+    // A server that does not take the connection (packets dropped) is tried again as soon as one
+    // that does not answer is left (10 s by default).
+    ...(liveness ? { connectTimeout: liveness.connectTimeoutMs } : {}),
     ...(batched ? { enableAutoPipelining: true, autoPipeliningIgnoredCommands: BLOCKING_COMMANDS } : {}),
     ...targetOptions(resolved),
   };
@@ -51,10 +57,36 @@ export function createRedis(
       : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
   const redis = resolved.cluster
     ? clusterClient(resolved.url, resolved.cluster.nodes, options)
-    : new Redis(resolved.url, options);
+    : liveness
+      ? new WatchedRedis(resolved.url, options, liveness)
+      : new Redis(resolved.url, options);
   // Connection errors are expected while Redis is away; readiness checks report them.
   redis.on('error', () => {});
-  return redis;
+  return liveness ? liveness.watch(redis) : redis;
+}
+
+/**
+ * The longest a command blocks on a duplicate: BullMQ's job fetch (BZPOPMIN) waits 10 s at most, the
+ * change feed's XREAD 5 s. A duplicate's PING may wait that long behind it.
+ */
+const LONGEST_BLOCK_MS = 10_000;
+
+/**
+ * A connection whose duplicates (subscribers, blocking readers: ours, and those BullMQ opens from
+ * the connection it is given) are watched by its liveness check, as it is.
+ */
+class WatchedRedis extends Redis {
+  constructor(
+    url: string,
+    options: RedisOptions,
+    private readonly liveness: RedisLiveness,
+  ) {
+    super(url, options);
+  }
+
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    return this.liveness.watch(super.duplicate(override), { blocksMs: LONGEST_BLOCK_MS });
+  }
 }
 
 /**
