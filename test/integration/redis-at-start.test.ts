@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort, RedisServerProcess } from '@skillrun/redis-server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,7 +118,10 @@ describe('when Redis does not answer at start', () => {
     const address = `redis://:***@127.0.0.1:${port}`;
     const servicePort = await freePort();
     const serviceUrl = `http://127.0.0.1:${servicePort}`;
+    // Its data folder (the local admin key) a temporary one, not the repository's .data.
+    const dataDir = await mkdtemp(join(tmpdir(), 'skillrun-redis-at-start-'));
     const service = spawn('standalone', {
+      SKILLRUN_DATA_DIR: dataDir,
       REDIS_URL: url,
       PORT: String(servicePort),
       HOST: '127.0.0.1',

@@ -7,6 +7,9 @@ import { announceLocalAdminKey } from './local-admin-key';
 import { chooseRedis } from './private-redis';
 import { StandaloneData } from './standalone-data';
 
+/** What closing may take beyond the longest request or execution it lets finish. */
+const CLOSE_MARGIN_MS = 10_000;
+
 const repo = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
 
 /** The whole service in one process: a gateway and a worker, and Redis if none is at hand. */
@@ -17,9 +20,8 @@ async function main(): Promise<void> {
   // One port to choose, PORT: the worker's /metrics takes a free port (its ready line names it)
   // unless METRICS_PORT says, so two `npm start`s with only PORT changed run side by side.
   const workerEnv = { ...env, METRICS_PORT: process.env.METRICS_PORT || '0' };
-  const worker = new WorkerService(
-    loadWorkerConfig(workerEnv, { skillsDir: repo('skills'), watchSkills: true }),
-  );
+  const workerConfig = loadWorkerConfig(workerEnv, { skillsDir: repo('skills'), watchSkills: true });
+  const worker = new WorkerService(workerConfig);
   const gatewayConfig = loadGatewayConfig(env);
   const gateway = new GatewayService(gatewayConfig);
   if (redis.owned)
@@ -40,7 +42,12 @@ async function main(): Promise<void> {
     await stop().catch(() => {});
     throw error;
   }
-  stopOnSignals(gateway.logger, stop, { flush: flushTraces });
+  // As each process alone: requests and running executions may finish, within a bound (closing can
+  // wait on a Redis that is away, and a process that outlives its signal is one nobody stops).
+  stopOnSignals(gateway.logger, stop, {
+    deadlineMs: Math.max(gatewayConfig.REQUEST_TIMEOUT_MS, workerConfig.SHUTDOWN_GRACE_MS) + CLOSE_MARGIN_MS,
+    flush: flushTraces,
+  });
   const base = gatewayConfig.PUBLIC_BASE_URL.replace(/\/$/, '');
   const urls = { console_url: `${base}/console/`, docs_url: `${base}/docs` };
   gateway.logger.info(urls, `open the console at ${urls.console_url} and the API docs at ${urls.docs_url}`);
