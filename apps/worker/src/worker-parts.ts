@@ -111,7 +111,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     target: config.redisTarget,
     logger,
   });
-  const redis = createRedis(config.redisTarget, { role: 'queue', batched: true, liveness });
+  const redis = createRedis(config.redisTarget, { role: 'queue', liveness });
   const keys = new RedisKeys(config.KEY_PREFIX);
   const registry = new SkillRegistry(redis, keys);
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);

@@ -7,18 +7,9 @@ export interface RedisConnectionOptions {
   role: 'request' | 'queue';
   /** For `request` connections: how long one command may take before it fails. */
   commandTimeoutMs?: number;
-  /**
-   * Commands sent in one turn of the event loop leave together, in order, in one write (ioredis'
-   * auto-pipelining): a worker's outcome and BullMQ's end of its job, and the ends of the jobs that
-   * finish at once, cost one system call instead of one each. Blocking reads stay immediate.
-   */
-  batched?: boolean;
   /** Watches the connection for a Redis that stopped answering, and bounds connecting likewise. */
   liveness?: RedisLiveness;
 }
-
-/** BullMQ's blocking reads (on a duplicate of the connection): sent at once, never held for a batch. */
-const BLOCKING_COMMANDS = ['bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove', 'xread', 'xreadgroup'];
 
 /** The ioredis options that reach a target: one server, or the master its Sentinels name. */
 export function targetOptions(target: RedisTarget): RedisOptions {
@@ -39,7 +30,7 @@ export function targetOptions(target: RedisTarget): RedisOptions {
  */
 export function createRedis(
   target: RedisTarget | string,
-  { role, commandTimeoutMs = 800, batched = false, liveness }: RedisConnectionOptions,
+  { role, commandTimeoutMs = 800, liveness }: RedisConnectionOptions,
 ): Redis {
   const resolved = typeof target === 'string' ? { url: target } : target;
   const common: RedisOptions = {
@@ -48,7 +39,6 @@ export function createRedis(
     // A server that does not take the connection (packets dropped) is tried again as soon as one
     // that does not answer is left (10 s by default).
     ...(liveness ? { connectTimeout: liveness.connectTimeoutMs } : {}),
-    ...(batched ? { enableAutoPipelining: true, autoPipeliningIgnoredCommands: BLOCKING_COMMANDS } : {}),
     ...targetOptions(resolved),
   };
   const options: RedisOptions =
