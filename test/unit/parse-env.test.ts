@@ -83,6 +83,7 @@ describe('parseEnv', () => {
       EXECUTION_TTL_SECONDS: 86_400,
       RETRY_BACKOFF_MS: 1000,
       LOG_LEVEL: 'info',
+      REDIS_LIVENESS_MS: 2000,
     });
     expect(configError(() => parseEnv(Common, { REDIS_URL: 'http://x:6379' })).message).toMatch(
       /REDIS_URL.*"http:\/\/x:6379"/,
