@@ -1,4 +1,4 @@
-import type { Execution, InvocationContext } from './protocol.js';
+import type { BatchView, Execution, InvocationContext } from './protocol.js';
 
 export type CallerType = 'ifay' | 'service' | 'user';
 
@@ -65,11 +65,29 @@ export interface InvokeOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
+export interface BatchOptions extends CallOptions {
+  /** Items without an idempotency_key get one made from this (one is generated when absent). */
+  idempotencyKey?: string;
+}
+
+export interface WaitBatchOptions extends CallOptions {
+  /** Give up (SkillrunError WAIT_TIMEOUT) when the batch has not ended by then. */
+  timeoutMs?: number;
+  /** Called with every reading of the batch, the last one included. */
+  onUpdate?: (batch: BatchView) => void;
+}
+
 export interface WaitOptions extends CallOptions {
   /** Give up (SkillrunError WAIT_TIMEOUT) when the execution has not ended by then. */
   timeoutMs?: number;
   /** Called with every state seen, the last one included. */
   onUpdate?: (execution: Execution) => void;
+  /**
+   * Called with each chunk of output the skill streams (skillrun's `ctx.emit`, an llm skill's text),
+   * in order, once each, with its seq: over the live status only (a wait that falls back to polling
+   * sees none; `stream()` never falls back).
+   */
+  onChunk?: (chunk: unknown, seq: number) => void;
 }
 
 export interface InvokeAndWaitOptions extends InvokeOptions, Omit<WaitOptions, 'signal'> {

@@ -15,6 +15,8 @@ export interface ExecutionHandle {
   eventsUrl?: string;
   /** The 202 body. */
   accepted: InvocationAccepted;
+  /** The invocation joined the execution its `context.debounce` key had open (`Debounced: true`). */
+  debounced?: true;
 }
 
 /** An execution to read: a handle, or a skill id and execution id (the descriptor is fetched). */

@@ -4,7 +4,7 @@ import type { ErrorBody } from './protocol.js';
 import { SkillrunError } from './skillrun-error.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   json?: unknown;

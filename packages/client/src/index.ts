@@ -1,4 +1,5 @@
 export type {
+  BatchOptions,
   CallerType,
   CallOptions,
   ClientOptions,
@@ -6,6 +7,7 @@ export type {
   InvokeAndWaitOptions,
   InvokeOptions,
   OAuth2Client,
+  WaitBatchOptions,
   WaitOptions,
 } from './client-options.js';
 export { SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.js';
@@ -14,6 +16,11 @@ export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
   type AuthConfig,
+  type BatchAccepted,
+  type BatchItem,
+  type BatchSlot,
+  type BatchView,
+  type BulkCancelResult,
   type CallerIdentity,
   type ErrorBody,
   type Execution,
@@ -24,9 +31,17 @@ export {
   type InvocationContext,
   type InvocationEndpoint,
   isTerminal,
+  type NewSchedule,
   type ParameterDefinition,
+  type Schedule,
+  type ScheduleChange,
+  type ScheduleContext,
+  type SchedulePage,
+  type ScheduleQuery,
+  type ScheduleRun,
   type SkillDescriptor,
   type SkillPage,
+  type SkillPauseState,
   type SkillrunExecution,
   type SkillSearchQuery,
   type SkillVersionList,

@@ -85,7 +85,14 @@ export interface Execution {
   max_attempts?: number;
   trace_id?: string;
   caller?: { id: string; type: string };
-  timestamps?: { created_at?: string; updated_at?: string; started_at?: string; completed_at?: string };
+  timestamps?: {
+    created_at?: string;
+    updated_at?: string;
+    /** skillrun's: when a delayed execution is due to start. */
+    scheduled_for?: string;
+    started_at?: string;
+    completed_at?: string;
+  };
   [field: string]: unknown;
 }
 
@@ -122,10 +129,23 @@ export interface SkillrunExecution extends Execution {
   }[];
   task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
   replay_of?: string;
+  /** While `accepted`: `concurrency`, the skill is at its concurrency limit (in all, or for its key). */
+  waiting_for?: 'concurrency';
+  /** The schedule this execution is a run of. */
+  schedule_id?: string;
+  /** The batch (POST /batches) it was started in. */
+  batch_id?: string;
   trace_id: string;
   priority: string;
   caller: { id: string; type: string };
-  timestamps: { created_at: string; updated_at: string; started_at?: string; completed_at?: string };
+  timestamps: {
+    created_at: string;
+    updated_at: string;
+    /** When a delayed execution (context.delay_ms or run_at) is due to start. */
+    scheduled_for?: string;
+    started_at?: string;
+    completed_at?: string;
+  };
 }
 
 /** The 202 answer to an invocation. */
@@ -144,6 +164,18 @@ export interface InvocationContext {
   priority?: 'low' | 'normal' | 'high';
   timeout_ms?: number;
   queue_timeout_ms?: number;
+  /** What the skill's `concurrency.per_key` counts the execution under (skill.json). */
+  concurrency_key?: string;
+  /**
+   * Calls with the same key (yours, for this skill) within `delay_ms` of each other collapse into
+   * one execution: `trailing` (the default) runs it once the calls stop, with the last call's
+   * inputs; `leading` runs the first at once and drops the others.
+   */
+  debounce?: { key: string; delay_ms: number; mode?: 'trailing' | 'leading' };
+  /** Start this many ms after acceptance (skillrun; up to the service's MAX_DELAY_MS). Not with run_at. */
+  delay_ms?: number;
+  /** Start at this RFC 3339 time (skillrun; at once if it has passed). Not with delay_ms. */
+  run_at?: string;
 }
 
 export interface SkillSearchQuery {
@@ -184,17 +216,151 @@ export interface CallerIdentity {
 
 export interface ExecutionQuery {
   skill_id?: string;
+  /** A semver range of the version that runs or ran. */
+  version?: string;
   /** One status, or several comma-separated (or as an array). */
   status?: string | string[];
   caller_id?: string;
+  /** Only the runs of this schedule. */
+  schedule_id?: string;
+  /** Only the executions of this batch. */
+  batch_id?: string;
   since?: string;
   until?: string;
   limit?: number;
   cursor?: string;
 }
 
+/** skillrun's POST /executions/cancel: how many executions one call canceled, and where to go on. */
+export interface BulkCancelResult {
+  canceled: number;
+  next_cursor: string | null;
+}
+
+/** skillrun's POST /skills/{id}/pause and /resume: whether the skill is paused now. */
+export interface SkillPauseState {
+  skill_id: string;
+  paused: boolean;
+  paused_at?: string;
+  paused_by?: string;
+}
+
 export interface ExecutionPage {
   executions: Execution[];
+  next_cursor: string | null;
+}
+
+/** One invocation of skillrun's POST /batches: what POST invoke's body says, less the caller (the batch's). */
+export interface BatchItem {
+  skill_id: string;
+  /** A semver range: which version runs. */
+  version?: string;
+  inputs: Record<string, unknown>;
+  /** POST invoke's context but for debounce (refused in the item's place: the items launch together). */
+  context?: Omit<InvocationContext, 'debounce'>;
+  /** The item sent again with it gets the execution it started (POST invoke's Idempotency-Key). */
+  idempotency_key?: string;
+}
+
+/** An item's place in POST /batches' answer: the execution it started, or why it did not. */
+export type BatchSlot = { execution_id: string } | { error: ErrorBody };
+
+/** skillrun's 202 to POST /batches: one place per item, in the items' order. */
+export interface BatchAccepted {
+  batch_id: string;
+  executions: BatchSlot[];
+}
+
+/** skillrun's GET /batches/{id}: where a batch's executions stand. */
+export interface BatchView {
+  batch_id: string;
+  caller: { id: string; type: string };
+  created_at: string;
+  /** How many items the batch had (those refused included). */
+  items: number;
+  /** Whether every execution of the batch has ended. */
+  ended: boolean;
+  counts: Record<ExecutionStatus, number>;
+  /** The executions in the order of the items that started them. */
+  executions: { execution_id: string; skill_id: string; status: ExecutionStatus }[];
+}
+
+/**
+ * Each run of a schedule's context: an invocation's but for delay_ms, run_at and debounce (its
+ * timing is its cron or every_ms, and each run is an execution of its own).
+ */
+export type ScheduleContext = Omit<InvocationContext, 'delay_ms' | 'run_at' | 'debounce'>;
+
+/** What a schedule invokes and when: the fields it is made with (POST /schedules) and answered with alike. */
+export interface ScheduleDefinition {
+  skill_id: string;
+  /** A semver range, resolved at each run (the latest by default). */
+  version?: string;
+  /** 5 fields, or 6 with seconds first; exactly one of `cron` and `every_ms`. */
+  cron?: string;
+  /** At least 1000; the first run at once. */
+  every_ms?: number;
+  /** The IANA time zone a cron is read in (UTC by default). */
+  timezone?: string;
+  inputs: Record<string, unknown>;
+  context?: ScheduleContext;
+}
+
+/** skillrun's POST /schedules: a skill invoked at every due time of a cron pattern or an interval. */
+export interface NewSchedule extends ScheduleDefinition {
+  /** Who each run invokes as: the authenticated caller by default. */
+  caller?: { id: string; type: 'ifay' | 'service' | 'user' };
+  /** `skip`: a due time is skipped while the previous run goes on. */
+  overlap?: 'allow' | 'skip';
+  paused?: boolean;
+}
+
+/** skillrun's PATCH /schedules/{id}: what to change (`paused` pauses or resumes; a `version` of null follows the latest). */
+export interface ScheduleChange
+  extends Partial<Pick<ScheduleDefinition, 'cron' | 'every_ms' | 'timezone' | 'inputs' | 'context'>> {
+  version?: string | null;
+  overlap?: 'allow' | 'skip';
+  paused?: boolean;
+}
+
+/** What one due time of a schedule came to. */
+export interface ScheduleRun {
+  due_at: string;
+  outcome: 'launched' | 'skipped' | 'failed' | (string & {});
+  /** launched: its execution; skipped: the previous run, still going then. */
+  execution_id?: string;
+  /** launched: that execution's status now. */
+  status?: string;
+  /** failed: why no execution could start. */
+  error?: ErrorBody;
+  recorded_at: string;
+}
+
+/** A schedule as skillrun answers it. */
+export interface Schedule extends ScheduleDefinition {
+  schedule_id: string;
+  caller: { id: string; type: string };
+  overlap: string;
+  paused: boolean;
+  /** The next due times (none while paused). */
+  next_runs: string[];
+  /** getSchedule: the latest runs, newest first. */
+  last_runs?: ScheduleRun[];
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+export interface ScheduleQuery {
+  skill_id?: string;
+  /** An admin's filter: one caller's schedules. */
+  caller_id?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface SchedulePage {
+  schedules: Schedule[];
   next_cursor: string | null;
 }
 

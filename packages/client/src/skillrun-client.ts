@@ -1,9 +1,12 @@
 import { backoffDelay, sleep } from './backoff.js';
+import { BatchCalls } from './batch-calls.js';
 import type {
+  BatchOptions,
   CallOptions,
   ClientOptions,
   InvokeAndWaitOptions,
   InvokeOptions,
+  WaitBatchOptions,
   WaitOptions,
 } from './client-options.js';
 import { type CompiledOptions, compileOptions } from './compiled-options.js';
@@ -11,19 +14,30 @@ import type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 import { ExecutionWaiter, readExecution } from './execution-waiter.js';
 import { HttpTransport } from './http-transport.js';
 import type {
+  BatchAccepted,
+  BatchItem,
+  BatchView,
+  BulkCancelResult,
   CallerIdentity,
   Execution,
   ExecutionPage,
   ExecutionQuery,
   InvocationAccepted,
+  NewSchedule,
+  Schedule,
+  ScheduleChange,
+  SchedulePage,
+  ScheduleQuery,
   SkillDescriptor,
   SkillPage,
+  SkillPauseState,
   SkillSearchQuery,
   SkillVersionList,
 } from './protocol.js';
 import { isTerminal } from './protocol.js';
+import { ServiceRequests } from './service-requests.js';
 import type { SkillInput, SkillOutput } from './skill-types.js';
-import { SkillrunError } from './skillrun-error.js';
+import { SkillrunError, unexpectedResponse } from './skillrun-error.js';
 import { executionUrl, urlWithQuery } from './url-template.js';
 
 /** One skill, typed by its id's entry in SkillTypes. */
@@ -51,6 +65,8 @@ export class SkillrunClient {
   private readonly compiled: CompiledOptions;
   private readonly transport: HttpTransport;
   private readonly waiter: ExecutionWaiter;
+  private readonly service: ServiceRequests;
+  private readonly batches: BatchCalls;
   private readonly descriptors = new Map<string, { descriptor: SkillDescriptor; at: number }>();
   private ownCaller: Promise<ClientCaller> | undefined;
 
@@ -58,21 +74,23 @@ export class SkillrunClient {
     this.compiled = compileOptions(options);
     this.transport = new HttpTransport(this.compiled);
     this.waiter = new ExecutionWaiter(this.compiled, this.transport);
+    this.service = new ServiceRequests(this.compiled, this.transport);
+    this.batches = new BatchCalls(this.service, (url, signal) => this.callerFor(url, signal));
   }
 
   /** skillrun's GET /me of `baseUrl`: who the client's credentials say the caller is. */
   async me(options: CallOptions = {}): Promise<CallerIdentity> {
-    const url = urlWithQuery(this.baseUrl(), '/me');
-    const identity = await this.get<CallerIdentity>(url, options.signal);
-    if (typeof identity?.caller_id !== 'string') throw unexpected(url, identity);
+    const url = urlWithQuery(this.service.baseUrl(), '/me');
+    const identity = await this.service.get<CallerIdentity>(url, options.signal);
+    if (typeof identity?.caller_id !== 'string') throw unexpectedResponse(url, identity);
     return identity;
   }
 
   /** GET /skills of `baseUrl`: one page of the catalogue. */
   async listSkills(query: SkillSearchQuery = {}, options: CallOptions = {}): Promise<SkillPage> {
-    const url = urlWithQuery(this.baseUrl(), '/skills', { ...query });
-    const answer = await this.get<SkillPage>(url, options.signal);
-    if (!Array.isArray(answer.skills)) throw unexpected(url, answer);
+    const url = urlWithQuery(this.service.baseUrl(), '/skills', { ...query });
+    const answer = await this.service.get<SkillPage>(url, options.signal);
+    if (!Array.isArray(answer.skills)) throw unexpectedResponse(url, answer);
     return { skills: answer.skills, next_cursor: answer.next_cursor ?? null };
   }
 
@@ -86,10 +104,12 @@ export class SkillrunClient {
   async describe(skill: string, options: CallOptions & { version?: string } = {}): Promise<SkillDescriptor> {
     const url = /^https?:\/\//i.test(skill)
       ? skill
-      : urlWithQuery(this.baseUrl(), `/skills/${encodeURIComponent(skill)}`, { version: options.version });
-    const descriptor = await this.get<SkillDescriptor>(url, options.signal);
+      : urlWithQuery(this.service.baseUrl(), `/skills/${encodeURIComponent(skill)}`, {
+          version: options.version,
+        });
+    const descriptor = await this.service.get<SkillDescriptor>(url, options.signal);
     if (typeof descriptor?.id !== 'string' || typeof descriptor.endpoint?.url !== 'string') {
-      throw unexpected(url, descriptor);
+      throw unexpectedResponse(url, descriptor);
     }
     this.descriptors.set(cacheKey(skill, options.version), { descriptor, at: Date.now() });
     return descriptor;
@@ -97,9 +117,9 @@ export class SkillrunClient {
 
   /** skillrun's GET /skills/{id}/versions of `baseUrl`: every available version, highest first. */
   async versions(skillId: string, options: CallOptions = {}): Promise<SkillVersionList> {
-    const url = urlWithQuery(this.baseUrl(), `/skills/${encodeURIComponent(skillId)}/versions`);
-    const list = await this.get<SkillVersionList>(url, options.signal);
-    if (!Array.isArray(list?.versions)) throw unexpected(url, list);
+    const url = urlWithQuery(this.service.baseUrl(), `/skills/${encodeURIComponent(skillId)}/versions`);
+    const list = await this.service.get<SkillVersionList>(url, options.signal);
+    if (!Array.isArray(list?.versions)) throw unexpectedResponse(url, list);
     return list;
   }
 
@@ -147,11 +167,12 @@ export class SkillrunClient {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const body = answer.body;
-    if (typeof body?.execution_id !== 'string') throw unexpected(url, body);
+    if (typeof body?.execution_id !== 'string') throw unexpectedResponse(url, body);
     if (answer.status === 200 && isTerminal(body.status)) {
       return { handle: this.handleOf(descriptor, body.execution_id), ended: body as Execution };
     }
-    return { handle: this.handleOf(descriptor, body.execution_id, body as InvocationAccepted) };
+    const handle = this.handleOf(descriptor, body.execution_id, body as InvocationAccepted);
+    return { handle: answer.headers.get('debounced') === 'true' ? { ...handle, debounced: true } : handle };
   }
 
   /** GET the execution's `status_url`. */
@@ -174,6 +195,21 @@ export class SkillrunClient {
    */
   async wait(execution: ExecutionRef, options: WaitOptions = {}): Promise<Execution> {
     return this.waiter.wait(await this.resolve(execution, options.signal), options);
+  }
+
+  /**
+   * The chunks of output the execution's skill streams as it runs (skillrun's `ctx.emit`, an llm
+   * skill's text deltas), in order, each once, over its live status (`x-events_url`, reconnecting
+   * with `Last-Event-ID`): `for await (const chunk of client.stream(execution))`. The loop ends when
+   * the execution ends; the generator's return value is the execution as it ended (whatever its
+   * status). Throws NOT_SUPPORTED when the descriptor names no live status, ENDPOINT_UNREACHABLE when
+   * it cannot be had, WAIT_TIMEOUT past `timeoutMs`.
+   */
+  async *stream(
+    execution: ExecutionRef,
+    options: WaitOptions = {},
+  ): AsyncGenerator<unknown, Execution, undefined> {
+    return yield* this.waiter.stream(await this.resolve(execution, options.signal), options);
   }
 
   /**
@@ -239,17 +275,129 @@ export class SkillrunClient {
       headers: await this.compiled.credentials.for(handle.cancelUrl, handle.descriptor.auth, options.signal),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (typeof answer.body?.status !== 'string') throw unexpected(handle.cancelUrl, answer.body);
+    if (typeof answer.body?.status !== 'string') throw unexpectedResponse(handle.cancelUrl, answer.body);
     return answer.body;
   }
 
   /** GET /executions of `baseUrl` (skillrun's history): the caller's executions, newest first. */
   async executions(query: ExecutionQuery = {}, options: CallOptions = {}): Promise<ExecutionPage> {
     const status = Array.isArray(query.status) ? query.status.join(',') : query.status;
-    const url = urlWithQuery(this.baseUrl(), '/executions', { ...query, status });
-    const answer = await this.get<ExecutionPage>(url, options.signal);
-    if (!Array.isArray(answer.executions)) throw unexpected(url, answer);
+    const url = urlWithQuery(this.service.baseUrl(), '/executions', { ...query, status });
+    const answer = await this.service.get<ExecutionPage>(url, options.signal);
+    if (!Array.isArray(answer.executions)) throw unexpectedResponse(url, answer);
     return { executions: answer.executions, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /**
+   * skillrun's POST /batches of `baseUrl`: up to 1,000 invocations in one request, each accepted or
+   * refused on its own (its place in `executions` holds its execution id or its error). Items without
+   * an idempotency_key get one, so that a retried POST starts nothing twice.
+   */
+  batch(items: BatchItem[], options: BatchOptions = {}): Promise<BatchAccepted> {
+    return this.batches.submit(items, options);
+  }
+
+  /** skillrun's GET /batches/{id}: its executions' statuses, counted (`waitSeconds`: until they end). */
+  getBatch(batchId: string, options: CallOptions & { waitSeconds?: number } = {}): Promise<BatchView> {
+    return this.batches.get(batchId, options);
+  }
+
+  /** The batch once every execution of it has ended. */
+  waitBatch(batchId: string, options: WaitBatchOptions = {}): Promise<BatchView> {
+    return this.batches.wait(batchId, options);
+  }
+
+  /** skillrun's POST /batches/{id}/cancel: every execution of it that has not ended, canceled. */
+  cancelBatch(batchId: string, options: CallOptions = {}): Promise<BatchView> {
+    return this.batches.cancel(batchId, options);
+  }
+
+  /**
+   * skillrun's POST /schedules of `baseUrl`: a skill invoked at every due time of a cron pattern or
+   * an interval, as the caller the client's credentials name. Not tried again: a repeat could make
+   * a second schedule.
+   */
+  async createSchedule(schedule: NewSchedule, options: CallOptions = {}): Promise<Schedule> {
+    const url = urlWithQuery(this.service.baseUrl(), '/schedules');
+    const once = { ...this.compiled.retry, maxAttempts: 1 };
+    return scheduleOf(url, await this.service.send<Schedule>('POST', url, schedule, options.signal, once));
+  }
+
+  /** skillrun's GET /schedules: the caller's schedules (an admin's: everyone's), in the order they were made. */
+  async listSchedules(query: ScheduleQuery = {}, options: CallOptions = {}): Promise<SchedulePage> {
+    const url = urlWithQuery(this.service.baseUrl(), '/schedules', { ...query });
+    const answer = await this.service.get<SchedulePage>(url, options.signal);
+    if (!Array.isArray(answer?.schedules)) throw unexpectedResponse(url, answer);
+    return { schedules: answer.schedules, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /** skillrun's GET /schedules/{id}: a schedule, with its latest runs. */
+  async getSchedule(scheduleId: string, options: CallOptions = {}): Promise<Schedule> {
+    const url = scheduleUrl(this.service.baseUrl(), scheduleId);
+    return scheduleOf(url, await this.service.get<Schedule>(url, options.signal));
+  }
+
+  /** skillrun's PATCH /schedules/{id}: pauses (`{paused: true}`), resumes, or changes a schedule. */
+  async updateSchedule(
+    scheduleId: string,
+    change: ScheduleChange,
+    options: CallOptions = {},
+  ): Promise<Schedule> {
+    const url = scheduleUrl(this.service.baseUrl(), scheduleId);
+    return scheduleOf(url, await this.service.send<Schedule>('PATCH', url, change, options.signal));
+  }
+
+  /** skillrun's DELETE /schedules/{id}: nothing more runs of it (its executions stay). */
+  async deleteSchedule(scheduleId: string, options: CallOptions = {}): Promise<void> {
+    await this.service.send(
+      'DELETE',
+      scheduleUrl(this.service.baseUrl(), scheduleId),
+      undefined,
+      options.signal,
+    );
+  }
+
+  /**
+   * POST /executions/cancel of `baseUrl` (skillrun's bulk cancel): cancels the executions the filter
+   * of `executions()` finds that have not ended, the caller's own (an admin's: anyone's), up to
+   * `limit` (at most 1,000, default 100) per call. Send the filter again with `next_cursor` until
+   * it is null.
+   */
+  async cancelExecutions(filter: ExecutionQuery = {}, options: CallOptions = {}): Promise<BulkCancelResult> {
+    const status = Array.isArray(filter.status) ? filter.status.join(',') : filter.status;
+    const url = urlWithQuery(this.service.baseUrl(), '/executions/cancel');
+    const answer = await this.service.send<BulkCancelResult>(
+      'POST',
+      url,
+      { ...filter, status },
+      options.signal,
+    );
+    if (typeof answer?.canceled !== 'number') throw unexpectedResponse(url, answer);
+    return { canceled: answer.canceled, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /**
+   * POST /skills/{id}/pause of `baseUrl` (skillrun's, for an admin or the id's namespace): the
+   * skill's executions are accepted and wait, none starts, until resumeSkill.
+   */
+  pauseSkill(skillId: string, options: CallOptions = {}): Promise<SkillPauseState> {
+    return this.pauseAction(skillId, 'pause', options.signal);
+  }
+
+  /** POST /skills/{id}/resume of `baseUrl`: the paused skill's waiting executions start. */
+  resumeSkill(skillId: string, options: CallOptions = {}): Promise<SkillPauseState> {
+    return this.pauseAction(skillId, 'resume', options.signal);
+  }
+
+  private async pauseAction(
+    skillId: string,
+    action: 'pause' | 'resume',
+    signal?: AbortSignal,
+  ): Promise<SkillPauseState> {
+    const url = urlWithQuery(this.service.baseUrl(), `/skills/${encodeURIComponent(skillId)}/${action}`);
+    const state = await this.service.send<SkillPauseState>('POST', url, undefined, signal);
+    if (typeof state?.paused !== 'boolean') throw unexpectedResponse(url, state);
+    return state;
   }
 
   /** A skill whose inputs and output are typed by its entry in SkillTypes. */
@@ -260,16 +408,6 @@ export class SkillrunClient {
       invokeAndWait: async (inputs, options) =>
         (await this.invokeAndWait(id, inputs as object, options)) as SkillOutput<Id>,
     };
-  }
-
-  private async get<T>(url: string, signal?: AbortSignal): Promise<T> {
-    const answer = await this.transport.request<T>({
-      method: 'GET',
-      url,
-      headers: await this.compiled.credentials.for(url, undefined, signal),
-      ...(signal ? { signal } : {}),
-    });
-    return answer.body;
   }
 
   /**
@@ -292,13 +430,6 @@ export class SkillrunClient {
       );
     }
     return this.ownCaller;
-  }
-
-  private baseUrl(): string {
-    if (this.compiled.baseUrl === undefined) {
-      throw new TypeError('This call needs the baseUrl option: the service whose catalogue to read');
-    }
-    return this.compiled.baseUrl;
   }
 
   private async cachedDescriptor(skill: string, version?: string, signal?: AbortSignal) {
@@ -352,8 +483,11 @@ function cacheKey(skill: string, version?: string): string {
   return `${skill}\n${version ?? ''}`;
 }
 
-function unexpected(url: string, body: unknown): SkillrunError {
-  return new SkillrunError('UNEXPECTED_RESPONSE', `${url} answered something that is not the protocol`, {
-    details: body,
-  });
+function scheduleUrl(baseUrl: string, scheduleId: string): string {
+  return urlWithQuery(baseUrl, `/schedules/${encodeURIComponent(scheduleId)}`);
+}
+
+function scheduleOf(url: string, answer: Schedule): Schedule {
+  if (typeof answer?.schedule_id !== 'string') throw unexpectedResponse(url, answer);
+  return answer;
 }

@@ -66,3 +66,10 @@ export class SkillrunError extends Error {
     });
   }
 }
+
+/** What a call throws when an answer is not the protocol it expects. */
+export function unexpectedResponse(url: string, body: unknown): SkillrunError {
+  return new SkillrunError('UNEXPECTED_RESPONSE', `${url} answered something that is not the protocol`, {
+    details: body,
+  });
+}

@@ -4,23 +4,47 @@
 export { ApiKeyStore } from './auth/api-key-store';
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
 export { MemoryStore } from './memory/memory-store';
-export { ExecutionLauncher, type LaunchRequest } from './queue/execution-launcher';
+export { ExecutionIds } from './queue/execution-ids';
+export {
+  type DebouncedLaunch,
+  ExecutionLauncher,
+  type LaunchOutcome,
+  type LaunchRequest,
+} from './queue/execution-launcher';
+export { jobDueAt } from './queue/job-due-at';
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
+export {
+  SCHEDULE_QUEUE,
+  SCHEDULE_TICK,
+  SCHEDULE_TICK_OPTIONS,
+  type ScheduleTick,
+} from './queue/schedule-queue';
+export type { ScheduledStart } from './queue/scheduled-start';
+export { SkillPauses } from './queue/skill-pauses';
 export { type QueuePlace, remoteQueueName, skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
 export { createRedis, targetOptions } from './redis/create-redis';
+export { execAll } from './redis/exec-all';
 export { type RedisAddress, redisAddressOf } from './redis/redis-address';
 export { RedisLiveness } from './redis/redis-liveness';
 export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-script';
 export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
 export { RedisWatch } from './redis/redis-watch';
+export { ReplicaAck, type ReplicaAckOptions } from './redis/replica-ack';
 export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
+export { BatchStore, type StoredBatch } from './store/batch-store';
+export {
+  CHUNK_STREAM_MAX_LENGTH,
+  type ChunkAppend,
+  type ExecutionChunks,
+} from './store/execution/execution-chunks';
 export type { IndexPosition } from './store/execution/execution-index';
 export type { StepEntry } from './store/execution/execution-record';
+export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
@@ -29,10 +53,19 @@ export {
   type TransitionResult,
   transitionResult,
 } from './store/execution/transition-script';
+export {
+  type Admission,
+  ConcurrencyGate,
+  type GatedExecution,
+  type GrantedExecution,
+  isGated,
+} from './store/flow/concurrency-gate';
+export { RateStarts, type StartTaken } from './store/flow/rate-starts';
+export { SlotHandover } from './store/flow/slot-handover';
 export { FollowedCallers } from './store/followed-callers';
 export { InFlightSlots, type SlotClaim } from './store/in-flight-slots';
 export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';
-export { RedisKeys } from './store/redis-keys';
+export { type NotificationStream, RedisKeys } from './store/redis-keys';
 export {
   contentDigest,
   type HostedEntry,
@@ -41,7 +74,8 @@ export {
   type RegistryVersion,
   registeredEntry,
 } from './store/registry-entry';
+export { ShardMap, VSHARDS } from './store/shard-map';
 export { SkillRegistry, type VersionRef } from './store/skill-registry';
 export { TaskStore } from './store/task-store';
 export { WebhookDeliveries } from './store/webhook-deliveries';
-export { type StoredWebhook, WebhookStore } from './store/webhook-store';
+export { MAX_TASK_PUSH_CONFIGS, type StoredWebhook, WebhookStore } from './store/webhook-store';

@@ -3,6 +3,7 @@
 // shutdown). No Redis: the data layer is @skillrun/core/data, a skill's contract @skillrun/skill.
 export {
   analyzeStrict,
+  type McpTool,
   OPENAI_TOOL_NAME,
   openAiToolName,
   ToolDefinitions,
@@ -15,10 +16,11 @@ export {
   toToolDefinitions,
 } from './agents';
 export type { Principal } from './auth/principal';
-export { CommonConfig } from './config/common-config';
+export { CommonConfig, checkShardSettings } from './config/common-config';
+export { LlmProviderConfig } from './config/llm-provider-config';
 export { DEFAULT_PORT, localBaseUrl } from './config/local-base-url';
 export { ConfigError, parseEnv } from './config/parse-env';
-export { toInputSchema, toParameterDefinitions } from './descriptor/parameters';
+export { type DescriptorInputs, toDescriptorInputs, toInputSchema } from './descriptor/parameters';
 export {
   type DescriptorContext,
   describeVersion,
@@ -28,6 +30,7 @@ export {
 } from './descriptor/to-skill-descriptor';
 export { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode } from './errors/error-catalog';
 export { isRetryable } from './errors/is-retryable';
+export { notReplicated, type ReplicatedWrite } from './errors/not-replicated';
 export { SkillError } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { refillWithin, withTimeout } from './health/with-timeout';
@@ -50,8 +53,19 @@ export { migrateInputs } from './registry/migrate-inputs';
 export { pickVersion, resolveVersion, type VersionCandidate } from './registry/resolve-version';
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
+export {
+  BatchAccepted,
+  BatchCounts,
+  BatchEnvelope,
+  BatchItem,
+  BatchRequest,
+  BatchSlot,
+  BatchView,
+  MAX_BATCH_ITEMS,
+} from './schemas/batch';
+export { BulkCancelRequest, BulkCancelResult } from './schemas/bulk-cancel';
 export { CallerIdentity } from './schemas/caller-identity';
-export { ErrorBody, ErrorEnvelope, ValidationViolation } from './schemas/error-body';
+export { ErrorBody, ErrorEnvelope, JsonRpcErrorResponse, ValidationViolation } from './schemas/error-body';
 export {
   Execution,
   ExecutionReadQuery,
@@ -60,12 +74,29 @@ export {
   LONGEST_WAIT_SECONDS,
   type TerminalStatus,
 } from './schemas/execution';
-export { ExecutionEventsQuery, ExecutionListPage, ExecutionListQuery } from './schemas/execution-list';
+export {
+  ExecutionEventsQuery,
+  type ExecutionFilter,
+  ExecutionListPage,
+  ExecutionListQuery,
+} from './schemas/execution-list';
 export { InputMigration } from './schemas/input-migration';
 export { InvocationRequest } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
+export {
+  NewSchedule,
+  Schedule,
+  ScheduleChange,
+  ScheduleId,
+  ScheduleListPage,
+  ScheduleListQuery,
+  ScheduleOverlap,
+  ScheduleRun,
+  ScheduleRunOutcome,
+  SHORTEST_EVERY_MS,
+} from './schemas/schedule';
 export { SCOPES, Scope } from './schemas/scope';
 export { SemVer } from './schemas/semver';
 export {
@@ -76,7 +107,13 @@ export {
   SkillVersionSummary,
   VersionQuery,
 } from './schemas/skill-catalog-api';
-export { PipelineStep, SkillDefinition, SkillMode } from './schemas/skill-definition';
+export {
+  ConcurrencySettings,
+  PipelineStep,
+  RateLimitSettings,
+  SkillDefinition,
+  SkillMode,
+} from './schemas/skill-definition';
 export {
   AccessPolicy,
   AuthConfig,
@@ -87,6 +124,8 @@ export {
   SkillPublication,
 } from './schemas/skill-descriptor';
 export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
+export { SkillPause, SkillPauseState } from './schemas/skill-pause';
+export { StreamedChunk } from './schemas/streamed-chunk';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {
   CreatedWebhook,

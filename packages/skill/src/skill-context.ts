@@ -8,6 +8,11 @@ export interface InvokeOptions {
   step?: string;
   /** A version range of the skill (default: its latest version). */
   version?: string;
+  /**
+   * The step's context.concurrency_key, under which the skill's `concurrency.per_key` counts it. A
+   * step has none unless given one here: it does not inherit the composite's.
+   */
+  concurrencyKey?: string;
 }
 
 /**
@@ -30,6 +35,16 @@ export interface SkillContext {
   logger: SkillLogger;
   /** Reports progress (e.g. a percentage); readable in the execution's status. */
   progress(value: number): void;
+  /**
+   * Streams a chunk of output (any JSON value: a string of text, an object, …) while the skill
+   * runs: callers see each one as it comes (GET events `chunk` events, the client's `stream()`,
+   * `skillrun invoke --wait`), in order, before the end; the output the skill returns is still the
+   * result. Throws OUTPUT_TOO_LARGE for a chunk over MAX_CHUNK_BYTES or once the attempt's chunks add
+   * up to over MAX_STREAM_BYTES (the execution then fails, even if the skill catches it), and
+   * INVALID_OUTPUT for a value JSON cannot say. In a composite, the chunks emitted again while it
+   * replays the calls it already made are not sent twice.
+   */
+  emit(chunk: unknown): void;
   /**
    * Runs another skill (listed in `calls`) as a step of this composite and resolves with its output;
    * rejects with a STEP_FAILED SkillError when the step fails. A composite is replayed from the start

@@ -42,10 +42,12 @@ function isObjectSchema(schema: Json): boolean {
 
 /**
  * A skill as an MCP tool. The name is the skill id (ids keep to MCP's tool-name characters:
- * letters, digits, `_`, `-`, `.`, at most 128). The input schema is the descriptor's parameters
- * as one object schema; the output schema is the skill's, or `{result: <schema>}` when it is not
- * an object. Descriptors say nothing of side effects, so the annotations are MCP's own defaults
- * written out (may write, may destroy, not idempotent, open world): a client must not assume less.
+ * letters, digits, `_`, `-`, `.`, at most 128). The input schema is the skill's, as the
+ * descriptor's parameters and its `x-inputs_schema` say it ($schema, $defs and all: MCP reads a
+ * schema as JSON Schema 2020-12 unless its $schema says otherwise); the output schema is the
+ * skill's, or `{result: <schema>}` when it is not an object. Descriptors say nothing of side
+ * effects, so the annotations are MCP's own defaults written out (may write, may destroy, not
+ * idempotent, open world): a client must not assume less.
  */
 export function toMcpTool(descriptor: SkillDescriptor, options: McpToolOptions = {}): McpTool {
   const output = descriptor.output.schema as Json;
@@ -56,10 +58,8 @@ export function toMcpTool(descriptor: SkillDescriptor, options: McpToolOptions =
     description: deprecated
       ? `${descriptor.description}\n\nDeprecated: ${deprecated.message}`
       : descriptor.description,
-    inputSchema: toInputSchema(descriptor.inputs) as Json & { type: 'object' },
-    outputSchema: (isObjectSchema(output)
-      ? output
-      : { type: 'object', properties: { [WRAPPED_OUTPUT]: output }, required: [WRAPPED_OUTPUT] }) as Json & {
+    inputSchema: toInputSchema(descriptor) as Json & { type: 'object' },
+    outputSchema: (isObjectSchema(output) ? output : wrappedOutputSchema(output)) as Json & {
       type: 'object';
     },
     annotations: {
@@ -79,6 +79,22 @@ export function toMcpTool(descriptor: SkillDescriptor, options: McpToolOptions =
         ...(deprecated ? { deprecated } : {}),
       },
     },
+  };
+}
+
+/**
+ * `{result: <schema>}` for an output that is not an object. The schema's `$schema`, `$defs` and
+ * `definitions` stay at the root, where its `$ref`s (`#/$defs/...`) look for them.
+ */
+function wrappedOutputSchema(output: Json): Json {
+  const { $schema, $defs, definitions, ...wrapped } = output;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    ...($defs === undefined ? {} : { $defs }),
+    ...(definitions === undefined ? {} : { definitions }),
+    type: 'object',
+    properties: { [WRAPPED_OUTPUT]: wrapped },
+    required: [WRAPPED_OUTPUT],
   };
 }
 

@@ -53,7 +53,7 @@ export function toOpenAiTool(
   taken: ReadonlySet<string> = new Set(),
 ): { tool: OpenAiResponsesTool; mapping: OpenAiToolMapping } {
   const name = openAiToolName(descriptor.id, taken);
-  const analysis = analyzeStrict(toInputSchema(descriptor.inputs));
+  const analysis = analyzeStrict(toInputSchema(descriptor));
   const notes = [...analysis.notes];
   if (name !== descriptor.id) notes.push(`the function name is "${name}": OpenAI allows [A-Za-z0-9_-]{1,64}`);
   const deprecated = descriptor['x-deprecated'];

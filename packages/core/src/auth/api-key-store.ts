@@ -130,6 +130,7 @@ export class ApiKeyStore {
               scopes: record.scopes,
               ...(record.skills === undefined ? {} : { skills: record.skills }),
               method: 'api_key',
+              keyId: record.id,
             },
       expires: Date.now() + this.cacheMs,
     };

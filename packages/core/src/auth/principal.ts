@@ -8,4 +8,9 @@ export interface Principal {
   /** The skill ids this credential may use; undefined for all. */
   skills?: readonly string[];
   method: 'api_key' | 'oauth2' | 'custom';
+  /**
+   * The id of the API key presented (method api_key, a key of the store; not ADMIN_API_KEY): what a
+   * schedule keeps to check, at each run, that the key it was made with still stands.
+   */
+  keyId?: string;
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../schemas/json-schema';
+import { ConfigError } from './parse-env';
 
 /** `host:port,host:port`. */
 const NODE_LIST = '^[^\\s,]+:\\d{1,5}(,[^\\s,]+:\\d{1,5})*$';
@@ -39,12 +40,19 @@ export const CommonConfig = {
     minimum: 100,
     maximum: 60_000,
     description:
-      'How often each Redis connection is asked PING. One not answered by the next time, or connected and not ready by then, is closed and opened again (through the Sentinels or the cluster, which name the master anew): a Redis cut off by the network is left within twice this.',
+      'How often each Redis connection is asked PING. One not answered by the next time, or connected and not ready by then, is closed and opened again (through the Sentinels or the cluster, which name the master anew): a Redis cut off by the network is left within twice this. Also how long a queue consumer waits before fetching again after a lost connection.',
   }),
   KEY_PREFIX: Type.String({
     default: '{skillrun}',
     pattern: '^[^:\\s]+$',
     description: 'Prefix of every Redis key (the braces make it a Redis Cluster hash tag).',
+  }),
+  REDIS_SHARDS: Type.Integer({
+    default: 1,
+    minimum: 1,
+    maximum: 256,
+    description:
+      'Experimental: how many Redis Cluster masters new executions are spread over (docs/design/sharding.md); above 1 it needs a braced KEY_PREFIX and a cluster or a single Redis, not Sentinels. Above 1, not yet spread (they stay under KEY_PREFIX, as at 1): executions of gated (concurrency) or debounced skills, of task skills, or held by an in-flight quota, and scheduled runs (the items of a batch take its shard, and a spread batch refuses those that cannot); a composite so spread cannot call a gated or task skill as a step yet (the step fails, NOT_CONFIGURED). Ids made at 1 keep resolving after a change.',
   }),
   EXECUTION_TTL_SECONDS: Type.Integer({
     default: 86_400,
@@ -86,3 +94,30 @@ export const CommonConfig = {
     }),
   ),
 };
+
+/** The settings the REDIS_SHARDS check reads. */
+export interface ShardSettings {
+  REDIS_SHARDS: number;
+  KEY_PREFIX: string;
+  REDIS_SENTINELS?: string | undefined;
+}
+
+/**
+ * What REDIS_SHARDS needs beyond its own range, checked by every process that reads it: above 1,
+ * executions get hash tags of their own derived from KEY_PREFIX's (ShardMap), which therefore must
+ * be a whole hash tag; and a cluster (what the spread is for) or one server (which takes any tag:
+ * how tests run it), not Sentinels.
+ */
+export function checkShardSettings(settings: ShardSettings): void {
+  if (settings.REDIS_SHARDS === 1) return;
+  if (!/^\{[^{}]+\}$/.test(settings.KEY_PREFIX)) {
+    throw new ConfigError(
+      `REDIS_SHARDS above 1 needs a KEY_PREFIX that is one hash tag, like {skillrun} (got ${JSON.stringify(settings.KEY_PREFIX)})`,
+    );
+  }
+  if (settings.REDIS_SENTINELS !== undefined) {
+    throw new ConfigError(
+      'REDIS_SHARDS above 1 needs REDIS_CLUSTER_NODES or one Redis (REDIS_URL), not REDIS_SENTINELS',
+    );
+  }
+}

@@ -1,36 +1,50 @@
-import type { ParameterDefinition } from '../schemas/skill-descriptor';
+import type { ParameterDefinition, SkillDescriptor } from '../schemas/skill-descriptor';
+
+/** What a descriptor says of a skill's input schema: its parameters, and its own other keywords. */
+export type DescriptorInputs = Pick<SkillDescriptor, 'inputs' | 'x-inputs_schema'>;
 
 interface ObjectSchema {
+  type?: unknown;
   properties?: Record<string, Record<string, unknown>>;
   required?: string[];
 }
 
-/** The input schema's properties as spec 000 ParameterDefinitions; extra keywords go in `schema`. */
-export function toParameterDefinitions(inputSchema: object): ParameterDefinition[] {
-  const { properties = {}, required = [] } = inputSchema as ObjectSchema;
-  return Object.entries(properties).map(([name, property]) => {
-    const { type, description, default: defaultValue, ...keywords } = property;
+/**
+ * The input schema as a descriptor says it: its properties as spec 000 ParameterDefinitions (a
+ * property's extra keywords go in its `schema`), and the schema's own keywords that no parameter
+ * holds (`$schema`, `$defs` that its properties' `$ref`s point into, `additionalProperties`, ...)
+ * in `x-inputs_schema`, so that nothing of it is lost.
+ */
+export function toDescriptorInputs(inputSchema: object): DescriptorInputs {
+  const { type: _object, properties = {}, required = [], ...keywords } = inputSchema as ObjectSchema;
+  const inputs = Object.entries(properties).map(([name, property]): ParameterDefinition => {
+    const { type, description, default: defaultValue, ...extra } = property;
     return {
       name,
       type: Array.isArray(type) ? type.join('|') : typeof type === 'string' ? type : 'any',
       ...(typeof description === 'string' ? { description } : {}),
       required: required.includes(name),
       ...(defaultValue === undefined ? {} : { default: defaultValue }),
-      ...(Object.keys(keywords).length > 0 ? { schema: keywords } : {}),
+      ...(Object.keys(extra).length > 0 ? { schema: extra } : {}),
     };
   });
+  return { inputs, ...(Object.keys(keywords).length > 0 ? { 'x-inputs_schema': keywords } : {}) };
 }
 
 /**
- * The input JSON Schema the ParameterDefinitions describe, the reverse of toParameterDefinitions:
- * `a|b` is the type list ["a","b"], `any` is no type at all. Parameters keep their order, except that
- * names such as "0" come first, as JavaScript lists such keys of an object. The service validates
- * inputs against it; `skillrun types` compiles it to TypeScript.
+ * The input JSON Schema a descriptor's inputs describe, the reverse of toDescriptorInputs: `a|b` is
+ * the type list ["a","b"], `any` is no type at all. Parameters keep their order, except that names
+ * such as "0" come first, as JavaScript lists such keys of an object. The service validates inputs
+ * against it; MCP's `tools/list` answers it as the tool's `inputSchema`; `skillrun types` compiles
+ * it to TypeScript.
  */
-export function toInputSchema(parameters: ParameterDefinition[]): Record<string, unknown> {
+export function toInputSchema({
+  inputs,
+  'x-inputs_schema': keywords,
+}: DescriptorInputs): Record<string, unknown> {
   // fromEntries defines each name as an own property, `__proto__` included.
   const properties = Object.fromEntries(
-    parameters.map(({ name, type, description, default: defaultValue, schema }) => [
+    inputs.map(({ name, type, description, default: defaultValue, schema }) => [
       name,
       {
         ...schema,
@@ -40,6 +54,6 @@ export function toInputSchema(parameters: ParameterDefinition[]): Record<string,
       },
     ]),
   );
-  const required = parameters.filter((parameter) => parameter.required).map(({ name }) => name);
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+  const required = inputs.filter((parameter) => parameter.required).map(({ name }) => name);
+  return { ...keywords, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }

@@ -8,7 +8,7 @@ import type {
 } from '../schemas/skill-descriptor';
 import { capabilityTypeOf } from '../schemas/skill-kind';
 import type { RegistryVersion } from '../store/registry-entry';
-import { toParameterDefinitions } from './parameters';
+import { toDescriptorInputs } from './parameters';
 
 export const PROTOCOL_VERSION = '1.0.0';
 
@@ -65,7 +65,7 @@ export function toSkillDescriptor(
       timeout_ms: Math.ceil(skill.timeout),
       retry: { max_attempts: skill.retry + 1, backoff_ms: context.retryBackoffMs },
     },
-    inputs: toParameterDefinitions(skill.input),
+    ...toDescriptorInputs(skill.input),
     output: { content_type: 'application/json', schema: skill.output },
     auth: publication.auth ?? defaults.auth,
     access: publication.access ?? defaults.access,
@@ -75,6 +75,8 @@ export function toSkillDescriptor(
     'x-category': skill.category,
     ...(publication['x-coercion'] === undefined ? {} : { 'x-coercion': publication['x-coercion'] }),
     ...(publication['x-migrations'] ? { 'x-migrations': publication['x-migrations'] } : {}),
+    ...(skill.concurrency ? { 'x-concurrency': skill.concurrency } : {}),
+    ...(skill.rate_limit ? { 'x-rate_limit': skill.rate_limit } : {}),
   };
 }
 

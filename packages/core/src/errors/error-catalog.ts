@@ -26,10 +26,20 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'No execution with this id (or it expired).',
   },
+  BATCH_NOT_FOUND: {
+    http: 404,
+    recoverable: false,
+    summary: 'No batch with this id that the caller owns (or it expired).',
+  },
   WEBHOOK_NOT_FOUND: {
     http: 404,
     recoverable: false,
     summary: 'No webhook (or delivery of it) with this id that the caller owns.',
+  },
+  SCHEDULE_NOT_FOUND: {
+    http: 404,
+    recoverable: false,
+    summary: 'No schedule with this id that the caller owns.',
   },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
   REQUEST_TIMEOUT: {
@@ -69,6 +79,11 @@ export const ErrorCatalog = {
     summary: 'The request headers are over the size limit.',
   },
   RATE_LIMIT_EXCEEDED: { http: 429, recoverable: true, summary: 'Too many requests; wait and retry.' },
+  SCHEDULE_LIMIT_EXCEEDED: {
+    http: 429,
+    recoverable: false,
+    summary: 'The caller has MAX_SCHEDULES_PER_CALLER schedules already: delete one first.',
+  },
   INTERNAL_ERROR: { http: 500, recoverable: false, summary: 'An unexpected error inside the service.' },
   WORKER_LOST: {
     http: 500,
@@ -94,7 +109,8 @@ export const ErrorCatalog = {
   OUTPUT_TOO_LARGE: {
     http: 500,
     recoverable: false,
-    summary: "The skill's output is over the size limit (MAX_OUTPUT_BYTES).",
+    summary:
+      "The skill's output, or what it streams, is over a size limit (MAX_OUTPUT_BYTES; MAX_CHUNK_BYTES a chunk, MAX_STREAM_BYTES an attempt's chunks in all).",
   },
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
@@ -124,7 +140,8 @@ export const ErrorCatalog = {
   SERVICE_UNAVAILABLE: {
     http: 503,
     recoverable: true,
-    summary: 'Redis (the queue) cannot be reached; retry.',
+    summary:
+      'Redis (the queue) cannot be reached, or a write was not confirmed on ACK_REPLICAS replicas in time; retry.',
   },
   TOOL_TIMEOUT: { http: 504, recoverable: true, summary: 'A tool the skill uses timed out.' },
   EXECUTION_TIMEOUT: { http: 504, recoverable: true, summary: 'The execution ran past its deadline.' },

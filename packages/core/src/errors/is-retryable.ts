@@ -19,7 +19,10 @@ function retryableCode(code: ErrorCode): boolean {
     case 'ACCESS_DENIED':
     case 'SKILL_NOT_FOUND':
     case 'EXECUTION_NOT_FOUND':
+    case 'BATCH_NOT_FOUND':
     case 'WEBHOOK_NOT_FOUND':
+    case 'SCHEDULE_NOT_FOUND':
+    case 'SCHEDULE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
     case 'SKILL_VERSION_CONFLICT':
     case 'NOT_CONFIGURED':

@@ -54,6 +54,12 @@ export function checkPipeline(
       checkReferences(condition, scope, references);
       for (const expression of expressionsOf(condition)) inferSchema(expression, scope);
     }
+    if (step.context !== undefined) {
+      const where = `${at}/context/concurrency_key`;
+      const key = compileTemplates(step.context.concurrency_key, where, `${subject} concurrency_key`);
+      checkReferences(key, scope, references);
+      for (const expression of expressionsOf(key)) inferSchema(expression, scope);
+    }
     earlier.set(step.step, { schema: signature.output, owner: `the output of ${quote(step.skill)}` });
   });
   definition.calls.forEach((skill, index) => {

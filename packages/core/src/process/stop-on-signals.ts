@@ -12,7 +12,9 @@ export interface StopOptions {
 /**
  * The shutdown every process shares: on SIGTERM or SIGINT, log, run `close` once (it lets work in
  * flight finish), `flush` and exit 0, or 1 when closing fails or outlasts `deadlineMs`. A second
- * signal exits at once (1): an operator who asks twice does not want to wait.
+ * signal exits at once (1): an operator who asks twice does not want to wait. SIGHUP (its terminal
+ * closed) stops it the same way: Node's default would end it on the spot, leaving what it started
+ * in a process group of its own (npm start's private Redis) running.
  */
 export function stopOnSignals(
   logger: Logger,
@@ -43,6 +45,7 @@ export function stopOnSignals(
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.on('SIGHUP', stop);
 }
 
 /** Ends a process that could not start: operator-facing errors print their message, others in full. */

@@ -1,5 +1,6 @@
 import type { JobType, Queue } from 'bullmq';
 import type { VersionRef } from '../store/skill-registry';
+import { jobDueAt } from './job-due-at';
 import type { QueueRegistry } from './queue-registry';
 
 /** BullMQ's states as the gauges show them: prioritized jobs (every low one has a priority) are waiting. */
@@ -46,7 +47,7 @@ export async function queueJobsByState(
  * How long the jobs next in line in each version's queues have waited, in seconds, in the order
  * given: the head of each queue's FIFO list and of its prioritized set (a job behind them is
  * younger, or waits behind them by priority), the oldest of them; 0 when nothing waits, so that an
- * idle queue reads 0 rather than nothing.
+ * idle queue reads 0 rather than nothing. A delayed execution has waited since it was due.
  */
 export function queueHeadAges(queues: QueueRegistry, versions: VersionRef[], now: number): Promise<number[]> {
   return Promise.all(
@@ -59,5 +60,5 @@ export function queueHeadAges(queues: QueueRegistry, versions: VersionRef[], now
 
 async function headAgeSeconds(queue: Queue, now: number): Promise<number> {
   const heads = await queue.getJobs(['wait', 'prioritized'], 0, 0, true);
-  return Math.max(0, ...heads.map((job) => (job ? (now - job.timestamp) / 1000 : 0)));
+  return Math.max(0, ...heads.map((job) => (job ? (now - jobDueAt(job)) / 1000 : 0)));
 }

@@ -33,6 +33,8 @@ export interface SkillJobOptionsInput {
   retryBackoffMs: number;
   /** Where fair share puts the execution in its queue (fair-share.ts); in order when absent. */
   place?: QueuePlace;
+  /** Ms until a delayed execution is due: BullMQ keeps its job in the queue's delayed set until then. */
+  delayMs?: number;
 }
 
 /**
@@ -52,7 +54,8 @@ const LOWEST = 2 ** 21 - 1;
  * go to their queue's plain FIFO list; a low one carries a BullMQ priority, which BullMQ serves only
  * once that list is empty (and which costs a sorted set on the way, so only `low` pays for it). Fair
  * share places a few out of order: `ahead` at the front of the list (BullMQ's LIFO), `behind` with
- * priority n, behind every FIFO job and ahead of `low`.
+ * priority n, behind every FIFO job and ahead of `low`. A delayed job joins the back of its list
+ * (or the priority set, with its priority) when due.
  */
 export function skillJobOptions({
   executionId,
@@ -60,6 +63,7 @@ export function skillJobOptions({
   skill,
   retryBackoffMs,
   place,
+  delayMs,
 }: SkillJobOptionsInput): JobsOptions {
   const rank =
     priority === 'low'
@@ -70,6 +74,7 @@ export function skillJobOptions({
   return {
     jobId: executionId,
     ...(rank > 0 ? { priority: rank } : place && 'ahead' in place ? { lifo: true } : {}),
+    ...(delayMs ? { delay: delayMs } : {}),
     attempts: skill.retry + 1,
     backoff: { type: 'exponential', delay: retryBackoffMs },
     removeOnComplete: true,

@@ -36,9 +36,7 @@ export function createRedis(
   const common: RedisOptions = {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
-    // A server that does not take the connection (packets dropped) is tried again as soon as one
-    // that does not answer is left (10 s by default).
-    ...(liveness ? { connectTimeout: liveness.connectTimeoutMs } : {}),
+    ...(liveness ? liveness.connectionOptions : {}),
     ...targetOptions(resolved),
   };
   const options: RedisOptions =

@@ -1,7 +1,8 @@
-import { type Redis, ReplyError } from 'ioredis';
+import { type Redis, type RedisOptions, ReplyError } from 'ioredis';
 import type { Logger } from '../logging/create-logger';
+import { MasterSwitches } from './master-switches';
 import { redisAddressOf } from './redis-address';
-import type { RedisTarget } from './redis-target';
+import type { RedisNode, RedisTarget } from './redis-target';
 
 export interface RedisLivenessOptions {
   /**
@@ -31,17 +32,54 @@ export interface WatchOptions {
  * silent, so is every other that has not answered since it was asked: they share the path to that
  * server, and one blocked (BZPOPMIN, XREAD BLOCK) would otherwise wait out its block first. One line
  * per incident: from the first connection found silent until every one has answered again.
+ *
+ * A server that answers can still be the wrong one: with Sentinels, a primary on a minority side,
+ * healed after the majority promoted a replica. So while it watches connections it also listens for
+ * the Sentinels' promotions (MasterSwitches), and closes every connection that is not on the
+ * promoted master: ioredis asks the Sentinels again.
  */
 export class RedisLiveness {
   private readonly watched = new Set<ConnectionProbe>();
   /** When the incident's line was written; unset when there is none. */
   private incidentAt: number | undefined;
+  /** The Sentinels' promotions, listened to while a connection is watched (Sentinels only). */
+  private switches: MasterSwitches | undefined;
+  /** The promoted master last said, `host:port`: each Sentinel tells of the same promotion. */
+  private saidPromoted: string | undefined;
 
   constructor(private readonly options: RedisLivenessOptions) {}
 
-  /** The ioredis options that go with it: a connection attempt is bounded as a PING is. */
-  get connectTimeoutMs(): number {
-    return 2 * this.options.intervalMs;
+  /**
+   * The ioredis options that go with it. Connecting, and each question to a Sentinel, wait
+   * `intervalMs` at most: a server or Sentinel whose packets are dropped is given up for the next
+   * (ioredis's default is 10 s). Through a failover a connection may try the old master (the
+   * Sentinels name it until they promote) and a Sentinel cut off with it before it reaches the new
+   * one: each such wait comes before serving again. And TCP keepalive after `intervalMs` of quiet:
+   * the kernel then closes a socket whose peer is gone once its probes go unanswered (minutes with
+   * Linux's defaults): a backstop should a watch stop; the PINGs are the bound.
+   */
+  get connectionOptions(): Pick<RedisOptions, 'connectTimeout' | 'sentinelCommandTimeout' | 'keepAlive'> {
+    const { intervalMs } = this.options;
+    return { connectTimeout: intervalMs, sentinelCommandTimeout: intervalMs, keepAlive: intervalMs };
+  }
+
+  /**
+   * How often each connection is asked PING: a connection found silent is left within two of these.
+   * The pace at which what failed with a lost connection is worth trying again: BullMQ's workers
+   * wait their `runRetryDelay` (15 s by default) before fetching again after such an error, which
+   * kept a worker idle that long after a failover it had already followed.
+   */
+  get intervalMs(): number {
+    return this.options.intervalMs;
+  }
+
+  /**
+   * Whether no incident is open: none found silent, or every connection has answered since (one
+   * never connected, lazy, is not waited for). Meanwhile a connection's errors (each reconnect
+   * attempt's) are the incident's, said once already.
+   */
+  get answering(): boolean {
+    return this.incidentAt === undefined;
   }
 
   /** Watches `redis` until it ends; returns it. */
@@ -50,11 +88,38 @@ export class RedisLiveness {
     const probe = new ConnectionProbe(redis, 1 + Math.ceil(blocksMs / this.options.intervalMs), {
       silent: (since) => this.silent(probe, since),
       answered: () => this.answered(),
-      ended: () => this.watched.delete(probe),
+      ended: () => this.unwatch(probe),
     });
     this.watched.add(probe);
     probe.start(this.options.intervalMs);
+    const { sentinels } = this.options.target;
+    if (sentinels) this.switches ??= new MasterSwitches(sentinels, (master) => this.switched(master));
     return redis;
+  }
+
+  private unwatch(probe: ConnectionProbe): void {
+    this.watched.delete(probe);
+    if (this.watched.size > 0) return;
+    this.switches?.close();
+    this.switches = undefined;
+  }
+
+  /**
+   * The Sentinels promoted `master`: every connection elsewhere leaves. Said once per promotion
+   * (each Sentinel tells of it), unless an incident is open: its line already said that the
+   * process leaves the old master.
+   */
+  private switched(master: RedisNode): void {
+    const elsewhere = [...this.watched].filter((probe) => !probe.on(master));
+    for (const probe of elsewhere) probe.leave();
+    const promoted = `${master.host}:${master.port}`;
+    if (elsewhere.length === 0 || this.incidentAt !== undefined || this.saidPromoted === promoted) return;
+    this.saidPromoted = promoted;
+    const { text } = redisAddressOf(this.options.target);
+    this.options.logger?.warn(
+      { redis: text, master: promoted, connections: elsewhere.length },
+      `Redis at ${text} promoted ${promoted}: reconnecting`,
+    );
   }
 
   /** `found` has not answered since `since`: every other connection that has not either goes too. */
@@ -71,7 +136,8 @@ export class RedisLiveness {
   private answered(): void {
     const since = this.incidentAt;
     if (since === undefined) return;
-    if ([...this.watched].every((probe) => probe.answeredAt > since)) this.incidentAt = undefined;
+    const waitedFor = [...this.watched].filter((probe) => probe.redis.status !== 'wait');
+    if (waitedFor.every((probe) => probe.answeredAt > since)) this.incidentAt = undefined;
   }
 }
 
@@ -105,6 +171,16 @@ class ConnectionProbe {
     this.redis.on('ready', this.answer);
     this.redis.on('close', this.reset);
     this.redis.on('end', this.end);
+  }
+
+  /**
+   * Whether it is on `node`. One not ready counts as on it: it is connecting or will, and then
+   * asks the Sentinels, which name `node` by then (or say it again once they do).
+   */
+  on(node: RedisNode): boolean {
+    const { stream } = this.redis;
+    if (this.redis.status !== 'ready' || !stream) return true;
+    return stream.remoteAddress === node.host && stream.remotePort === node.port;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { RegistryEntry } from '../store/registry-entry';
 
 /** What launching an execution of a version needs of it, hosted here or registered from elsewhere. */
 export interface RunTarget {
-  skill: Pick<SkillDefinition, 'name' | 'version' | 'retry' | 'input' | 'queue_timeout'>;
+  skill: Pick<SkillDefinition, 'name' | 'version' | 'retry' | 'input' | 'queue_timeout' | 'concurrency'>;
   /** Registered from elsewhere: a worker calls its provider, retrying as its endpoint says. */
   remote?: { retryBackoffMs: number };
 }
@@ -17,7 +17,7 @@ export function runTargetOf(entry: RegistryEntry): RunTarget {
       name: descriptor.id,
       version: descriptor.version,
       retry: Math.max(0, descriptor.endpoint.retry.max_attempts - 1),
-      input: toInputSchema(descriptor.inputs),
+      input: toInputSchema(descriptor),
     },
     remote: { retryBackoffMs: descriptor.endpoint.retry.backoff_ms },
   };

@@ -22,3 +22,23 @@ export type ErrorBody = Static<typeof ErrorBody>;
 
 export const ErrorEnvelope = Type.Object({ error: ErrorBody });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+/**
+ * A JSON-RPC 2.0 error response whose `data` is our envelope: what a JSON-RPC endpoint (/mcp)
+ * answers for what it refuses over HTTP, since its clients read no other body.
+ */
+export const JsonRpcErrorResponse = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  id: Type.Union([Type.String(), Type.Integer(), Type.Null()], {
+    description: "The request's id, or null when the body was not a request (not JSON)",
+  }),
+  error: Type.Object({
+    code: Type.Integer({
+      description:
+        'JSON-RPC: -32700 Parse error, -32600 Invalid Request, -32603 Internal error, -32000 the rest',
+    }),
+    message: Type.String(),
+    data: ErrorEnvelope,
+  }),
+});
+export type JsonRpcErrorResponse = Static<typeof JsonRpcErrorResponse>;

@@ -27,6 +27,13 @@ export function isTerminalStatus(status: string): status is TerminalStatus {
 export const Timestamps = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  scheduled_for: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'Ours: when a delayed execution (context.delay_ms or run_at) is due to start; it waits `accepted` until then.',
+    }),
+  ),
   started_at: Type.Optional(Type.String({ format: 'date-time' })),
   completed_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
@@ -115,6 +122,18 @@ export const Execution = Type.Object({
     Type.String({
       description: 'Ours: the execution this one replays (POST replay), with its inputs or edited ones.',
     }),
+  ),
+  waiting_for: Type.Optional(
+    StringEnum(['concurrency'], {
+      description:
+        "Ours: while `accepted`, what it waits for besides a free worker: `concurrency`, the skill's concurrency limit (in all, or for its concurrency_key).",
+    }),
+  ),
+  schedule_id: Type.Optional(
+    Type.String({ description: 'Ours: the schedule this execution is a run of (POST /schedules).' }),
+  ),
+  batch_id: Type.Optional(
+    Type.String({ description: 'Ours: the batch (POST /batches) this execution was started in.' }),
   ),
   trace_id: Type.String(),
   priority: Priority,

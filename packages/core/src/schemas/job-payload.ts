@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ParentLink } from './execution';
 import { Priority } from './invocation-request';
+import { StringEnum } from './json-schema';
 
 /**
  * What the gateway puts on a skill's queue and the worker re-validates on dequeue: the contract
@@ -23,5 +24,14 @@ export const JobPayload = Type.Object({
   parent: Type.Optional(ParentLink),
   /** The authenticated caller that owns the execution (only they read it); steps inherit it. */
   owner: Type.Optional(Type.String()),
+  /** What the skill's `concurrency.per_key` counts it under (context.concurrency_key). */
+  concurrency_key: Type.Optional(Type.String()),
+  /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
+  debounce: Type.Optional(
+    Type.Object(
+      { key: Type.String(), mode: StringEnum(['trailing', 'leading']) },
+      { additionalProperties: false },
+    ),
+  ),
 });
 export type JobPayload = Static<typeof JobPayload>;

@@ -17,6 +17,13 @@ export const PipelineStep = Type.Object({
   condition: Type.Optional(Type.String()),
   /** Ours: the version range of the skill this step calls (the latest when left out). */
   version: Type.Optional(VersionRange),
+  /**
+   * Ours: the step's invocation context. `concurrency_key` (a template, as `input`'s values are):
+   * what the called skill's `concurrency.per_key` counts it under; a step has none unless it says.
+   */
+  context: Type.Optional(
+    Type.Object({ concurrency_key: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  ),
 });
 export type PipelineStep = Static<typeof PipelineStep>;
 
@@ -31,6 +38,30 @@ export const TaskSettings = Type.Object(
   { additionalProperties: false },
 );
 export type TaskSettings = Static<typeof TaskSettings>;
+
+/**
+ * Ours: how many executions of a skill run at once, across every worker, version and priority:
+ * `limit` in all, `per_key` for each `context.concurrency_key`. Those over it wait (status
+ * `accepted`, `waiting_for: "concurrency"`) without holding a worker's slot.
+ */
+export const ConcurrencySettings = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ConcurrencySettings = Static<typeof ConcurrencySettings>;
+
+/** Ours: at most `max` executions of a skill start in any `per_ms` window, across every worker. */
+export const RateLimitSettings = Type.Object(
+  {
+    max: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    per_ms: Type.Integer({ minimum: 1, maximum: 86_400_000 }),
+  },
+  { additionalProperties: false },
+);
+export type RateLimitSettings = Static<typeof RateLimitSettings>;
 
 /** skill.json, spec 003 section 8: "a skill is a function; skill.json is its signature". */
 export const SkillDefinition = Type.Object(
@@ -58,8 +89,17 @@ export const SkillDefinition = Type.Object(
      * buffers outside it); the worker's SANDBOX_THREAD_MEMORY_MB when absent.
      */
     memory_mb: Type.Optional(Type.Integer({ minimum: 16, maximum: 65_536 })),
+    /**
+     * Ours: for mode "llm", whether the model's answer is streamed as it comes (its text deltas are
+     * the execution's chunks, as a code skill's ctx.emit); a code skill streams without it.
+     */
+    stream: Type.Optional(Type.Boolean()),
     /** Ours: for mode "task", who may do its executions and what they are told. */
     task: Type.Optional(TaskSettings),
+    /** Ours: how many of its executions run at once, in all and per concurrency key. */
+    concurrency: Type.Optional(ConcurrencySettings),
+    /** Ours: how many of its executions start per window of time. */
+    rate_limit: Type.Optional(RateLimitSettings),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );

@@ -2,6 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { InputMigration } from './input-migration';
 import { JsonSchemaObject, StringEnum } from './json-schema';
 import { SemVer } from './semver';
+import { ConcurrencySettings, RateLimitSettings } from './skill-definition';
+import { SkillPause } from './skill-pause';
 
 export const CapabilityType = StringEnum(['plugin', 'api', 'knowledge', 'task']);
 export type CapabilityType = Static<typeof CapabilityType>;
@@ -93,6 +95,16 @@ export const SkillDescriptor = Type.Object(
     provider: Provider,
     endpoint: InvocationEndpoint,
     inputs: Type.Array(ParameterDefinition),
+    'x-inputs_schema': Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "The input schema's own keywords that no parameter holds ($schema, $defs that the parameters' $refs point into, additionalProperties, ...): with `inputs` (its type, properties and required), the whole input schema.",
+        },
+      ),
+    ),
     output: OutputDefinition,
     auth: AuthConfig,
     access: AccessPolicy,
@@ -112,6 +124,22 @@ export const SkillDescriptor = Type.Object(
         description: 'How inputs of earlier major versions are upgraded to this version.',
       }),
     ),
+    'x-concurrency': Type.Optional(
+      Type.Object(ConcurrencySettings.properties, {
+        additionalProperties: false,
+        readOnly: true,
+        description:
+          'The skill\'s concurrency limits (skill.json): at most `limit` executions at once, and `per_key` per `context.concurrency_key`; the others wait, `waiting_for: "concurrency"`.',
+      }),
+    ),
+    'x-rate_limit': Type.Optional(
+      Type.Object(RateLimitSettings.properties, {
+        additionalProperties: false,
+        readOnly: true,
+        description:
+          "The skill's rate limit (skill.json): at most `max` executions start in any `per_ms` window.",
+      }),
+    ),
     'x-deprecated': Type.Optional(
       Type.Object(Deprecation.properties, {
         readOnly: true,
@@ -123,6 +151,13 @@ export const SkillDescriptor = Type.Object(
         readOnly: true,
         description:
           'Set by the registry while no worker runs this version and its pool scales to zero: invocations are accepted and wait for a worker to start. Refused on registration.',
+      }),
+    ),
+    'x-paused': Type.Optional(
+      Type.Object(SkillPause.properties, {
+        readOnly: true,
+        description:
+          'Shown to admins while the skill is paused (POST /skills/{id}/pause): invocations are accepted and wait, none starts. Refused on registration.',
       }),
     ),
   },

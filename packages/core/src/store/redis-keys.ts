@@ -1,9 +1,34 @@
-/** Every Redis key the service owns (BullMQ owns its own under the same prefix). */
+import { ShardMap } from './shard-map';
+
+/** One notifications stream: its key, and the vshard whose tag it has (none: the prefix's). */
+export interface NotificationStream {
+  key: string;
+  vshard?: number;
+}
+
+/**
+ * Every Redis key the service owns (BullMQ owns its own under the same prefix). An execution's own
+ * keys (record, outcome, chunks, its job and queue) start with its id's hash tag (ShardMap.tagOf:
+ * the prefix, for every id but a sharded one); every other key with the prefix.
+ */
 export class RedisKeys {
-  constructor(readonly prefix: string) {}
+  readonly shards: ShardMap;
+
+  /** `shards`: REDIS_SHARDS, how many vshards take new executions (ShardMap); key names do not depend on it. */
+  constructor(
+    readonly prefix: string,
+    shards = 1,
+  ) {
+    this.shards = new ShardMap(prefix, shards);
+  }
+
+  /** What an execution's own keys and its BullMQ queue's start with. */
+  tagOf(executionId: string): string {
+    return this.shards.tagOf(executionId);
+  }
 
   execution(executionId: string): string {
-    return `${this.prefix}:exec:${executionId}`;
+    return `${this.tagOf(executionId)}:exec:${executionId}`;
   }
 
   /**
@@ -11,7 +36,15 @@ export class RedisKeys {
    * compact encoding; it expires with the record.
    */
   outcome(executionId: string): string {
-    return `${this.prefix}:exec:${executionId}:outcome`;
+    return `${this.tagOf(executionId)}:exec:${executionId}:outcome`;
+  }
+
+  /**
+   * STREAM of an execution's streamed output (ctx.emit), entry ids `<seq>-0`; it expires with the
+   * record (execution-chunks.ts).
+   */
+  chunks(executionId: string): string {
+    return `${this.tagOf(executionId)}:exec:${executionId}:chunks`;
   }
 
   /**
@@ -30,6 +63,23 @@ export class RedisKeys {
   }
 
   /**
+   * HASH of one batch (POST /batches): its caller, its items' count and its executions' ids. Kept
+   * EXECUTION_TTL_SECONDS past its creation and past each end of one of its executions (transition.lua).
+   * On its id's tag, as an execution's keys are: a sharded batch's items take its vshard.
+   */
+  batch(batchId: string): string {
+    return `${this.batches(batchId)}${batchId}`;
+  }
+
+  /**
+   * What the key of a batch on the tag of `id` (a batch's, or one of its executions') starts with:
+   * transition.lua appends the batch's id to the ending execution's.
+   */
+  batches(id: string): string {
+    return `${this.tagOf(id)}:batch:`;
+  }
+
+  /**
    * LIST of the ids of the executions created in one hour (epoch hours), everyone's or one
    * authenticated caller's (execution-index.ts).
    */
@@ -41,15 +91,11 @@ export class RedisKeys {
 
   /**
    * SORTED SET of the tasks waiting for someone (scored by when they opened): every skill's, or one
-   * skill's. A task leaves them when its execution ends.
+   * skill's, on one tag (the prefix, or a vshard's: a task is listed on its execution's tag, so that
+   * opening and ending it stay in its record's slot). A task leaves them when its execution ends.
    */
-  openTasks(skillId?: string): string {
-    return skillId === undefined ? `${this.prefix}:tasks:open` : `${this.prefix}:tasks:open:${skillId}`;
-  }
-
-  /** STRING set when a one-time task link has been used (its token id), until the link expires. */
-  usedTaskLink(tokenId: string): string {
-    return `${this.prefix}:task-link-used:${tokenId}`;
+  openTasks(skillId: string | undefined, tag: string = this.prefix): string {
+    return skillId === undefined ? `${tag}:tasks:open` : `${tag}:tasks:open:${skillId}`;
   }
 
   /** STRING: the encrypted credentials for the provider of a skill registered from elsewhere. */
@@ -78,9 +124,12 @@ export class RedisKeys {
     return `${this.prefix}:idem:${digest}`;
   }
 
-  /** BullMQ's HASH of a job (BullMQ's own key layout: prefix, queue name, job id). */
-  job(queueName: string, jobId: string): string {
-    return `${this.prefix}:${queueName}:${jobId}`;
+  /**
+   * BullMQ's HASH of an execution's job (BullMQ's own key layout: prefix, queue name, job id), on
+   * the execution's tag as its queue is (QueueRegistry).
+   */
+  job(queueName: string, executionId: string): string {
+    return `${this.tagOf(executionId)}:${queueName}:${executionId}`;
   }
 
   /** ZSET (all scores 0) of every skill id in the registry, read in lexical order for pagination. */
@@ -104,6 +153,11 @@ export class RedisKeys {
    */
   dormantVersions(): string {
     return `${this.prefix}:registry:dormant`;
+  }
+
+  /** HASH skill id → JSON SkillPause: the skills an operator paused (their queues are held). */
+  pausedSkills(): string {
+    return `${this.prefix}:registry:paused`;
   }
 
   /** ZSET worker id → lease expiry (ms since epoch) of the workers hosting one version of a skill. */
@@ -141,6 +195,27 @@ export class RedisKeys {
     return `${this.prefix}:in-flight:${partition.map(encodeURIComponent).join(':')}`;
   }
 
+  /**
+   * What every key of one skill's flow control (skill.json `concurrency` and `rate_limit`, across
+   * its versions) starts with; the flow scripts append the rest (flow-keys.lua).
+   */
+  flow(skillId: string): string {
+    return `${this.prefix}:flow:${encodeURIComponent(skillId)}:`;
+  }
+
+  /**
+   * STRING: the execution that one debounce key (context.debounce) has open, for one skill and one
+   * caller (`scope`: an authenticated caller, or an anonymous one's caller id), by mode.
+   */
+  debounce(skillId: string, scope: string, mode: string, key: string): string {
+    return `${this.flow(skillId)}debounce:${[scope, mode, key].map(encodeURIComponent).join(':')}`;
+  }
+
+  /** ZSET start → epoch ms: the starts of one skill's rate limit within its window (rate-starts.ts). */
+  rateStarts(skillId: string): string {
+    return `${this.flow(skillId)}starts`;
+  }
+
   /** Prefix of the fixed-window counters of rate limits. */
   rateLimits(): string {
     return `${this.prefix}:rate`;
@@ -153,10 +228,24 @@ export class RedisKeys {
   /**
    * STREAM of the changes webhooks are to hear of (execution id and status), appended by the
    * execution store's TRANSITION for records that have a webhook; worker dispatchers read it as a
-   * consumer group.
+   * consumer group. One per hash tag, beside the records whose changes it holds (the transition
+   * appends in its record's slot): the prefix's for legacy ids, each vshard's for its own.
    */
-  notifications(): string {
-    return `${this.prefix}:notifications`;
+  notifications(executionId = ''): string {
+    return `${this.tagOf(executionId)}:notifications`;
+  }
+
+  /**
+   * Every notifications stream a reader follows, each with its vshard: the prefix's (no vshard:
+   * legacy ids, and every id at one shard), then each active vshard's when there are more.
+   */
+  notificationStreams(): NotificationStream[] {
+    const { shards } = this;
+    const vshards = shards.shards > 1 ? shards.active() : [];
+    return [
+      { key: `${this.prefix}:notifications` },
+      ...vshards.map((vshard) => ({ key: `${shards.tag(vshard)}:notifications`, vshard })),
+    ];
   }
 
   /**
@@ -187,6 +276,21 @@ export class RedisKeys {
     return `${this.prefix}:webhooks:callers`;
   }
 
+  /** HASH of what A2A keeps of one task (an execution): the context it was sent in, its routing. */
+  a2aTask(taskId: string): string {
+    return `${this.prefix}:a2a:task:${taskId}`;
+  }
+
+  /** SET of the ids of the tasks one caller started in one A2A context. */
+  a2aContext(owner: string, contextId: string): string {
+    return `${this.prefix}:a2a:context:${owner}:${contextId}`;
+  }
+
+  /** SET of the ids of one A2A task's push notification webhooks. */
+  taskWebhooks(taskId: string): string {
+    return `${this.prefix}:webhooks:task:${taskId}`;
+  }
+
   /** HASH of one delivery of an event to a webhook: its state, attempts and payload. */
   delivery(id: string): string {
     return `${this.prefix}:delivery:${id}`;
@@ -200,5 +304,23 @@ export class RedisKeys {
   /** LIST of one webhook's delivery ids, newest first. */
   deliveriesOf(webhookId: string): string {
     return `${this.prefix}:deliveries:${webhookId}`;
+  }
+
+  /** HASH of one schedule: its definition (JSON), and the execution of its latest launched run. */
+  schedule(id: string): string {
+    return `${this.prefix}:schedule:${id}`;
+  }
+
+  /** ZSET of one schedule's latest runs (JSON), scored by their due time (epoch ms). */
+  scheduleRuns(id: string): string {
+    return `${this.prefix}:schedule:${id}:runs`;
+  }
+
+  /**
+   * ZSET (all scores 0) of `<created ms, 13 digits>:<id>` of every schedule, or one owner's: listed in
+   * the order they were made, from a member on (the cursor); its size is the owner's count.
+   */
+  schedules(owner?: string): string {
+    return owner === undefined ? `${this.prefix}:schedules` : `${this.prefix}:schedules:by:${owner}`;
   }
 }

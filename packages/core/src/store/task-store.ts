@@ -10,6 +10,7 @@ import {
 import HAND_IN from './hand-in-task.lua';
 import OPEN from './open-task.lua';
 import type { RedisKeys } from './redis-keys';
+import { tagsInUse } from './tags-in-use';
 
 export type ClaimResult = 'claimed' | 'not-open' | 'claimed-by-another';
 export type HandInResult = TransitionResult | 'claimed-by-another';
@@ -36,8 +37,15 @@ export class TaskStore {
 
   /** False when the execution has ended meanwhile (canceled, say). */
   async open(executionId: string, skillId: string, deadline: number): Promise<boolean> {
-    const keys = [this.keys.execution(executionId), this.keys.openTasks(), this.keys.openTasks(skillId)];
-    return (await this.openScript(keys, [executionId, this.clock(), deadline])) === 1;
+    // On the record's tag: its end (transition.lua) removes it from them in the same slot.
+    const tag = this.keys.tagOf(executionId);
+    const keys = [
+      this.keys.execution(executionId),
+      this.keys.openTasks(undefined, tag),
+      this.keys.openTasks(skillId, tag),
+    ];
+    const args = [executionId, this.clock(), deadline, this.keys.watcherInboxes()];
+    return (await this.openScript(keys, args)) === 1;
   }
 
   async claim(executionId: string, callerId: string): Promise<ClaimResult> {
@@ -46,25 +54,41 @@ export class TaskStore {
   }
 
   /**
-   * Ends a task's execution with `end` (ExecutionTransitions' completeCall or failCall) unless
-   * another caller than `callerId` has claimed it, in one script (hand-in-task.lua): a claim made
-   * at the same moment is either seen here or finds the task ended. Without `callerId` (a one-time
-   * link), any claim is passed over.
+   * Ends a task's execution with `end` (ExecutionTransitions' completeCall or failCall) for
+   * `callerId` (who hands it in, or who issued the one-time link it is handed in by) unless another
+   * caller has claimed it, in one script (hand-in-task.lua): a claim made at the same moment is
+   * either seen here or finds the task ended.
    */
-  async handIn(end: TransitionCall, callerId: string | undefined): Promise<HandInResult> {
-    const reply = await this.handInScript(end.keys, [callerId ?? '', ...end.args]);
+  async handIn(end: TransitionCall, callerId: string): Promise<HandInResult> {
+    const reply = await this.handInScript(end.keys, [callerId, ...end.args]);
     return reply === -2 ? 'claimed-by-another' : transitionResult(reply);
   }
 
-  /** Open task ids, oldest first, from `after` (exclusive score/id cursor), at most `count`. */
+  /**
+   * Open task ids, oldest first (then by id), from `after` (exclusive score/id cursor), at most
+   * `count`: the sets of every tag in use read apart (a cluster client sends no command across
+   * slots) and merged.
+   */
   async list(
     skillId: string | undefined,
     after: { score: number; id: string } | undefined,
     count: number,
   ): Promise<{ id: string; score: number }[]> {
-    const key = this.keys.openTasks(skillId);
+    const read = tagsInUse(this.keys.shards).map((tag) => this.listOn(tag, skillId, after, count));
+    const merged = (await Promise.all(read)).flat();
+    if (read.length > 1) merged.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return merged.slice(0, count);
+  }
+
+  /** One tag's open task ids, as `list` (ZRANGEBYSCORE orders ties by id, as `list` merges them). */
+  private async listOn(
+    tag: string,
+    skillId: string | undefined,
+    after: { score: number; id: string } | undefined,
+    count: number,
+  ): Promise<{ id: string; score: number }[]> {
     const flat = await this.redis.zrangebyscore(
-      key,
+      this.keys.openTasks(skillId, tag),
       after?.score ?? '-inf',
       '+inf',
       'WITHSCORES',

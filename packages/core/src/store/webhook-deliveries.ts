@@ -13,6 +13,15 @@ export interface NewDelivery {
   status: string;
   /** The request body, kept so that every attempt and redelivery sends the same bytes. */
   payload: string;
+  /** The body's media type, when it is not application/json (an A2A push notification's). */
+  contentType?: string;
+}
+
+/** A delivery, and what is sent each time: its body and that body's media type. */
+export interface StoredDelivery {
+  delivery: WebhookDelivery;
+  payload: string;
+  contentType: string;
 }
 
 /** How long deliveries are kept after their webhook's latest event: a week, to look into and redeliver. */
@@ -46,6 +55,7 @@ export class WebhookDeliveries {
       state: 'pending',
       created_at: new Date(this.clock()).toISOString(),
       payload: delivery.payload,
+      ...(delivery.contentType === undefined ? {} : { content_type: delivery.contentType }),
     };
     const added = await this.addScript(
       [this.keys.delivery(delivery.id), this.keys.deliveriesOf(delivery.webhookId)],
@@ -54,13 +64,17 @@ export class WebhookDeliveries {
     return added === 1;
   }
 
-  async get(id: string): Promise<{ delivery: WebhookDelivery; payload: string } | null> {
+  async get(id: string): Promise<StoredDelivery | null> {
     const [fields, attempts] = await Promise.all([
       this.redis.hgetall(this.keys.delivery(id)),
       this.redis.lrange(this.keys.deliveryAttempts(id), 0, -1),
     ]);
     if (fields.webhook_id === undefined) return null;
-    return { delivery: deliveryOf(id, fields, attempts), payload: fields.payload ?? '' };
+    return {
+      delivery: deliveryOf(id, fields, attempts),
+      payload: fields.payload ?? '',
+      contentType: fields.content_type ?? 'application/json',
+    };
   }
 
   /** Notes one attempt and the state it leaves the delivery in. */

@@ -1,21 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { TaskPush } from '../a2a/task-push';
 import type { CreatedWebhook, NewWebhook, WebhookMode, WebhookTarget, WebhookView } from '../schemas/webhook';
 import type { RedisKeys } from './redis-keys';
 
-/** A webhook as the service keeps it: who owns it (null: an anonymous invocation's) and its secret. */
+/**
+ * A webhook as the service keeps it: who owns it (null: an anonymous invocation's) and its secret;
+ * an A2A task's push notification configuration besides (its deliveries are A2A's payloads).
+ */
 export interface StoredWebhook {
   view: WebhookView;
   owner: string | null;
   secret: string;
+  push?: TaskPush;
 }
 
 /** How long an invocation's own webhook outlives its execution's retention: its deliveries' window. */
 const INVOCATION_WEBHOOK_EXTRA_SECONDS = 86_400;
 
+/** An A2A task's push notification configurations, at most. */
+export const MAX_TASK_PUSH_CONFIGS = 10;
+
 /**
- * Webhooks in Redis: a caller's standing ones (POST /webhooks), and the one an invocation names for
- * its own execution. A secret is made here, returned once and kept to sign deliveries (an HMAC
+ * Webhooks in Redis: a caller's standing ones (POST /webhooks), the one an invocation names for
+ * its own execution, and an A2A task's push notification configurations (each a webhook of the
+ * task's execution, told of every change, listed by the task). A secret is made here, returned once and kept to sign deliveries (an HMAC
  * needs the key itself, so it cannot be stored hashed as API keys are). The callers that have
  * standing webhooks, and whether one wants every change, are kept in one hash that gateways read
  * whole, so that an invocation costs no lookup.
@@ -58,6 +67,40 @@ export class WebhookStore {
     return created;
   }
 
+  /**
+   * A push notification configuration of an A2A task: told of every change of its execution, it
+   * expires as an invocation's own webhook does. One of the task's with the same configuration id
+   * is replaced. Signed as every delivery, with the configuration's token as the key when it has
+   * one (whsec_ and the token in base64), so that its receiver can check the signature.
+   */
+  async createForTask(owner: string | undefined, taskId: string, url: string, push: TaskPush) {
+    const replaced = (await this.ofTask(taskId)).find((webhook) => webhook.push?.configId === push.configId);
+    if (replaced) await this.remove(replaced);
+    const created = this.newWebhook('change', url, { execution_id: taskId });
+    const secret =
+      push.token === undefined ? created.secret : `whsec_${Buffer.from(push.token).toString('base64')}`;
+    const key = this.keys.webhook(created.id);
+    const task = this.keys.taskWebhooks(taskId);
+    const ttl = this.executionTtlSeconds + INVOCATION_WEBHOOK_EXTRA_SECONDS;
+    await this.redis
+      .multi()
+      .hset(key, { ...fieldsOf({ ...created, secret }, owner ?? null), ...pushFieldsOf(push) })
+      .expire(key, ttl)
+      .sadd(task, created.id)
+      .expire(task, ttl)
+      .exec();
+    return (await this.get(created.id)) as StoredWebhook;
+  }
+
+  /** An A2A task's push notification configurations, oldest first. */
+  async ofTask(taskId: string): Promise<StoredWebhook[]> {
+    const ids = await this.redis.smembers(this.keys.taskWebhooks(taskId));
+    const found = await Promise.all(ids.map((id) => this.get(id)));
+    return found
+      .filter((webhook): webhook is StoredWebhook => webhook !== null)
+      .sort((a, b) => a.view.created_at.localeCompare(b.view.created_at));
+  }
+
   async get(id: string): Promise<StoredWebhook | null> {
     return storedOf(id, await this.redis.hgetall(this.keys.webhook(id)));
   }
@@ -75,6 +118,9 @@ export class WebhookStore {
   async remove(webhook: StoredWebhook): Promise<boolean> {
     const { id } = webhook.view;
     const removed = await this.redis.del(this.keys.webhook(id));
+    if (webhook.push && webhook.view.execution_id !== undefined) {
+      await this.redis.srem(this.keys.taskWebhooks(webhook.view.execution_id), id);
+    }
     if (webhook.owner !== null && webhook.view.execution_id === undefined) {
       await this.redis.srem(this.keys.webhooksOf(webhook.owner), id);
       await this.refreshCaller(webhook.owner);
@@ -130,8 +176,32 @@ function fieldsOf(created: CreatedWebhook, owner: string | null): Record<string,
   };
 }
 
+function pushFieldsOf(push: TaskPush): Record<string, string> {
+  return {
+    push_config_id: push.configId,
+    push_version: push.version,
+    ...(push.token === undefined ? {} : { push_token: push.token }),
+    ...(push.authentication === undefined
+      ? {}
+      : { push_scheme: push.authentication.scheme, push_credentials: push.authentication.credentials }),
+  };
+}
+
+function pushOf(fields: Record<string, string>): TaskPush | undefined {
+  if (fields.push_config_id === undefined) return undefined;
+  return {
+    configId: fields.push_config_id,
+    version: fields.push_version === '0.3' ? '0.3' : '1.0',
+    ...(fields.push_token === undefined ? {} : { token: fields.push_token }),
+    ...(fields.push_scheme === undefined
+      ? {}
+      : { authentication: { scheme: fields.push_scheme, credentials: fields.push_credentials ?? '' } }),
+  };
+}
+
 function storedOf(id: string, fields: Record<string, string>): StoredWebhook | null {
   if (fields.url === undefined || fields.secret === undefined) return null;
+  const push = pushOf(fields);
   return {
     view: {
       id,
@@ -144,5 +214,6 @@ function storedOf(id: string, fields: Record<string, string>): StoredWebhook | n
     },
     owner: fields.owner ? fields.owner : null,
     secret: fields.secret,
+    ...(push === undefined ? {} : { push }),
   };
 }

@@ -31,10 +31,15 @@ export interface IndexScope {
  *
  * A busy gateway launches tens of executions in one turn of the event loop, their records and jobs
  * in one write (coalesce-writes.ts). Their ids go to each list in one RPUSH at the end of that
- * write, not one RPUSH each (two Redis commands an invocation).
+ * write, not one RPUSH each (two Redis commands an invocation). A connection that holds no writes
+ * (a cluster client's never does) sends them as soon as the code that launched them yields, before
+ * their jobs (BullMQ sends a job after awaiting its client): one RPUSH for a bulk launch or a burst
+ * started together, and a job still the last write of its launch, as with an RPUSH each. Not later:
+ * a list written after the jobs let a Redis killed in between refuse launches that then ran
+ * (docs/performance.md, 2026-11-25 17:50).
  */
 export class ExecutionIndex {
-  /** The appends joining this turn's held writes, per list. */
+  /** The appends to send together, per list. */
   private pending: Map<string, PendingAppend> | undefined;
 
   constructor(
@@ -57,14 +62,12 @@ export class ExecutionIndex {
     await Promise.all(lists.map((list) => this.append(list, executionId, expireAt)));
   }
 
-  /** Adds `executionId` to the list: with this turn's held writes, or at once if none are held. */
+  /** Adds `executionId` to the list: with this turn's held writes, or once the current task yields. */
   private append(list: string, executionId: string, expireAt: number): Promise<void> {
     let turn = this.pending;
     if (!turn) {
       const joining = new Map<string, PendingAppend>();
-      if (!joinHeldWrites(this.redis, () => this.send(joining))) {
-        return this.push(list, [executionId], expireAt);
-      }
+      if (!joinHeldWrites(this.redis, () => this.send(joining))) queueMicrotask(() => this.send(joining));
       turn = joining;
       this.pending = joining;
     }

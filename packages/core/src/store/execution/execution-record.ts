@@ -1,3 +1,4 @@
+import { dueAt, type ScheduledStart } from '../../queue/scheduled-start';
 import type { ErrorBody } from '../../schemas/error-body';
 import {
   type AttemptError,
@@ -140,8 +141,12 @@ export interface RecordExtras {
   slots?: string[];
   /** The execution this one replays. */
   replay_of?: string;
+  /** The schedule it is a run of. */
+  schedule_id?: string;
   /** Of a skill registered from elsewhere: its job is on the remote queue. */
   remote?: boolean;
+  /** When a delayed execution starts (its record says when it is due). */
+  start?: ScheduledStart;
   /** Webhooks hear of its end, or of every change (a standing one of its caller's, or its own). */
   hook?: WebhookMode;
   /** The webhook its invocation named for it. */
@@ -151,6 +156,13 @@ export interface RecordExtras {
    * on (see ExecutionRecords.read's `watcher`): the request that invokes it waits for its end.
    */
   watched?: string;
+  /** The batch it was started in (POST /batches). */
+  batch_id?: string;
+  /**
+   * Its skill's concurrency limits apply to it: until a worker admits it to its slots (the flow
+   * gate), a job taken is not running, only about to be parked or run.
+   */
+  unadmitted?: boolean;
 }
 
 /**
@@ -169,19 +181,25 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     caller_id: payload.caller.id,
     caller_type: payload.caller.type,
     created_at: String(now),
+    ...(extras.start === undefined ? {} : { scheduled_for: String(dueAt(extras.start, now)) }),
     // Kept for a replay: the job that carries them is gone once the execution ends.
     inputs: JSON.stringify(payload.inputs),
     ...(extras.replay_of === undefined ? {} : { replay_of: extras.replay_of }),
+    ...(extras.schedule_id === undefined ? {} : { schedule_id: extras.schedule_id }),
     ...(extras.remote ? { remote: '1' } : {}),
     ...(payload.parent
       ? { parent_execution_id: payload.parent.execution_id, parent_step: payload.parent.step }
       : {}),
     ...(payload.owner === undefined ? {} : { owner_id: payload.owner }),
     ...(payload.queue_timeout_ms === undefined ? {} : { queue_timeout_ms: String(payload.queue_timeout_ms) }),
+    // Kept for a replay, which is gated under the same key.
+    ...(payload.concurrency_key === undefined ? {} : { concurrency_key: payload.concurrency_key }),
     ...(extras.slots?.length ? { slots: JSON.stringify(extras.slots) } : {}),
     ...(extras.hook === undefined ? {} : { hook: extras.hook }),
     ...(extras.webhook_id === undefined ? {} : { webhook_id: extras.webhook_id }),
     ...(extras.watched === undefined ? {} : { watched: extras.watched }),
+    ...(extras.batch_id === undefined ? {} : { batch_id: extras.batch_id }),
+    ...(extras.unadmitted ? { unadmitted: '1' } : {}),
   };
 }
 
@@ -204,6 +222,11 @@ function workerOf(fields: Record<string, string>, live: LiveJob): { worker_id?: 
   return worker === undefined ? {} : { worker_id: worker };
 }
 
+/** When the execution was due to start (epoch ms): its scheduled time if delayed, else its acceptance. */
+export function dueAtOf(fields: Record<string, string>): number {
+  return Number(fields.scheduled_for ?? fields.created_at);
+}
+
 const isoOf = (ms: string | number | undefined) =>
   ms === undefined || ms === '' ? undefined : new Date(Number(ms)).toISOString();
 
@@ -218,6 +241,7 @@ export function toExecution(
   const started = live.processedOn !== undefined && fields.status === 'accepted';
   const status = (started ? 'running' : fields.status) as ExecutionStatus;
   const usage = usageOf(fields);
+  const scheduledFor = isoOf(fields.scheduled_for);
   const startedAt = isoOf(fields.started_at) ?? isoOf(live.processedOn);
   const completedAt = isoOf(fields.completed_at);
   const createdAt = isoOf(fields.created_at) ?? '';
@@ -243,12 +267,18 @@ export function toExecution(
     ...(steps ? { steps } : {}),
     ...taskOf(fields, status),
     ...(fields.replay_of === undefined ? {} : { replay_of: fields.replay_of }),
+    ...(fields.waiting_for === undefined || status !== 'accepted'
+      ? {}
+      : { waiting_for: fields.waiting_for as 'concurrency' }),
+    ...(fields.schedule_id === undefined ? {} : { schedule_id: fields.schedule_id }),
+    ...(fields.batch_id === undefined ? {} : { batch_id: fields.batch_id }),
     trace_id: fields.trace_id ?? '',
     priority: (fields.priority ?? 'normal') as Execution['priority'],
     caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },
     timestamps: {
       created_at: createdAt,
       updated_at: updatedAt,
+      ...(scheduledFor === undefined ? {} : { scheduled_for: scheduledFor }),
       ...(startedAt === undefined ? {} : { started_at: startedAt }),
       ...(completedAt === undefined ? {} : { completed_at: completedAt }),
     },

@@ -1,21 +1,33 @@
 import type { Redis } from 'ioredis';
 import { remoteQueueName, skillQueueName } from '../../queue/skill-queue';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
-import { type Execution, TERMINAL_STATUSES } from '../../schemas/execution';
+import { type Execution, type ExecutionStatus, TERMINAL_STATUSES } from '../../schemas/execution';
 import type { Priority } from '../../schemas/invocation-request';
 import type { JobPayload } from '../../schemas/job-payload';
 import type { RedisKeys } from '../redis-keys';
 import type { ExecutionIndex } from './execution-index';
-import { type LiveJob, type RecordExtras, recordFields, toExecution } from './execution-record';
+import { dueAtOf, type LiveJob, type RecordExtras, recordFields, toExecution } from './execution-record';
 import { stepSummaries } from './execution-steps';
 import type { ExecutionTransitions } from './execution-transitions';
 import { isPastQueueTimeout, neverStartedError } from './never-started';
 import READ from './read-record.lua';
 
-/** An execution as the protocol shows it, and who it belongs to (null for an anonymous one). */
+/**
+ * What a view of many executions shows of each (ExecutionRecords.brief), and who it belongs to
+ * (null for an anonymous one).
+ */
+export type ExecutionBrief = Pick<Execution, 'execution_id' | 'skill_id' | 'status'> & {
+  owner: string | null;
+};
+
+/**
+ * An execution as the protocol shows it, who it belongs to (null for an anonymous one), and the seq
+ * of the last chunk it streamed (0: none; ExecutionChunks).
+ */
 export interface ReadableExecution {
   execution: Execution;
   owner: string | null;
+  chunks: number;
 }
 
 const FINAL = new Set<string>(TERMINAL_STATUSES);
@@ -33,6 +45,7 @@ export class ExecutionRecords {
     private readonly index: ExecutionIndex,
     private readonly transitions: ExecutionTransitions,
     private readonly clock: () => number = Date.now,
+    private readonly expired?: (executionId: string) => Promise<void>,
   ) {
     this.readScript = redisScript(redis, 'skillrunRead', READ);
   }
@@ -57,6 +70,11 @@ export class ExecutionRecords {
     return inputs === null ? null : (JSON.parse(inputs) as Record<string, unknown>);
   }
 
+  /** The execution's context.concurrency_key, kept for a replay; undefined when it had none. */
+  async concurrencyKeyOf(executionId: string): Promise<string | undefined> {
+    return (await this.redis.hget(this.keys.execution(executionId), 'concurrency_key')) ?? undefined;
+  }
+
   /** Removes a record whose job could not be enqueued, so no execution is left dangling. */
   async discard(executionId: string): Promise<void> {
     await this.redis.del(this.keys.execution(executionId));
@@ -78,25 +96,72 @@ export class ExecutionRecords {
     let fields = await this.fields(executionId, options.watcher);
     let live: LiveJob = {};
     if (fields.status && !FINAL.has(fields.status)) {
-      const queue =
-        fields.remote === undefined
-          ? skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields))
-          : remoteQueueName(priorityOf(fields));
       const [processedOn, started, worker] = await this.redis.hmget(
-        this.keys.job(queue, executionId),
+        this.keys.job(queueOf(fields), executionId),
         'processedOn',
         'ats',
         'pb',
       );
-      if (processedOn === null && started === null) fields = await this.expireUnstarted(executionId);
-      else
+      // A job parked for a concurrency slot was taken (BullMQ counted a start) but did not start.
+      if ((processedOn === null && started === null) || fields.waiting_for !== undefined)
+        fields = await this.expireUnstarted(executionId);
+      // Taken and not yet admitted to its concurrency slots, it has not started: its worker, which
+      // parks it or runs it next, also ends it if it waited past its queue timeout.
+      else if (fields.unadmitted === undefined)
         live = {
           processedOn: Number(processedOn),
-          attemptsStarted: Number(started ?? 0),
+          attemptsStarted: Number(started ?? 0) - Number(fields.parks ?? 0),
           ...(worker === null ? {} : { worker }),
         };
     }
     return this.readable(executionId, fields, live);
+  }
+
+  /**
+   * The execution's status and skill alone, as read() shows them, without the rest of its record
+   * (an output may be large): what a view of many executions needs (a batch's). Null when there
+   * is no record.
+   */
+  async brief(executionId: string): Promise<ExecutionBrief | null> {
+    const key = this.keys.execution(executionId);
+    const [status, skillId, version, priority, remote, queueTimeout, owner, parked, unadmitted] =
+      await this.redis.hmget(
+        key,
+        'status',
+        'skill_id',
+        'skill_version',
+        'priority',
+        'remote',
+        'queue_timeout_ms',
+        'owner_id',
+        'waiting_for',
+        'unadmitted',
+      );
+    if (status === null) return null;
+    const brief = { execution_id: executionId, skill_id: skillId ?? '', owner: owner ?? null };
+    if (status !== 'accepted') return { ...brief, status: status as ExecutionStatus };
+    const queue = queueOf({
+      ...(skillId === null ? {} : { skill_id: skillId }),
+      ...(version === null ? {} : { skill_version: version }),
+      ...(priority === null ? {} : { priority }),
+      ...(remote === null ? {} : { remote }),
+    });
+    const [processedOn, started] = await this.redis.hmget(
+      this.keys.job(queue, executionId),
+      'processedOn',
+      'ats',
+    );
+    // Taken, its job has started unless it waits for a concurrency slot or its admission (as in read()).
+    if ((processedOn !== null || started !== null) && parked === null && unadmitted === null)
+      return { ...brief, status: 'running' };
+    // Not started, or its job gone because it ended meanwhile: the record says which. One past its
+    // queue timeout is ended by whoever reads it, as read() does.
+    if (queueTimeout !== null) {
+      const read = await this.read(executionId);
+      return read && { ...brief, status: read.execution.status };
+    }
+    const now = await this.redis.hget(key, 'status');
+    return now === null ? null : { ...brief, status: now as ExecutionStatus };
   }
 
   /** The execution that fields read from its record show, with its steps' statuses. */
@@ -107,7 +172,7 @@ export class ExecutionRecords {
   ): Promise<ReadableExecution | null> {
     const steps = await stepSummaries(fields, (id) => this.get(id));
     const execution = toExecution(executionId, fields, live, steps);
-    return execution && { execution, owner: fields.owner_id ?? null };
+    return execution && { execution, owner: fields.owner_id ?? null, chunks: Number(fields.chunks ?? 0) };
   }
 
   /**
@@ -128,15 +193,21 @@ export class ExecutionRecords {
   /**
    * The record read again when its job has not started (or is gone). One that waited past its
    * queue timeout is ended as a timeout here, by whoever reads it, so that its status is true even
-   * while no worker is free to notice; a worker that takes its job later finds it ended.
+   * while no worker is free to notice; a worker that takes its job later finds it ended. The
+   * concurrency slots it may hold (given, its job not yet taken) go on at once (`expired`).
    */
   private async expireUnstarted(executionId: string): Promise<Record<string, string>> {
     const fields = await this.fields(executionId);
     const queueTimeout = fields.queue_timeout_ms === undefined ? undefined : Number(fields.queue_timeout_ms);
-    const createdAt = Number(fields.created_at);
+    const dueAt = dueAtOf(fields);
     const now = this.clock();
-    if (fields.status !== 'accepted' || !isPastQueueTimeout(createdAt, queueTimeout, now)) return fields;
-    await this.transitions.fail(executionId, 'timeout', neverStartedError(createdAt, queueTimeout, now));
+    if (fields.status !== 'accepted' || !isPastQueueTimeout(dueAt, queueTimeout, now)) return fields;
+    const ended = await this.transitions.fail(
+      executionId,
+      'timeout',
+      neverStartedError(dueAt, queueTimeout, now),
+    );
+    if (ended === 'applied') await this.expired?.(executionId).catch(() => {});
     return this.fields(executionId);
   }
 
@@ -164,4 +235,11 @@ export function fieldsOf(flat: string[], outcome: string | null): Record<string,
 
 function priorityOf(fields: Record<string, string>): Priority {
   return (fields.priority ?? 'normal') as Priority;
+}
+
+/** The queue an execution's job is in, from its record's fields. */
+function queueOf(fields: Record<string, string>): string {
+  return fields.remote === undefined
+    ? skillQueueName(fields.skill_id ?? '', fields.skill_version ?? '', priorityOf(fields))
+    : remoteQueueName(priorityOf(fields));
 }

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../redis-keys';
 import { AttemptDeadlines } from './attempt-deadlines';
+import { ExecutionChunks } from './execution-chunks';
+import { ExecutionDebounce } from './execution-debounce';
 import { ExecutionIndex } from './execution-index';
 import { ExecutionRecords } from './execution-records';
 import { ExecutionSteps } from './execution-steps';
@@ -8,6 +10,16 @@ import { ExecutionTransitions } from './execution-transitions';
 import { ExecutionUsage } from './execution-usage';
 import { ExecutionWatchers } from './execution-watchers';
 import { RemoteStates } from './remote-states';
+
+export interface ExecutionStoreOptions {
+  /** Epoch ms (Date.now by default). */
+  clock?: () => number;
+  /**
+   * Told of each execution a reader ended as a timeout (past its queue timeout, not started), so
+   * that the concurrency slots it may hold go on (SlotHandover.ended). Its failure is not the read's.
+   */
+  expired?: (executionId: string) => Promise<void>;
+}
 
 /**
  * The executions in Redis, by aspect, all over the same record (one HASH per execution, see
@@ -32,15 +44,22 @@ export class ExecutionStore {
   readonly deadlines: AttemptDeadlines;
   /** The executions of each hour, for listings. */
   readonly index: ExecutionIndex;
+  /** Debounced invocations: the one execution a debounce key has open. */
+  readonly debounce: ExecutionDebounce;
+  /** The output a skill streams as it runs (ctx.emit), chunk by chunk. */
+  readonly chunks: ExecutionChunks;
 
-  constructor(redis: Redis, keys: RedisKeys, ttlSeconds: number, clock: () => number = Date.now) {
+  constructor(redis: Redis, keys: RedisKeys, ttlSeconds: number, options: ExecutionStoreOptions = {}) {
+    const { clock = Date.now, expired } = options;
     this.transitions = new ExecutionTransitions(redis, keys, ttlSeconds, clock);
     this.index = new ExecutionIndex(redis, keys, ttlSeconds);
-    this.records = new ExecutionRecords(redis, keys, this.index, this.transitions, clock);
+    this.records = new ExecutionRecords(redis, keys, this.index, this.transitions, clock, expired);
     this.watchers = new ExecutionWatchers(redis, keys, this.records);
     this.steps = new ExecutionSteps(redis, keys, this.transitions);
     this.usage = new ExecutionUsage(redis, keys);
     this.remote = new RemoteStates(redis, keys, this.transitions);
     this.deadlines = new AttemptDeadlines(redis, keys);
+    this.debounce = new ExecutionDebounce(redis, keys, this.index, clock);
+    this.chunks = new ExecutionChunks(redis, keys);
   }
 }

@@ -154,14 +154,22 @@ export class ExecutionTransitions {
     outcomeApart = '',
   ): TransitionCall {
     const changes = FINAL.has(status) ? fields : { updated_at: this.clock(), ...fields };
-    const args = [status, String(this.ttlSeconds * 1000), executionId, String(startedAt ?? ''), outcomeApart];
+    const args = [
+      status,
+      String(this.ttlSeconds * 1000),
+      executionId,
+      String(startedAt ?? ''),
+      outcomeApart,
+      this.keys.watcherInboxes(),
+      this.keys.batches(executionId),
+    ];
     // A loop rather than entries().flatMap(): every ending execution comes through here.
     for (const field in changes) args.push(field, String(changes[field]));
     const keys = [
       this.keys.execution(executionId),
-      this.keys.watcherInboxes(),
       this.keys.outcome(executionId),
-      this.keys.notifications(),
+      this.keys.notifications(executionId),
+      this.keys.chunks(executionId),
     ];
     return { keys, args };
   }

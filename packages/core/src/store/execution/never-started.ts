@@ -2,11 +2,12 @@ import { SkillError } from '../../errors/skill-error';
 import type { ErrorBody } from '../../schemas/error-body';
 
 /**
- * The error of an execution accepted at `createdAt` (epoch ms) that waited past its queue timeout
- * without starting: it ends as `timeout`, and says it never ran.
+ * The error of an execution due to start at `dueAt` (epoch ms: its acceptance, or its scheduled
+ * time if delayed) that waited past its queue timeout without starting: it ends as `timeout`, and
+ * says it never ran.
  */
-export function neverStartedError(createdAt: number, queueTimeoutMs: number, now: number): ErrorBody {
-  const waited = now - createdAt;
+export function neverStartedError(dueAt: number, queueTimeoutMs: number, now: number): ErrorBody {
+  const waited = now - dueAt;
   return new SkillError(
     'EXECUTION_TIMEOUT',
     `The execution never started: it waited ${waited} ms for a worker, past its queue timeout of ${queueTimeoutMs} ms`,
@@ -14,11 +15,14 @@ export function neverStartedError(createdAt: number, queueTimeoutMs: number, now
   ).toBody();
 }
 
-/** Whether an execution accepted at `createdAt` that has not started is past its queue timeout at `now`. */
+/**
+ * Whether an execution due at `dueAt` that has not started is past its queue timeout at `now`: a
+ * delayed one's wait counts from when it is due, not from its acceptance.
+ */
 export function isPastQueueTimeout(
-  createdAt: number,
+  dueAt: number,
   queueTimeoutMs: number | undefined,
   now: number,
 ): queueTimeoutMs is number {
-  return queueTimeoutMs !== undefined && now > createdAt + queueTimeoutMs;
+  return queueTimeoutMs !== undefined && now > dueAt + queueTimeoutMs;
 }

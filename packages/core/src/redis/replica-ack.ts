@@ -1,0 +1,67 @@
+import type { Redis } from 'ioredis';
+
+export interface ReplicaAckOptions {
+  /** How many replicas must hold a write before it is confirmed (ACK_REPLICAS); 0 confirms at once. */
+  replicas: number;
+  /** How long Redis waits for them (ACK_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+/**
+ * Confirms that what was written on `redis` is on enough replicas to outlive a failover (Redis
+ * WAIT), for the writes a `202` stands for. WAIT counts the writes of the connection it is sent on,
+ * so it goes down the one that wrote them. Confirmations share one WAIT at a time: one asked while
+ * another is out joins the next, sent once that one is answered, which covers every write answered
+ * before it. A connection is then never held by more than one WAIT, however many callers ask: a
+ * command behind it waits `timeoutMs` at most (a WAIT blocks its connection until it is answered).
+ */
+export class ReplicaAck {
+  /** The WAIT out now, if any. */
+  private out: Promise<boolean> = Promise.resolve(true);
+  /** The next WAIT, which confirmations asked now share. */
+  private next: Promise<boolean> | undefined;
+
+  constructor(
+    readonly redis: Redis,
+    private readonly options: ReplicaAckOptions,
+  ) {}
+
+  /** Whether writes wait for replicas at all (ACK_REPLICAS > 0). */
+  get required(): boolean {
+    return this.options.replicas > 0;
+  }
+
+  /**
+   * How long a job launched under this confirmation is held back (delayed) before any worker may
+   * take it, so that a launch not confirmed is withdrawn before it runs: its confirmation may wait
+   * for two WAITs, and each of the few questions that withdraw it for one more (while a replica is
+   * away every WAIT takes `timeoutMs`). A confirmed one is let go at once; one whose release is lost
+   * (a failover just then) starts when its hold ends.
+   */
+  get holdMs(): number {
+    return 8 * this.options.timeoutMs;
+  }
+
+  /**
+   * Resolves true once the writes this connection has had answered are on the replicas; false when
+   * they are not within `timeoutMs` (or the connection failed meanwhile). Never rejects.
+   */
+  confirm(): Promise<boolean> {
+    if (!this.required) return Promise.resolve(true);
+    this.next ??= this.out.then(() => {
+      this.next = undefined;
+      this.out = this.ask();
+      return this.out;
+    });
+    return this.next;
+  }
+
+  private async ask(): Promise<boolean> {
+    const { replicas, timeoutMs } = this.options;
+    try {
+      return (await this.redis.wait(replicas, timeoutMs)) >= replicas;
+    } catch {
+      return false;
+    }
+  }
+}
