@@ -14,6 +14,7 @@ import {
   type AttemptEnd,
   type ExecutionStore,
   isPastQueueTimeout,
+  jobDueAt,
   neverStartedError,
   type TransitionCall,
 } from '@skillrun/core/data';
@@ -21,10 +22,13 @@ import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from
 import { AttemptLog } from './attempt-log';
 import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
+import type { FlowControl } from './flow/flow-control';
 import type { LoadedSkill } from './loaded-skill';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import type { PendingOutcomes } from './pending-outcomes';
 import { ProgressReporter } from './progress-reporter';
+import { ChunkWriter } from './streaming/chunk-writer';
+import type { StreamLimits } from './streaming/stream-budget';
 
 export interface AttemptRunnerDeps {
   /** Holds an attempt's outcome until its job ends, and writes it then. */
@@ -39,11 +43,15 @@ export interface AttemptRunnerDeps {
   workerId: string;
   /** The largest output, as JSON bytes, an execution may complete with (MAX_OUTPUT_BYTES). */
   maxOutputBytes: number;
+  /** How much an attempt may stream (MAX_CHUNK_BYTES, MAX_STREAM_BYTES). */
+  stream: StreamLimits;
   /** How often a running skill's progress is written to its record, at most. */
   progressIntervalMs: number;
   /** The body that runs each kind of skill, and answers what the runner needs to know of it. */
   bodies: Record<SkillKind, SkillBody>;
   metrics: WorkerMetrics;
+  /** The skills' concurrency limits: an execution over one is parked before it starts. */
+  flow: FlowControl;
 }
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
@@ -52,6 +60,20 @@ const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
 interface Serialized {
   ok: true;
   json: string;
+}
+
+/**
+ * The attempt's outcome once its chunks are written: a run that ended well or failed fails with
+ * OUTPUT_TOO_LARGE if it streamed over a bound (one that timed out, was canceled or waits is as it was).
+ */
+async function streamed<T extends Exclude<BodyOutcome, { ok: true }> | Serialized>(
+  outcome: T,
+  chunks: ChunkWriter,
+): Promise<T | { ok: false; error: ErrorBody }> {
+  const exceeded = await chunks.close();
+  return exceeded && 'ok' in outcome && !('timedOut' in outcome) && !('canceled' in outcome)
+    ? { ok: false, error: exceeded.toBody() }
+    : outcome;
 }
 
 /** What an attempt's end needs to know of its start. */
@@ -79,52 +101,66 @@ interface Started {
 export class AttemptRunner {
   constructor(private readonly deps: AttemptRunnerDeps) {}
 
-  async run(job: Job, token: string | undefined, skill: LoadedSkill): Promise<void> {
+  /** `start`: the start its consumer took of the skill's rate limit, if it has one. */
+  async run(job: Job, token: string | undefined, skill: LoadedSkill, start?: string): Promise<void> {
     const { store } = this.deps;
     const body = this.deps.bodies[skill.body.kind];
-    const payload = this.parsePayload(job, skill);
+    const parsed = this.parsePayload(job, skill);
+    const admitted = await this.deps.flow.admit(job, token, parsed, skill.definition, start);
+    // BullMQ counts each time a job is taken, parked ones too, which did not start.
+    const attemptsStarted = job.attemptsStarted - admitted.parks;
     const number = job.attemptsMade + 1;
     const startedAt = Date.now();
     const log = new AttemptLog(this.deps.logger, {
-      execution_id: payload.execution_id,
-      skill_id: payload.skill_id,
-      trace_id: payload.trace_id,
+      execution_id: parsed.execution_id,
+      skill_id: parsed.skill_id,
+      trace_id: parsed.trace_id,
       attempt: number,
     });
+    // A job run again (after its worker stopped, a failed attempt, or a composite's steps), or
+    // parked for a while, may have ended already: canceled meanwhile, or its outcome written before
+    // BullMQ heard of it.
     if (
-      job.attemptsMade === 0 &&
-      job.attemptsStarted <= 1 &&
-      isPastQueueTimeout(job.timestamp, payload.queue_timeout_ms, startedAt)
+      admitted.ended ||
+      ((job.stalledCounter > 0 || attemptsStarted > 1) && (await store.records.isFinal(parsed.execution_id)))
     ) {
-      await this.neverStarted(job, payload, startedAt, log.logger);
-    }
-    // A job run again (after its worker stopped, a failed attempt, or a composite's steps) may have
-    // ended already: canceled meanwhile, or its outcome written before BullMQ heard of it.
-    if (
-      (job.stalledCounter > 0 || job.attemptsStarted > 1) &&
-      (await store.records.isFinal(payload.execution_id))
-    ) {
-      if (body.handsIn) return this.handedIn(payload, log.logger);
-      await body.abandon?.(payload, skill);
+      if (body.handsIn) return this.handedIn(parsed, log.logger);
+      await body.abandon?.(parsed, skill);
       log.logger.info(
         'execution already ended (canceled, or before its worker stopped); not running it again',
       );
       return;
     }
+    const { payload, dueAt } = await this.asDue(parsed, job);
+    if (
+      job.attemptsMade === 0 &&
+      attemptsStarted <= 1 &&
+      isPastQueueTimeout(dueAt, payload.queue_timeout_ms, startedAt)
+    ) {
+      await this.neverStarted(payload, dueAt, startedAt, log.logger);
+    }
     const fresh = await this.isNewAttempt(payload, body, number);
-    if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, (startedAt - job.timestamp) / 1000);
+    // A job held back until its launch was on the replicas (ACK_REPLICAS) and let go then starts
+    // before the end of its hold, which its delay says: it waited no time past being due.
+    const waitedMs = Math.max(0, startedAt - dueAt);
+    if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, waitedMs / 1000);
     const progress = new ProgressReporter(
       (value) => store.transitions.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
     // run of a composite after its steps end, which is the same attempt going on.
-    const starts = body.countsStarts ? Math.max(number, job.attemptsStarted ?? 0) : number;
+    const starts = body.countsStarts ? Math.max(number, attemptsStarted) : number;
     const started: Started = { payload, number, starts, startedAt, fresh, progress, log };
     const limit = await this.deadline(payload, skill, body, number);
     log.debug('attempt started');
     const cancel = this.deps.cancellations.watch(payload.execution_id);
-    const outcome = await this.attempt(body, {
+    let chunks: ChunkWriter | undefined;
+    const writer = () => {
+      chunks ??= this.chunkWriter(payload.execution_id, log);
+      return chunks;
+    };
+    const ran = await this.attempt(body, {
       job,
       token,
       payload,
@@ -137,7 +173,12 @@ export class AttemptRunner {
       get logger() {
         return log.logger;
       },
+      get chunks() {
+        return writer();
+      },
     }).finally(() => cancel.release());
+    // Every chunk is in Redis before the outcome is written: the end comes after all of them.
+    const outcome = chunks ? await streamed(ran, chunks) : ran;
     if ('canceled' in outcome || cancel.canceled) {
       // The cancel request wrote the record; whatever the skill did after it is not recorded.
       progress.finish();
@@ -166,6 +207,33 @@ export class AttemptRunner {
     this.failed(job, started, error);
   }
 
+  /** Where an attempt's chunks go, once its skill first streams one. */
+  private chunkWriter(executionId: string, log: AttemptLog): ChunkWriter {
+    return new ChunkWriter({
+      chunks: this.deps.store.chunks,
+      executionId,
+      limits: this.deps.stream,
+      onLost: (error) =>
+        log.logger.warn(
+          { err: (error as Error).message },
+          'streamed chunks could not be written; they are lost',
+        ),
+    });
+  }
+
+  /**
+   * The payload as it runs, and when it was due (epoch ms). A trailing debounced execution runs
+   * with the inputs of the last call that joined it, due `delay_ms` after that call as its record
+   * says (its job's delay is the first call's); from its start on, a call with its key starts a new
+   * execution.
+   */
+  private async asDue(payload: JobPayload, job: Job): Promise<{ payload: JobPayload; dueAt: number }> {
+    const started =
+      payload.debounce?.mode === 'trailing' ? await this.deps.store.debounce.start(payload) : null;
+    if (!started) return { payload, dueAt: jobDueAt(job) };
+    return { payload: { ...payload, inputs: started.inputs }, dueAt: started.dueAt };
+  }
+
   /**
    * A task completed or declined through the gateway, its job promoted so that BullMQ ends it (and a
    * composite waiting for it goes on): counted here, once, as the job ends.
@@ -187,8 +255,13 @@ export class AttemptRunner {
    * Ends, without running it, an execution taken past its queue timeout (a reader may have ended
    * it already), and fails its job for good.
    */
-  private async neverStarted(job: Job, payload: JobPayload, now: number, logger: Logger): Promise<never> {
-    const error = neverStartedError(job.timestamp, payload.queue_timeout_ms ?? 0, now);
+  private async neverStarted(
+    payload: JobPayload,
+    dueAt: number,
+    now: number,
+    logger: Logger,
+  ): Promise<never> {
+    const error = neverStartedError(dueAt, payload.queue_timeout_ms ?? 0, now);
     if ((await this.deps.store.transitions.fail(payload.execution_id, 'timeout', error)) === 'applied') {
       this.deps.metrics.executionEnded(payload.skill_id, 'timeout', undefined);
     }

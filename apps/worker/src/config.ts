@@ -1,6 +1,13 @@
 import { availableParallelism, hostname } from 'node:os';
 import { type Static, Type } from '@sinclair/typebox';
-import { CommonConfig, parseEnv, StringEnum } from '@skillrun/core';
+import {
+  CommonConfig,
+  ConfigError,
+  checkShardSettings,
+  LlmProviderConfig,
+  parseEnv,
+  StringEnum,
+} from '@skillrun/core';
 import { type RedisTarget, redisTargetOf } from '@skillrun/core/data';
 
 export const WorkerConfigSchema = Type.Object({
@@ -53,6 +60,18 @@ export const WorkerConfigSchema = Type.Object({
     minimum: 1024,
     description:
       'The largest output an execution may have, as JSON: a larger one fails the execution with OUTPUT_TOO_LARGE instead of being stored in Redis and served.',
+  }),
+  MAX_CHUNK_BYTES: Type.Integer({
+    default: 65_536,
+    minimum: 16,
+    description:
+      "The largest chunk a skill may stream (ctx.emit; an llm skill's text delta), as JSON: a larger one fails the execution with OUTPUT_TOO_LARGE.",
+  }),
+  MAX_STREAM_BYTES: Type.Integer({
+    default: 1_048_576,
+    minimum: 1024,
+    description:
+      'The most an attempt may stream in all (its chunks as JSON, added up); past it the execution fails with OUTPUT_TOO_LARGE. At least MAX_CHUNK_BYTES.',
   }),
   WORKER_REMOTE: Type.Boolean({
     default: true,
@@ -116,17 +135,7 @@ export const WorkerConfigSchema = Type.Object({
     description:
       'How often workers look for jobs whose lock has expired (a worker died) and queue them again.',
   }),
-  LLM_BASE_URL: Type.Optional(
-    Type.String({
-      format: 'uri',
-      pattern: '^https?://',
-      description: 'OpenAI-compatible API for llm skills, e.g. https://api.openai.com/v1.',
-    }),
-  ),
-  LLM_API_KEY: Type.Optional(
-    Type.String({ minLength: 1, description: 'API key for LLM_BASE_URL (none for Ollama).' }),
-  ),
-  LLM_MODEL: Type.Optional(Type.String({ minLength: 1, description: 'Model for llm skills.' })),
+  ...LlmProviderConfig,
   LLM_STRUCTURED_OUTPUT: StringEnum(['json_schema', 'json_object', 'none'], {
     default: 'json_schema',
     description: "How answers are held to JSON: the output schema, any JSON object, or the prompt's word.",
@@ -192,6 +201,12 @@ export function loadWorkerConfig(
   defaults: { skillsDir: string; watchSkills?: boolean },
 ): WorkerConfig {
   const parsed = parseEnv(WorkerConfigSchema, env);
+  checkShardSettings(parsed);
+  if (parsed.MAX_CHUNK_BYTES > parsed.MAX_STREAM_BYTES) {
+    throw new ConfigError(
+      `Invalid configuration:\n  MAX_CHUNK_BYTES: ${parsed.MAX_CHUNK_BYTES} is over MAX_STREAM_BYTES (${parsed.MAX_STREAM_BYTES}): a chunk counts against the total`,
+    );
+  }
   return Object.freeze({
     ...parsed,
     SKILLS_DIR: parsed.SKILLS_DIR ?? defaults.skillsDir,

@@ -12,6 +12,8 @@ export interface CompiledStep {
   version?: string;
   input: CompiledValue;
   condition?: CompiledValue;
+  /** The template of its context.concurrency_key, if it has one. */
+  concurrencyKey?: CompiledValue;
 }
 
 export interface CompiledPipeline {

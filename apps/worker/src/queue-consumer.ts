@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import type { StartTaken } from '@skillrun/core/data';
 import {
   delay,
   isNotConnectionError,
@@ -14,8 +15,22 @@ import {
 } from 'bullmq';
 import type { ExecutionSlots, SlotLane, SlotWait } from './execution-slots';
 
-/** Runs a job: what it answers completes the job, what it throws fails it (BullMQ's processor contract). */
-export type JobHandler = (job: Job, token: string) => Promise<unknown>;
+/**
+ * Runs a job: what it answers completes the job, what it throws fails it (BullMQ's processor
+ * contract). `start`: the start the job took of its queue's StartGate, if it has one.
+ */
+export type JobHandler = (job: Job, token: string, start?: string) => Promise<unknown>;
+
+/**
+ * How often a queue's jobs may start (a skill's rate limit), shared with other consumers: asked
+ * for a start before each job is taken off the queue, holding no job meanwhile.
+ */
+export interface StartGate {
+  /** Takes a start named `start` (unique), or answers how long until one may be taken. */
+  take(start: string): Promise<StartTaken>;
+  /** Gives back a start that took no job (the queue had none). */
+  giveBack(start: string): Promise<void>;
+}
 
 export interface QueueConsumerOptions {
   queue: string;
@@ -31,12 +46,28 @@ export interface QueueConsumerOptions {
   settle(job: Job): Promise<void>;
   /** Told of a job BullMQ gave up after it stalled too often (failed here without running it). */
   givenUp(job: Job): void;
+  /** Told of each job once BullMQ has completed or failed it (not of one its handler moved). */
+  ended?(job: Job): void;
+  /** Asked for a start before each job is taken, when the queue's starts are limited. */
+  starts?: StartGate;
   /** BullMQ's worker options; lockDuration is required, as the locks are renewed here. */
   worker: WorkerOptions & { lockDuration: number };
 }
 
 /** The end of a run: what the handler answered, or what it threw. */
 type Ending = { result: unknown } | { error: Error };
+
+/** A job taken off the queue, with the start it took of the queue's StartGate, if it has one. */
+interface Taken {
+  job: Job;
+  start?: string;
+}
+
+/** What asking the StartGate came to: a start (none without a gate), or no start yet. */
+type StartAsked = { start?: string } | { waitMs: number };
+
+/** The longest a consumer waits for a start before asking again (one given back frees it earlier). */
+const LONGEST_START_WAIT_MS = 5000;
 
 /** Errors by which a processor says it has moved its job itself (BullMQ's own list). */
 const MOVED_BY_HANDLER = new Set(['DelayedError', 'WaitingError', 'WaitingChildrenError']);
@@ -70,6 +101,9 @@ export class QueueConsumer {
   /** When the next delayed job is due (0: none known), as BullMQ's answers and markers say. */
   private blockUntil = 0;
   private tokens = 0;
+  private starts = 0;
+  /** Ends a wait for a start early (the consumer is closing). */
+  private wake: (() => void) | undefined;
 
   constructor(private readonly options: QueueConsumerOptions) {
     // No processor: the fetches are this consumer's, BullMQ's own loop never runs.
@@ -93,6 +127,7 @@ export class QueueConsumer {
   async close(): Promise<void> {
     this.closing = true;
     this.slotWait?.withdraw();
+    this.wake?.();
     // Ends a wait for the marker (else it would last until its timeout).
     await this.worker
       .getBackend()
@@ -113,13 +148,48 @@ export class QueueConsumer {
         this.options.slots.release();
         continue;
       }
+      const asked = await this.askStart();
+      if ('waitMs' in asked) {
+        this.options.slots.release();
+        await this.waitForStart(asked.waitMs);
+        continue;
+      }
       const token = `${this.worker.id}:${this.tokens++}`;
       const job = await this.persist(async () =>
         this.answered(await this.worker.getBackend().moveToActive(token, this.worker.opts.name), token),
       );
-      if (job) this.startChain(job, token);
-      else this.options.slots.release();
+      if (job) this.startChain({ job, ...asked }, token);
+      else {
+        this.options.slots.release();
+        this.giveBack(asked.start);
+      }
     }
+  }
+
+  /** A start of the queue's StartGate (none when it has no gate), or how long until one may be. */
+  private async askStart(): Promise<StartAsked> {
+    const gate = this.options.starts;
+    if (!gate) return {};
+    const start = `${this.worker.id}:start:${this.starts++}`;
+    const taken = await this.persist(() => gate.take(start));
+    if (!taken) return { waitMs: 1000 };
+    return taken.taken ? { start } : { waitMs: taken.waitMs };
+  }
+
+  private giveBack(start: string | undefined): void {
+    if (start !== undefined) void this.options.starts?.giveBack(start).catch(() => {});
+  }
+
+  /** Waits, holding no slot, until a start may be free (or the consumer closes). */
+  private async waitForStart(waitMs: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(waitMs, LONGEST_START_WAIT_MS));
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = undefined;
   }
 
   /** Holds a slot: false if the wait was withdrawn (the consumer is closing). */
@@ -190,11 +260,11 @@ export class QueueConsumer {
   }
 
   /** Runs `first`, then each next job its slot carries on to; frees the slot at the end. */
-  private startChain(first: Job, token: string): void {
+  private startChain(first: Taken, token: string): void {
     const chain = (async () => {
       try {
-        let job: Job | undefined = first;
-        while (job) job = await this.process(job, token);
+        let taken: Taken | undefined = first;
+        while (taken) taken = await this.process(taken, token);
       } catch (error) {
         this.report(error);
       } finally {
@@ -205,7 +275,7 @@ export class QueueConsumer {
   }
 
   /** Runs one job in its `process` span and ends it; answers the next job, if its slot carries on. */
-  private async process(job: Job, token: string): Promise<Job | undefined> {
+  private async process({ job, start }: Taken, token: string): Promise<Taken | undefined> {
     const next = await this.worker.trace(
       SpanKind.CONSUMER,
       'process',
@@ -217,7 +287,7 @@ export class QueueConsumer {
           [TelemetryAttributes.JobId]: job.id,
           [TelemetryAttributes.JobName]: job.name,
         });
-        return this.end(job, token, await this.run(job, token));
+        return this.end(job, token, await this.run(job, token, start));
       },
       job.opts.telemetry?.metadata,
     );
@@ -225,12 +295,12 @@ export class QueueConsumer {
   }
 
   /** Runs the handler while the job's lock is renewed; a job BullMQ gave up is failed unrun. */
-  private async run(job: Job, token: string): Promise<Ending> {
+  private async run(job: Job, token: string, start: string | undefined): Promise<Ending> {
     if (job.deferredFailure) return { error: new UnrecoverableError(job.deferredFailure) };
     const id = String(job.id);
     this.locks.trackJob(id, token, job.processedOn ?? Date.now());
     try {
-      return { result: await this.options.handler(job, token) };
+      return { result: await this.options.handler(job, token, start) };
     } catch (error) {
       return { error: error as Error };
     } finally {
@@ -244,13 +314,16 @@ export class QueueConsumer {
    * after the other and awaited together, one round trip. A job its handler moved (delayed, or
    * waiting for its children) is left where it is.
    */
-  private async end(job: Job, token: string, ending: Ending): Promise<Job | undefined> {
+  private async end(job: Job, token: string, ending: Ending): Promise<Taken | undefined> {
+    const moved = 'error' in ending && MOVED_BY_HANDLER.has(ending.error.name);
+    // Asked first: nothing may come between the outcome's write and BullMQ's end of the job.
+    const carried = moved ? undefined : await this.carried();
     const settled = this.options.settle(job);
-    if ('error' in ending && MOVED_BY_HANDLER.has(ending.error.name)) {
+    if (moved) {
       await settled;
       return undefined;
     }
-    const fetchNext = this.carries();
+    const fetchNext = carried !== undefined;
     const [answer] = await Promise.all([
       this.persist(() =>
         'error' in ending
@@ -260,7 +333,21 @@ export class QueueConsumer {
       settled,
     ]);
     if (job.deferredFailure) this.options.givenUp(job);
-    return this.answered(answer, token);
+    else this.options.ended?.(job);
+    const next = this.answered(answer, token);
+    if (next) return { job: next, ...carried };
+    this.giveBack(carried?.start);
+    return undefined;
+  }
+
+  /**
+   * Whether a job's end fetches the next job for its slot (see carries), with the start it takes
+   * of the queue's StartGate: undefined when it does not, or no start is free.
+   */
+  private async carried(): Promise<{ start?: string } | undefined> {
+    if (!this.carries()) return undefined;
+    const asked = await this.askStart();
+    return 'waitMs' in asked ? undefined : asked;
   }
 
   /**

@@ -1,9 +1,11 @@
 import type { Logger } from '@skillrun/core';
-import { type HostedEntry, hostedEntry, type SkillRegistry } from '@skillrun/core/data';
+import { type HostedEntry, hostedEntry, type SkillPauses, type SkillRegistry } from '@skillrun/core/data';
 import type { LoadedSkill } from './loaded-skill';
 
 export interface AdvertiserOptions {
   registry: SkillRegistry;
+  /** The skills an operator paused: a version advertised here while its skill is paused starts paused. */
+  pauses: SkillPauses;
   workerId: string;
   skills: LoadedSkill[];
   intervalMs: number;
@@ -19,7 +21,8 @@ export class SkillConflictError extends Error {
 
 /**
  * Keeps this worker's skill versions in the registry: a lease renewed every interval, withdrawn on
- * close. The first renewal fails the start when a version conflicts with what is published.
+ * close. The first renewal fails the start when a version conflicts with what is published, and
+ * holds the queues of the versions whose skill an operator paused.
  */
 export class SkillAdvertiser {
   private timer: NodeJS.Timeout | undefined;
@@ -35,6 +38,10 @@ export class SkillAdvertiser {
   async start(): Promise<void> {
     const conflicts = await this.renew();
     if (conflicts.length > 0) throw new SkillConflictError(conflicts.join('; '));
+    // Jobs reach a new version's queues only once it is advertised (gateways resolve it then).
+    await this.options.pauses.holdAdvertised(
+      this.entries.map((entry) => ({ skill: entry.id, version: entry.version })),
+    );
     this.timer = setInterval(() => {
       this.renewing = this.renew()
         .then((later) => {

@@ -119,13 +119,14 @@ function loadBody(definition: SkillDefinition, folder: string, where: string, to
   refuseFieldOfOtherKinds(definition, 'pipeline', 'composite', where);
   // An llm skill's "task" has never been refused (its prompt was loaded before the field was checked).
   if (definition.mode !== 'llm') refuseFieldOfOtherKinds(definition, 'task', 'task', where);
+  refuseFieldOfOtherKinds(definition, 'stream', 'llm', where);
   return bodyLoaders[definition.mode](definition, folder, where, tools);
 }
 
 /** A field of skill.json that only skills of one kind have. */
 function refuseFieldOfOtherKinds(
   definition: SkillDefinition,
-  field: 'pipeline' | 'task',
+  field: 'pipeline' | 'task' | 'stream',
   kind: SkillMode,
   where: string,
 ): void {
@@ -183,6 +184,14 @@ function compilePipeline(definition: SkillDefinition, where: string): LoadedBody
         ...(step.condition === undefined
           ? {}
           : { condition: compileTemplates(step.condition, `/pipeline/${index}/condition`) }),
+        ...(step.context === undefined
+          ? {}
+          : {
+              concurrencyKey: compileTemplates(
+                step.context.concurrency_key,
+                `/pipeline/${index}/context/concurrency_key`,
+              ),
+            }),
       })),
       ...(definition.outputMapping === undefined
         ? {}

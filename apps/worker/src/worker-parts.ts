@@ -1,16 +1,22 @@
 import { type Logger, OutboundHttp, SkillError, SkillSchemas } from '@skillrun/core';
+import { TaskNotes } from '@skillrun/core/a2a';
 import {
+  ConcurrencyGate,
   createRedis,
+  ExecutionIds,
   ExecutionLauncher,
   ExecutionStore,
   ProviderCredentialsStore,
   QueueRegistry,
+  RateStarts,
   ReadinessCheck,
   RedisKeys,
   RedisLiveness,
   remoteQueueName,
+  SkillPauses,
   SkillRegistry,
   SkillResolver,
+  SlotHandover,
   skillQueueName,
   TaskStore,
   WEBHOOK_QUEUE,
@@ -34,6 +40,8 @@ import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import type { SlotLane } from './execution-slots';
 import { ExecutionSlots } from './execution-slots';
+import { FlowControl } from './flow/flow-control';
+import { SkillStarts } from './flow/skill-starts';
 import { HostedSkills } from './hosted-skills';
 import { LlmClient } from './llm/llm-client';
 import type { LoadedSkill } from './loaded-skill';
@@ -42,7 +50,7 @@ import { registerRedisGauges } from './metrics/redis-gauges';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { ModuleBundler } from './module-bundler';
 import { PendingOutcomes } from './pending-outcomes';
-import { QueueConsumer } from './queue-consumer';
+import { QueueConsumer, type StartGate } from './queue-consumer';
 import { ProviderAuth } from './remote/provider-auth';
 import { RemoteProvider } from './remote/remote-provider';
 import { RemoteSkills } from './remote/remote-skills';
@@ -82,7 +90,7 @@ export interface WorkerParts {
 }
 
 export interface WebhookParts {
-  dispatcher: WebhookDispatcher;
+  dispatchers: WebhookDispatcher[];
   /** The BullMQ worker of the webhook queue (it starts sending as soon as it exists). */
   sender: Worker;
   http: OutboundHttp;
@@ -112,12 +120,17 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     logger,
   });
   const redis = createRedis(config.redisTarget, { role: 'queue', liveness });
-  const keys = new RedisKeys(config.KEY_PREFIX);
+  const keys = new RedisKeys(config.KEY_PREFIX, config.REDIS_SHARDS);
   const registry = new SkillRegistry(redis, keys);
-  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry(), config.REDIS_SHARDS);
+  const gate = new ConcurrencyGate(redis, keys);
+  const handover = new SlotHandover(gate, queues);
+  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
+    expired: (id) => handover.ended(id),
+  });
   const outcomes = new PendingOutcomes((call) => store.transitions.send(call));
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
   const waiting = new WaitingComposites(redis, keys);
+  const stream = { maxChunkBytes: config.MAX_CHUNK_BYTES, maxStreamBytes: config.MAX_STREAM_BYTES };
   const sandbox = new SkillSandbox({
     threadModule: await bundler.bundle('_sandbox-thread', SANDBOX_THREAD_ENTRY),
     threads: config.SANDBOX_THREADS,
@@ -126,6 +139,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     abortGraceMs: config.ABORT_GRACE_MS,
     logger,
     memory: { target: config.redisTarget, prefix: config.KEY_PREFIX, livenessMs: config.REDIS_LIVENESS_MS },
+    stream,
   });
   // Jobs are taken once the consumers start: their deadlines must not run while threads load.
   await sandbox.ready();
@@ -143,8 +157,10 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       launcher: new ExecutionLauncher({ redis, store, queues, retryBackoffMs: config.RETRY_BACKOFF_MS }),
       schemas,
       store,
+      ids: new ExecutionIds(keys.shards),
     }),
   };
+  const flow = new FlowControl({ gate, handover, metrics });
   const runner = new AttemptRunner({
     outcomes,
     cancellations,
@@ -153,6 +169,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     logger,
     retryBackoffMs: config.RETRY_BACKOFF_MS,
     maxOutputBytes: config.MAX_OUTPUT_BYTES,
+    stream,
     workerId: config.WORKER_ID,
     progressIntervalMs: config.PROGRESS_INTERVAL_MS,
     bodies: {
@@ -164,13 +181,17 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
       remote: remoteBody(context, redis, keys, store),
     },
     metrics,
+    flow,
   });
   const slots = new ExecutionSlots(config.WORKER_CONCURRENCY);
-  const consumer = { context, runner, connection: redis, store, slots, outcomes };
+  const tags = keys.shards.tags();
+  const consumer = { context, runner, connection: redis, liveness, store, slots, outcomes, tags };
   const probe = probeParts(context, skills, liveness);
   const hosted = new HostedSkills(skills);
+  const rate = new RateStarts(redis, keys);
   const advertiser = new SkillAdvertiser({
     registry,
+    pauses: new SkillPauses({ redis, keys, queues, registry }),
     workerId: config.WORKER_ID,
     skills,
     intervalMs: config.HEARTBEAT_INTERVAL_MS,
@@ -189,10 +210,16 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     consumers: [
       ...skills.flatMap((skill) => {
         const { name, version } = skill.definition;
+        const definition = () => hosted.current(name, version).definition;
         return consume(
           consumer,
           (lane) => skillQueueName(name, version, lane),
           async () => hosted.current(name, version),
+          {
+            // A job's end freed its concurrency slots (unless it is retried): parked executions get them.
+            released: (job) => flow.released(job, definition()),
+            starts: new SkillStarts(rate, definition, metrics),
+          },
         );
       }),
       ...(config.WORKER_REMOTE
@@ -212,17 +239,19 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     metricsServer: new MetricsServer(metrics.registry, probe.readiness),
     probe: { redis: probe.redis, queues: probe.queues },
     llm,
-    ...(config.WORKER_WEBHOOKS ? { webhooks: webhookParts(context, redis, keys, store, queues) } : {}),
+    ...(config.WORKER_WEBHOOKS
+      ? { webhooks: webhookParts(context, { redis, liveness }, keys, store, queues) }
+      : {}),
   };
 }
 
 /**
- * The webhook dispatcher (notifications stream → deliveries) and the sender of deliveries, on the
+ * The webhook dispatchers (notifications streams → deliveries) and the sender of deliveries, on the
  * webhook queue with a concurrency of its own, so a slow or dead receiver holds no execution slot.
  */
 function webhookParts(
   context: WorkerContext,
-  redis: Redis,
+  { redis, liveness }: QueueConnection,
   keys: RedisKeys,
   store: ExecutionStore,
   queues: QueueRegistry,
@@ -241,78 +270,114 @@ function webhookParts(
     connection: redis,
     prefix: config.KEY_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,
+    runRetryDelay: liveness.intervalMs,
     name: config.WORKER_ID,
     telemetry: queueTelemetry(),
   });
-  logQueueErrors(worker, redis, logger);
-  const dispatcher = new WebhookDispatcher({
-    redis: redis.duplicate(),
-    keys,
-    store,
-    webhooks,
-    deliveries,
-    queue: queues.webhooks(),
-    consumer: config.WORKER_ID,
-    attempts: config.WEBHOOK_ATTEMPTS,
-    backoffMs: config.WEBHOOK_BACKOFF_MS,
-    logger,
-  });
-  return { dispatcher, sender: worker, http };
+  logQueueErrors(worker, { redis, liveness }, logger);
+  const notes = new TaskNotes(redis, keys, config.EXECUTION_TTL_SECONDS);
+  // One per notifications stream (a blocking read each: on a cluster they sit on different masters).
+  const dispatchers = keys.notificationStreams().map(
+    (stream) =>
+      new WebhookDispatcher({
+        redis: redis.duplicate(),
+        stream,
+        store,
+        webhooks,
+        notes,
+        deliveries,
+        queue: queues.webhooks(),
+        consumer: config.WORKER_ID,
+        attempts: config.WEBHOOK_ATTEMPTS,
+        backoffMs: config.WEBHOOK_BACKOFF_MS,
+        logger,
+      }),
+  );
+  return { dispatchers, sender: worker, http };
 }
 
 interface Consumer {
   context: WorkerContext;
   runner: AttemptRunner;
   connection: Redis;
+  liveness: RedisLiveness;
   store: ExecutionStore;
   slots: ExecutionSlots;
   outcomes: PendingOutcomes;
+  /** The hash tags a queue is consumed on (ShardMap.tags: the prefix, then each active vshard's). */
+  tags: string[];
+}
+
+/** A hosted skill's flow control, as its consumers see it. */
+interface FlowOptions {
+  /** Told of each job BullMQ ended (its concurrency slots may be free). */
+  released?: (job: Job) => Promise<void>;
+  /** Its rate limit's starts. */
+  starts?: StartGate;
 }
 
 /**
- * A consumer of each of a skill's queues (or the remote queues), high priority first, all sharing
- * the process's slots; `skillOf` gives the skill a job is an execution of. An attempt's outcome is
+ * A consumer of each of a skill's queues (or the remote queues) on each hash tag, high priority
+ * first, all sharing the process's slots; `skillOf` gives the skill a job is an execution of. An attempt's outcome is
  * written as its run ends, before its job is.
  */
 function consume(
-  { context, runner, connection, store, slots, outcomes }: Consumer,
+  { context, runner, connection, liveness, store, slots, outcomes, tags }: Consumer,
   queueOf: (lane: SlotLane) => string,
   skillOf: (job: Job) => Promise<LoadedSkill>,
+  { released, starts }: FlowOptions = {},
 ): QueueConsumer[] {
   const { config, logger, metrics, running } = context;
-  const run = async (job: Job, token: string) => runner.run(job, token, await skillOf(job));
-  return (['high', 'normal'] as const).map((lane) => {
+  const run = async (job: Job, token: string, start?: string) =>
+    runner.run(job, token, await skillOf(job), start);
+  const lanes = tags.flatMap((tag) => (['high', 'normal'] as const).map((lane) => ({ tag, lane })));
+  return lanes.map(({ tag, lane }) => {
     const consumer = new QueueConsumer({
       queue: queueOf(lane),
       lane,
       slots,
-      handler: (job, token) => running.track(job, token, () => run(job, token)),
+      handler: (job, token, start) => running.track(job, token, () => run(job, token, start)),
+      ...(starts ? { starts } : {}),
       // The store and the consumers share one connection (`connection`): the outcome is run first.
       settle: (job) => outcomes.write(String(job.id)),
-      givenUp: (job) => void recordStalledFailure(job, { store, metrics, logger }).catch(() => {}),
+      givenUp: (job) =>
+        void recordStalledFailure(job, { store, metrics, logger })
+          .then(() => released?.(job))
+          .catch(() => {}),
+      ...(released ? { ended: (job: Job) => void released(job).catch(() => {}) } : {}),
       worker: {
         connection,
-        prefix: config.KEY_PREFIX,
+        prefix: tag,
         lockDuration: config.JOB_LOCK_MS,
         stalledInterval: config.STALLED_CHECK_INTERVAL_MS,
+        // After a fetch lost with its connection: again once the connection can be back.
+        runRetryDelay: liveness.intervalMs,
         // BullMQ records it on the job (processedBy) when it takes it: status names the worker.
         name: config.WORKER_ID,
         // The attempt's span, a child of the invocation's (see queueTelemetry).
         telemetry: queueTelemetry(),
       },
     });
-    logQueueErrors(consumer.worker, connection, logger);
+    logQueueErrors(consumer.worker, { redis: connection, liveness }, logger);
     return consumer;
   });
 }
 
+/** A queue's connection (BullMQ makes its others from it) and what watches them all. */
+interface QueueConnection {
+  redis: Redis;
+  liveness: RedisLiveness;
+}
+
 /**
- * A queue's errors, unless the worker's connection is not ready: Redis away is said by RedisWatch,
- * at a slow pace, where each of the queue's connections would say it at every reconnect attempt.
+ * A queue's errors, unless the worker's connection is not ready or an incident of the liveness
+ * check is open: Redis away is said by RedisWatch, at a slow pace, and a silent Redis by
+ * RedisLiveness, once, where each of the queue's connections would say it at every reconnect attempt.
  */
-function logQueueErrors(worker: Worker, connection: Redis, logger: Logger): void {
+function logQueueErrors(worker: Worker, { redis, liveness }: QueueConnection, logger: Logger): void {
   worker.on('error', (error) => {
-    if (connection.status === 'ready') logger.warn({ err: error.message, queue: worker.name }, 'queue error');
+    if (redis.status === 'ready' && liveness.answering)
+      logger.warn({ err: error.message, queue: worker.name }, 'queue error');
   });
 }
 
@@ -371,10 +436,10 @@ function probeParts(
   skills: LoadedSkill[],
   liveness: RedisLiveness,
 ): { redis: Redis; queues: QueueRegistry; readiness: ReadinessCheck } {
-  const keys = new RedisKeys(config.KEY_PREFIX);
+  const keys = new RedisKeys(config.KEY_PREFIX, config.REDIS_SHARDS);
   const timeoutMs = config.REDIS_TIMEOUT_MS;
   const redis = createRedis(config.redisTarget, { role: 'request', commandTimeoutMs: timeoutMs, liveness });
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry(), config.REDIS_SHARDS);
   const hosted = skills.map(({ definition }) => ({
     skill: definition.name,
     version: definition.version,
@@ -387,6 +452,14 @@ function probeParts(
     registry: new SkillRegistry(redis, keys),
     readiness,
     timeoutMs,
+    gated: {
+      skills: [
+        ...new Set(
+          skills.filter(({ definition }) => definition.concurrency).map(({ definition }) => definition.name),
+        ),
+      ],
+      gate: new ConcurrencyGate(redis, keys),
+    },
   });
   return { redis, queues, readiness };
 }

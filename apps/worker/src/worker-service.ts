@@ -53,7 +53,7 @@ export class WorkerService {
     await parts.cancellations.start();
     for (const consumer of parts.consumers) consumer.start();
     parts.sweeper.start();
-    parts.webhooks?.dispatcher.start();
+    for (const dispatcher of parts.webhooks?.dispatchers ?? []) dispatcher.start();
     await parts.advertiser.start();
     parts.watcher?.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
@@ -83,7 +83,7 @@ export class WorkerService {
     await parts.advertiser.close().catch(() => {});
     if (!(await drained)) return;
     await parts.sweeper.close();
-    await parts.webhooks?.dispatcher.close();
+    await Promise.all(parts.webhooks?.dispatchers.map((dispatcher) => dispatcher.close()) ?? []);
     await parts.webhooks?.sender.close();
     await parts.webhooks?.http.close();
     await parts.metricsServer.close();

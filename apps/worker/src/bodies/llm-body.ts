@@ -18,7 +18,8 @@ export interface LlmBodyDeps {
 /**
  * prompt.md sent with the input to an OpenAI-compatible model, whose answer must match the output
  * schema. Tokens are added to the execution's record as each answer arrives; the attempt's
- * deadline, or a cancel, aborts the HTTP call.
+ * deadline, or a cancel, aborts the HTTP call. With skill.json `"stream": true`, the answer's text
+ * is streamed as the execution's chunks as the model writes it.
  */
 export class LlmBody implements SkillBody {
   readonly resumes = false;
@@ -39,7 +40,8 @@ export class LlmBody implements SkillBody {
     return resolution;
   }
 
-  async run({ payload, skill, input, deadline, cancel }: Attempt): Promise<BodyOutcome> {
+  async run(attempt: Attempt): Promise<BodyOutcome> {
+    const { payload, skill, input, deadline, cancel } = attempt;
     const { signal } = cancel;
     if (skill.body.kind !== 'llm') throw new Error(`${skill.definition.name} has no prompt`);
     const resolution = this.settingsOf(skill);
@@ -47,6 +49,8 @@ export class LlmBody implements SkillBody {
     const { definition } = skill;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+    // A stream over its bounds stops the call, which fails with the writer's OUTPUT_TOO_LARGE.
+    const overflow = new AbortController();
     // Recorded before the outcome, so that a completed execution shows all it spent.
     const recording: Promise<void>[] = [];
     try {
@@ -57,11 +61,19 @@ export class LlmBody implements SkillBody {
         input,
         outputSchema: definition.output,
         validate: (value) => this.deps.schemas.validate(definition.output, value, '/output'),
-        signal: AbortSignal.any([controller.signal, signal]),
+        signal: AbortSignal.any([controller.signal, signal, overflow.signal]),
         onUsage: (usage) => {
           this.deps.onUsage(skill, usage);
           recording.push(this.deps.store.usage.add(payload.execution_id, [usage]).catch(() => {}));
         },
+        ...(definition.stream
+          ? {
+              onDelta: (text: string) => {
+                const { chunks } = attempt;
+                if (!chunks.emit(text) && chunks.exceeded) overflow.abort(chunks.exceeded);
+              },
+            }
+          : {}),
       });
       return { ok: true, output };
     } catch (error) {

@@ -5,7 +5,7 @@ import type { Attempt } from './skill-body';
 
 /**
  * `execute(input, ctx)` of a skill's module, run once in a sandbox thread under the attempt's
- * deadline; its log lines and progress go to the attempt's. `composite`: what a composite written as
+ * deadline; its log lines, progress and chunks go to the attempt's. `composite`: what a composite written as
  * code may invoke, and the answers of the steps it invoked so far.
  */
 export function runInSandbox(
@@ -35,6 +35,7 @@ export function runInSandbox(
     onEvent: (event) => {
       if (event.type === 'log')
         attempt.logger[event.level]({ skill_log: true, ...event.fields }, event.message);
+      else if (event.type === 'chunk') attempt.chunks.add(event.json);
       else progress.report(event.value);
     },
   });

@@ -3,6 +3,7 @@ import type { Job } from 'bullmq';
 import type { CancelWatch } from '../cancellations';
 import type { LoadedSkill } from '../loaded-skill';
 import type { ProgressReporter } from '../progress-reporter';
+import type { ChunkWriter } from '../streaming/chunk-writer';
 
 /** One attempt of one execution, as the body of its skill sees it. */
 export interface Attempt {
@@ -25,6 +26,8 @@ export interface Attempt {
   logger: Logger;
   /** Where the skill's progress goes. */
   progress: ProgressReporter;
+  /** Where the output it streams goes (ctx.emit, an llm skill's deltas); made when first asked. */
+  chunks: ChunkWriter;
 }
 
 export type BodyOutcome =

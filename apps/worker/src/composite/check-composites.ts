@@ -77,6 +77,6 @@ function latestContract(versions: RegistryVersion[]): Contract | undefined {
     const { input, output, calls } = latest.definition;
     return { input, output, calls };
   }
-  const { inputs, output } = latest.descriptor;
-  return { input: toInputSchema(inputs), output: output.schema, calls: [] };
+  const { descriptor } = latest;
+  return { input: toInputSchema(descriptor), output: descriptor.output.schema, calls: [] };
 }

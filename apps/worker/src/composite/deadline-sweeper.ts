@@ -57,7 +57,7 @@ export class DeadlineSweeper {
     await Promise.all(
       unstarted.map(({ skill_id, skill_version, priority, execution_id }) =>
         this.deps.queues
-          .for(skill_id, skill_version, priority)
+          .for(skill_id, skill_version, priority, execution_id)
           .remove(execution_id)
           .catch(() => 0),
       ),

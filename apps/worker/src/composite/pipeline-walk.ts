@@ -38,8 +38,15 @@ export class PipelineWalk {
           continue;
         }
         const inputs = renderValue(step.input, scope) as Record<string, unknown>;
+        const key = step.concurrencyKey && keyOf(renderValue(step.concurrencyKey, scope));
         await run.launch([
-          { step: step.step, skill: step.skill, inputs, ...(step.version ? { version: step.version } : {}) },
+          {
+            step: step.step,
+            skill: step.skill,
+            inputs,
+            ...(step.version ? { version: step.version } : {}),
+            ...(key ? { concurrencyKey: key } : {}),
+          },
         ]);
       } catch (error) {
         return { ok: false, error: stepFailed(step.step, step.skill, error) };
@@ -73,4 +80,10 @@ export class PipelineWalk {
     if (parked) return parked;
     return { ok: false, error: stepFailed(step.step, step.skill, LOST_STEP, entry) };
   }
+}
+
+/** A rendered concurrency key: a string or a number names one; anything else (nothing, '') none. */
+function keyOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,8 +1,10 @@
-import { migrateInputs, parseVersionRange, type SkillSchemas } from '@skillrun/core';
+import { migrateInputs, parseVersionRange, SkillError, type SkillSchemas } from '@skillrun/core';
 import {
   coercionOf,
+  type ExecutionIds,
   type ExecutionLauncher,
   type ExecutionStore,
+  isGated,
   newJobPayload,
   runTargetOf,
   type SkillResolver,
@@ -16,6 +18,8 @@ export interface StepLauncherDeps {
   launcher: ExecutionLauncher;
   schemas: SkillSchemas;
   store: ExecutionStore;
+  /** A step's id is on its parent's vshard (ExecutionIds.inherit). */
+  ids: ExecutionIds;
 }
 
 export interface StepCall {
@@ -25,13 +29,16 @@ export interface StepCall {
   /** A version range; the latest available version when left out. */
   version?: string;
   inputs: Record<string, unknown>;
+  /** Its context.concurrency_key: none unless the call gives one (not the composite's). */
+  concurrencyKey?: string;
 }
 
 type LaunchedStep = Extract<StepEntry, { execution_id: string }>;
 
 /**
  * Starts the executions of a composite's steps: each a real execution of the called skill (its own
- * id, the parent's caller, trace id and priority, the parent's deadline), validated against that
+ * id, the parent's caller, trace id and priority, the parent's deadline; a concurrency key only if
+ * the call names one, as a Trigger.dev child task's), validated against that
  * skill's input schema, on the queue of the version resolved, and a BullMQ child of the parent's
  * job so that the parent waits for it without holding a worker slot.
  */
@@ -72,17 +79,30 @@ export class StepLauncher {
       basePath: `${where}/input`,
     });
     const { payload: parentPayload } = parent;
-    const payload = newJobPayload({
-      skill_id: skill.name,
-      skill_version: skill.version,
-      inputs,
-      caller: parentPayload.caller,
-      trace_id: parentPayload.trace_id,
-      priority: parentPayload.priority,
-      deadline: parent.deadline,
-      parent: { execution_id: parentPayload.execution_id, step: call.step },
-      ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
-    });
+    const sharded = this.deps.ids.sharded(parentPayload.execution_id);
+    const gated = isGated(skill.concurrency, call.concurrencyKey);
+    if (sharded && (gated || (target.source === 'hosted' && target.definition.mode === 'task'))) {
+      // Its scripts would reach keys of the prefix's from the parent's slot (sharding slices 11-13).
+      throw new SkillError(
+        'NOT_CONFIGURED',
+        `A composite on a shard of its own (REDIS_SHARDS above 1) cannot call ${gated ? 'a gated (concurrency-limited)' : 'a task'} skill as a step yet`,
+      );
+    }
+    const payload = newJobPayload(
+      {
+        skill_id: skill.name,
+        skill_version: skill.version,
+        inputs,
+        caller: parentPayload.caller,
+        trace_id: parentPayload.trace_id,
+        priority: parentPayload.priority,
+        deadline: parent.deadline,
+        parent: { execution_id: parentPayload.execution_id, step: call.step },
+        ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
+        ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
+      },
+      this.deps.ids.inherit(parentPayload.execution_id),
+    );
     const entry: LaunchedStep = {
       step: call.step,
       skill_id: skill.name,

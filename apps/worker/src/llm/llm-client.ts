@@ -6,6 +6,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ResolvedLlmSettings } from './llm-settings';
+import { collectStream } from './streamed-completion';
 
 export interface LlmUsage {
   model: string;
@@ -27,6 +28,11 @@ export interface LlmRequest {
   signal: AbortSignal;
   /** Called for every response that reports usage, including answers that are then rejected. */
   onUsage(usage: LlmUsage): void;
+  /**
+   * Given, the answers are streamed (`stream: true`) and each piece of their text is handed here as
+   * it arrives: a repair round's after the first answer's.
+   */
+  onDelta?(text: string): void;
 }
 
 interface Answer {
@@ -40,7 +46,8 @@ const MAX_PROVIDER_MESSAGE_CHARS = 300;
 
 /**
  * Asks an OpenAI-compatible chat-completions API for one JSON value that matches a skill's output
- * schema, with one repair round when the answer does not parse or validate. HTTP retries (429,
+ * schema, with one repair round when the answer does not parse or validate; streamed when the
+ * caller wants the text as it comes. HTTP retries (429,
  * 5xx, Retry-After) are the SDK's; what is left of a failure becomes a SkillError.
  */
 export class LlmClient {
@@ -73,7 +80,9 @@ export class LlmClient {
     const { model } = request.settings;
     const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model };
     return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const response = await this.completion(request, messages);
+      const response = request.onDelta
+        ? await this.streamed(request, messages, request.onDelta)
+        : await this.completion(request, messages);
       span.setAttribute('gen_ai.response.model', response.model || model);
       if (response.usage) {
         const { prompt_tokens, completion_tokens } = response.usage;
@@ -97,6 +106,27 @@ export class LlmClient {
         signal,
       });
       return await untilAborted(pending, signal);
+    } catch (error) {
+      throw signal.aborted ? abortError(signal) : providerError(error, settings);
+    }
+  }
+
+  /** One chat completion streamed: its text handed to `onDelta` as it comes, then the whole of it. */
+  private async streamed(
+    request: LlmRequest,
+    messages: ChatCompletionMessageParam[],
+    onDelta: (text: string) => void,
+  ): Promise<OpenAI.ChatCompletion> {
+    const { settings, signal } = request;
+    const read = async () => {
+      const chunks = await this.clientFor(settings).chat.completions.create(
+        { ...requestBody(request, messages), stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+      return collectStream(chunks, onDelta);
+    };
+    try {
+      return await untilAborted(read(), signal);
     } catch (error) {
       throw signal.aborted ? abortError(signal) : providerError(error, settings);
     }

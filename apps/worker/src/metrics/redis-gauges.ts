@@ -1,6 +1,7 @@
 import { refillWithin } from '@skillrun/core';
 import {
   type CheckStatus,
+  type ConcurrencyGate,
   type QueueRegistry,
   queueHeadAges,
   queueJobsByState,
@@ -20,6 +21,8 @@ export interface RedisGaugesDeps {
   readiness: ReadinessCheck;
   /** How long a scrape waits on Redis; past it, the gauges have no sample rather than a stale one. */
   timeoutMs: number;
+  /** The hosted skills with concurrency limits, and where their parked executions are counted. */
+  gated: { skills: string[]; gate: ConcurrencyGate };
 }
 
 const CHECK_STATUSES: CheckStatus[] = ['ok', 'unknown', 'failed'];
@@ -54,6 +57,21 @@ export function registerRedisGauges(metrics: Registry, deps: RedisGaugesDeps): v
         const ages = await queueHeadAges(deps.queues, deps.hosted, Date.now());
         deps.hosted.forEach(({ skill, version }, index) => {
           queueAge.set({ skill, version }, ages[index] ?? 0);
+        });
+      });
+    },
+  });
+  const parked: Gauge<'skill'> = new Gauge({
+    name: 'skillrun_concurrency_waiting',
+    help: 'Executions parked now because their skill is at its concurrency limit (in all, or for their concurrency key), by skill.',
+    labelNames: ['skill'] as const,
+    registers: [metrics],
+    async collect() {
+      const { skills, gate } = deps.gated;
+      await refillWithin(parked, deps.timeoutMs, async () => {
+        const counts = await Promise.all(skills.map((skill) => gate.parked(skill)));
+        skills.forEach((skill, index) => {
+          parked.set({ skill }, counts[index] ?? 0);
         });
       });
     },

@@ -36,7 +36,7 @@ export class WorkerMetrics {
   });
   private readonly queueWait = new Histogram({
     name: 'skillrun_queue_wait_seconds',
-    help: 'Time from an invocation being accepted to its first attempt running, by skill.',
+    help: 'Time from an invocation being accepted (a delayed one: being due) to its first attempt running, by skill.',
     labelNames: ['skill'] as const,
     buckets: RUNTIME_BUCKETS,
     registers: [this.registry],
@@ -56,6 +56,18 @@ export class WorkerMetrics {
   private readonly timeouts = new Counter({
     name: 'skillrun_timeouts_total',
     help: 'Attempts ended by their deadline, by skill.',
+    labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
+  private readonly parked = new Counter({
+    name: 'skillrun_concurrency_parked_total',
+    help: 'Jobs parked because their skill was at its concurrency limit (in all, or for their concurrency key), by skill.',
+    labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
+  private readonly deferred = new Counter({
+    name: 'skillrun_rate_limited_total',
+    help: "Times a worker found no start free in its skill's rate limit and waited before taking a job, by skill.",
     labelNames: ['skill'] as const,
     registers: [this.registry],
   });
@@ -90,6 +102,16 @@ export class WorkerMetrics {
     this.attempts.inc({ skill });
     if (attempt > 1) this.retries.inc({ skill });
     else this.queueWait.observe({ skill }, Math.max(0, queuedSeconds));
+  }
+
+  /** A job was parked: its execution waits for a slot of its skill's concurrency limits. */
+  executionParked(skill: string): void {
+    this.parked.inc({ skill });
+  }
+
+  /** A worker found no start free in the skill's rate limit: its jobs wait in their queue. */
+  startDeferred(skill: string): void {
+    this.deferred.inc({ skill });
   }
 
   attemptTimedOut(skill: string): void {

@@ -38,7 +38,7 @@ function toLoadedSkill(descriptor: SkillDescriptor): LoadedSkill {
       name: descriptor.id,
       description: descriptor.description,
       category: descriptor['x-category'] ?? 'remote',
-      input: toInputSchema(descriptor.inputs),
+      input: toInputSchema(descriptor),
       output: descriptor.output.schema,
       // Not a mode of skill.json: the body (kind "remote") is what runs.
       mode: 'code',

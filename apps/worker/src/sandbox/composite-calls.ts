@@ -18,6 +18,14 @@ export class CompositeCalls {
 
   constructor(private readonly composite: NonNullable<SkillTask['composite']> | undefined) {}
 
+  /**
+   * Whether the composite is still making again the calls an earlier run made: what it emits
+   * meanwhile was emitted then (a composite decides from its input and its calls' answers alone).
+   */
+  get replaying(): boolean {
+    return this.composite !== undefined && this.made < this.composite.answered.length;
+  }
+
   invoke = (
     skill: string,
     inputs: Record<string, unknown>,
@@ -43,7 +51,13 @@ export class CompositeCalls {
       const { code, message, recoverable, details } = answered.error;
       return Promise.reject(new SkillError(code, message, { recoverable, details }));
     }
-    this.requests.push({ step, skill, inputs, ...(options.version ? { version: options.version } : {}) });
+    this.requests.push({
+      step,
+      skill,
+      inputs,
+      ...(options.version ? { version: options.version } : {}),
+      ...(options.concurrencyKey ? { concurrencyKey: options.concurrencyKey } : {}),
+    });
     if (this.requests.length === 1) setImmediate(() => this.resume?.(this.requests));
     return new Promise(() => {});
   };

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@skillrun/core';
 import type { RedisTarget } from '@skillrun/core/data';
 import type { SkillContext, SkillLogLevel } from '@skillrun/skill';
+import type { StreamLimits } from '../streaming/stream-budget';
 
 /** Where skills' ctx.memory lives: the same for every run, so given to a thread once, when it starts. */
 export interface MemoryTarget {
@@ -13,6 +14,8 @@ export interface MemoryTarget {
 /** What a sandbox thread is given when it starts. */
 export interface ThreadData {
   memory: MemoryTarget;
+  /** How much each run may stream (ctx.emit). */
+  stream: StreamLimits;
   /** Buffers outside the heap the thread may hold (the heap's own limit is Node's resourceLimits). */
   offHeapLimitBytes: number;
 }
@@ -37,6 +40,8 @@ export interface CallRequest {
   skill: string;
   version?: string;
   inputs: Record<string, unknown>;
+  /** ctx.invoke's `concurrencyKey`. */
+  concurrencyKey?: string;
 }
 
 export type AnsweredCall = { step: string; skill: string } & (
@@ -50,9 +55,10 @@ export type SkillOutcome =
   /** The composite awaits invocations not answered yet: start them, and replay it when they end. */
   | { ok: false; calls: CallRequest[] };
 
-/** What the skill reports while it runs. */
+/** What the skill reports while it runs; `chunk`: one it streamed (ctx.emit), as JSON. */
 export type SkillEvent =
   | { type: 'progress'; value: number }
+  | { type: 'chunk'; json: string }
   | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
 
 /** Why a running skill's signal aborts: its deadline, or a cancel of its execution. */

@@ -3,6 +3,7 @@ import { SkillError, toErrorBody } from '@skillrun/core';
 import { createRedis, MemoryStore, RedisKeys, RedisLiveness } from '@skillrun/core/data';
 import type { SkillContext } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
+import { StreamBudget, type StreamLimits } from '../streaming/stream-budget';
 import { CompositeCalls } from './composite-calls';
 import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { createSkillContext } from './skill-context';
@@ -17,24 +18,32 @@ export class SkillRunner {
   private readonly modules = new Map<string, Promise<Execute>>();
   private redis: Redis | undefined;
 
-  constructor(private readonly memory: MemoryTarget) {}
+  constructor(
+    private readonly memory: MemoryTarget,
+    private readonly stream: StreamLimits,
+  ) {}
 
   async run(task: SkillTask, send: (event: SkillEvent) => void, signal: AbortSignal): Promise<SkillOutcome> {
+    const budget = new StreamBudget(this.stream);
     try {
       const execute = await this.load(task.module);
       // Aborted while its module loaded: the skill never starts (a listener added now would never fire).
       signal.throwIfAborted();
       const calls = new CompositeCalls(task.composite);
-      const ctx = createSkillContext(task, send, signal, () => this.memoryOf(task), calls.invoke);
+      const ctx = createSkillContext(task, send, signal, () => this.memoryOf(task), calls.invoke, {
+        budget,
+        replaying: () => calls.replaying,
+      });
       const ran = Promise.resolve(execute(task.input, ctx)).then(
         (output): SkillOutcome => ({ ok: true, output: asJson(output) }),
       );
-      return await Promise.race([
+      const outcome = await Promise.race([
         ran,
         calls.suspended.then((requests): SkillOutcome => ({ ok: false, calls: requests })),
       ]);
+      return overBudget(budget) ?? outcome;
     } catch (error) {
-      return { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };
+      return overBudget(budget) ?? { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };
     }
   }
 
@@ -72,6 +81,11 @@ export class SkillRunner {
     });
     return new MemoryStore(this.redis, new RedisKeys(this.memory.prefix), task.meta.caller.id);
   }
+}
+
+/** Over a bound of its stream, a run fails so, whether or not the skill caught what ctx.emit threw. */
+function overBudget(budget: StreamBudget): SkillOutcome | undefined {
+  return budget.exceeded && { ok: false, error: budget.exceeded.toBody() };
 }
 
 /** Output crosses to the store as JSON; anything JSON cannot say is refused here, clearly. */

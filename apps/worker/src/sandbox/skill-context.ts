@@ -1,14 +1,23 @@
+import { SkillError } from '@skillrun/core';
 import type { MemoryStore } from '@skillrun/core/data';
 import type { InvokeOptions, SkillContext, SkillLogLevel } from '@skillrun/skill';
+import type { StreamBudget } from '../streaming/stream-budget';
 import type { SkillEvent, SkillTask } from './messages';
 
-/** Builds a skill's ctx; its logs and progress go to `send` (to the worker, if in a thread). */
+/** What ctx.emit needs: the run's budget, and whether a composite is replaying (its chunks were sent). */
+export interface EmitScope {
+  budget: StreamBudget;
+  replaying(): boolean;
+}
+
+/** Builds a skill's ctx; its logs, progress and chunks go to `send` (to the worker, if in a thread). */
 export function createSkillContext(
   task: SkillTask,
   send: (event: SkillEvent) => void,
   signal: AbortSignal,
   memory: () => MemoryStore,
   invoke: (skill: string, inputs: Record<string, unknown>, options?: InvokeOptions) => Promise<unknown>,
+  emitScope: EmitScope,
 ): SkillContext {
   const log =
     (level: SkillLogLevel) =>
@@ -21,6 +30,13 @@ export function createSkillContext(
     progress: (value) => {
       if (Number.isFinite(value)) send({ type: 'progress', value });
     },
+    emit: (chunk) => {
+      if (emitScope.replaying()) return;
+      const json = chunkJson(chunk);
+      const refused = emitScope.budget.take(json);
+      if (refused) throw refused;
+      send({ type: 'chunk', json });
+    },
     invoke: invoke as SkillContext['invoke'],
     get memory() {
       return memory();
@@ -29,4 +45,17 @@ export function createSkillContext(
     session: {},
     scratch: {},
   };
+}
+
+/** A chunk as JSON; a value JSON cannot say (undefined, a function, a BigInt, a cycle) is refused. */
+function chunkJson(chunk: unknown): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(chunk);
+  } catch (error) {
+    throw new SkillError('INVALID_OUTPUT', `ctx.emit takes a JSON value: ${(error as Error).message}`);
+  }
+  if (json === undefined)
+    throw new SkillError('INVALID_OUTPUT', `ctx.emit takes a JSON value, not ${typeof chunk}`);
+  return json;
 }

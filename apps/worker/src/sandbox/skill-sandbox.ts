@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Logger, SkillError } from '@skillrun/core';
 import type { Isolation } from '../loaded-skill';
+import type { StreamLimits } from '../streaming/stream-budget';
 import type { AbortCode, MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { SkillRunner } from './run-skill';
 import { ThreadPool } from './thread-pool';
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   skillMemoryLimitsMb?: number[];
   /** Where skills' ctx.memory lives. */
   memory: MemoryTarget;
+  /** How much each run may stream (ctx.emit). */
+  stream: StreamLimits;
   /** After the deadline or a cancel, how long the skill may clean up before its thread is terminated. */
   abortGraceMs: number;
   /** Where a thread ended for a skill that ignored its signal is reported. */
@@ -68,7 +71,7 @@ export class SkillSandbox {
   private readonly inProcess: SkillRunner;
 
   constructor(private readonly options: SandboxOptions) {
-    this.inProcess = new SkillRunner(options.memory);
+    this.inProcess = new SkillRunner(options.memory, options.stream);
     for (const limit of [options.memoryLimitMb, ...(options.skillMemoryLimitsMb ?? [])]) {
       if (this.pools.has(limit)) continue;
       this.pools.set(
@@ -77,6 +80,7 @@ export class SkillSandbox {
           threadModule: options.threadModule,
           threads: options.threads,
           memory: options.memory,
+          stream: options.stream,
           memoryLimitMb: limit,
         }),
       );

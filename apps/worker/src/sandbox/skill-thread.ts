@@ -26,7 +26,7 @@ guardProcess();
 const data = workerData as ThreadData;
 const offHeap = new OffHeapLimit({ limitBytes: data.offHeapLimitBytes, collectGarbage: garbageCollector() });
 guardAllocations(offHeap);
-const runner = new SkillRunner(data.memory);
+const runner = new SkillRunner(data.memory, data.stream);
 const running = new Map<number, AbortController>();
 
 /**

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ErrorBody } from '@skillrun/core';
+import type { StreamLimits } from '../streaming/stream-budget';
 import {
   type AbortCode,
   decodeMessages,
@@ -20,6 +21,8 @@ export interface ThreadPoolOptions {
   threads: number;
   /** Given to every thread when it starts. */
   memory: MemoryTarget;
+  /** How much each run may stream (ctx.emit), given to every thread when it starts. */
+  stream: StreamLimits;
   /**
    * Memory limit of each thread, in MB: its heap (a skill over it ends its thread), and as much
    * again in buffers outside the heap (which the thread holds to it itself: off-heap-limit.ts).
@@ -142,8 +145,8 @@ export class ThreadPool {
   }
 
   private spawn(): void {
-    const { threadModule, memoryLimitMb, memory } = this.options;
-    const data: ThreadData = { memory, offHeapLimitBytes: memoryLimitMb * 1024 * 1024 };
+    const { threadModule, memoryLimitMb, memory, stream } = this.options;
+    const data: ThreadData = { memory, stream, offHeapLimitBytes: memoryLimitMb * 1024 * 1024 };
     const worker = new Worker(threadModule, {
       execArgv: [],
       workerData: data,

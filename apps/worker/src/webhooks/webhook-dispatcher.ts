@@ -1,8 +1,9 @@
 import { type Execution, isTerminalStatus, type Logger } from '@skillrun/core';
+import { type TaskNotes, taskPushPayload } from '@skillrun/core/a2a';
 import {
   deliveryJobOptions,
   type ExecutionStore,
-  type RedisKeys,
+  type NotificationStream,
   type StoredWebhook,
   type WebhookDeliveries,
   type WebhookStore,
@@ -13,9 +14,12 @@ import type { Redis } from 'ioredis';
 export interface WebhookDispatcherDeps {
   /** A connection of its own: it blocks on XREADGROUP. */
   redis: Redis;
-  keys: RedisKeys;
+  /** The stream it reads (one of RedisKeys.notificationStreams(): a dispatcher each). */
+  stream: NotificationStream;
   store: ExecutionStore;
   webhooks: WebhookStore;
+  /** What A2A keeps of a task (its context, its routing): part of its push notifications. */
+  notes: TaskNotes;
   deliveries: WebhookDeliveries;
   queue: Queue;
   /** This worker's id: its name in the consumer group. */
@@ -37,8 +41,8 @@ const BATCH = 50;
 type Entry = [id: string, fields: string[]];
 
 /**
- * Turns the notifications stream (the ends and changes of executions that have webhooks, appended
- * by the execution store) into deliveries: every worker reads it in one consumer group, so each
+ * Turns a notifications stream (the ends and changes of executions that have webhooks, appended
+ * by the execution store; one per hash tag, a dispatcher each) into deliveries: every worker reads it in one consumer group, so each
  * event is dispatched once; an event is acknowledged only once its deliveries are queued, and one
  * a dispatcher took and never acknowledged (it died) is taken over by another after a while. A
  * delivery's id is derived from the event and the webhook, so dispatching an event twice queues
@@ -87,7 +91,7 @@ export class WebhookDispatcher {
     if (this.groupReady) return;
     try {
       // From the stream's start: events appended before any worker ran are dispatched too.
-      await this.deps.redis.xgroup('CREATE', this.deps.keys.notifications(), GROUP, '0', 'MKSTREAM');
+      await this.deps.redis.xgroup('CREATE', this.deps.stream.key, GROUP, '0', 'MKSTREAM');
     } catch (error) {
       if (!/BUSYGROUP/.test((error as Error).message)) throw error;
     }
@@ -96,8 +100,8 @@ export class WebhookDispatcher {
 
   /** Events another dispatcher left unacknowledged (now and then), else new ones. */
   private async next(): Promise<Entry[]> {
-    const { redis, keys, consumer } = this.deps;
-    const stream = keys.notifications();
+    const { redis, consumer } = this.deps;
+    const stream = this.deps.stream.key;
     if (this.clock() - this.lastClaim >= CLAIM_IDLE_MS / 3) {
       this.lastClaim = this.clock();
       const [, claimed] = (await redis.xautoclaim(
@@ -137,37 +141,51 @@ export class WebhookDispatcher {
     if (execution) {
       await Promise.all(targets.map((webhook) => this.queue(eventId, webhook, execution, ended)));
     }
-    await this.deps.redis.xack(this.deps.keys.notifications(), GROUP, eventId);
+    await this.deps.redis.xack(this.deps.stream.key, GROUP, eventId);
   }
 
-  /** The webhooks that hear of this event: the invocation's own, and its caller's standing ones. */
+  /**
+   * The webhooks that hear of this event: the invocation's own, its caller's standing ones, and
+   * the push notification configurations of its A2A task.
+   */
   private async targets(fields: Record<string, string>, ended: boolean): Promise<StoredWebhook[]> {
     const { webhooks } = this.deps;
-    const own = fields.webhook_id ? await webhooks.get(fields.webhook_id) : null;
-    const standing = fields.owner ? await webhooks.list(fields.owner) : [];
-    return [...(own ? [own] : []), ...standing].filter(
+    const [own, standing, pushes] = await Promise.all([
+      fields.webhook_id ? webhooks.get(fields.webhook_id) : null,
+      fields.owner ? webhooks.list(fields.owner) : [],
+      webhooks.ofTask(fields.execution_id ?? ''),
+    ]);
+    return [...(own ? [own] : []), ...standing, ...pushes].filter(
       ({ view }) =>
         (ended || view.on === 'change') &&
         (view.skills === undefined || view.skills.includes(fields.skill_id ?? '')),
     );
   }
 
+  /**
+   * The event's name in its deliveries' ids: its entry id, after its vshard on a vshard's stream
+   * (two streams may hold the same entry id).
+   */
+  private eventName(eventId: string): string {
+    const { vshard } = this.deps.stream;
+    return vshard === undefined ? eventId : `v${vshard}-${eventId}`;
+  }
+
   private async queue(eventId: string, webhook: StoredWebhook, execution: Execution, ended: boolean) {
     const { deliveries, queue, attempts, backoffMs } = this.deps;
-    const id = `msg_${eventId}_${webhook.view.id.slice(3)}`;
+    const id = `msg_${this.eventName(eventId)}_${webhook.view.id.slice(3)}`;
     const type = ended ? 'execution.ended' : 'execution.changed';
-    const payload = JSON.stringify({
-      type,
-      timestamp: new Date(this.clock()).toISOString(),
-      data: execution,
-    });
+    const body = webhook.push
+      ? taskPushPayload(execution, await this.deps.notes.read(execution.execution_id), webhook.push.version)
+      : { body: JSON.stringify({ type, timestamp: new Date(this.clock()).toISOString(), data: execution }) };
     const added = await deliveries.add({
       id,
       webhookId: webhook.view.id,
       executionId: execution.execution_id,
       type,
       status: execution.status,
-      payload,
+      payload: body.body,
+      ...('contentType' in body ? { contentType: body.contentType } : {}),
     });
     // A delivery that exists was queued by an earlier dispatch, unless that one died in between.
     if (!added && (await deliveries.get(id))?.delivery.state !== 'pending') return;

@@ -1,4 +1,5 @@
 import { type DeliveryState, type Logger, type OutboundHttp, OutboundRefusal } from '@skillrun/core';
+import { taskPushHeaders } from '@skillrun/core/a2a';
 import type { DeliveryJob, WebhookDeliveries, WebhookStore } from '@skillrun/core/data';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
@@ -21,7 +22,8 @@ interface Outcome {
 }
 
 /**
- * Sends one delivery (a job of the webhook queue): the payload POSTed to the webhook's URL, signed
+ * Sends one delivery (a job of the webhook queue): the payload POSTed to the webhook's URL (with
+ * an A2A push notification configuration's token and credentials, if it is one), signed
  * per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 of
  * `id.timestamp.payload` with the webhook's secret, by the `standardwebhooks` library). A 2xx
  * delivers it; anything else is recorded and thrown, for BullMQ to retry with backoff until the
@@ -40,7 +42,7 @@ export class WebhookSender {
     // Past its retention: there is nothing left to send.
     if (!found) return;
     const startedAt = this.clock();
-    const outcome = await this.attempt(id, found.delivery.webhook_id, found.payload);
+    const outcome = await this.attempt(id, found.delivery.webhook_id, found.payload, found.contentType);
     const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
     const last = outcome.final === true || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const state: DeliveryState = delivered ? 'delivered' : last ? 'failed' : 'pending';
@@ -63,7 +65,12 @@ export class WebhookSender {
     throw outcome.final ? new UnrecoverableError(reason) : new Error(reason);
   }
 
-  private async attempt(id: string, webhookId: string, payload: string): Promise<Outcome> {
+  private async attempt(
+    id: string,
+    webhookId: string,
+    payload: string,
+    contentType: string,
+  ): Promise<Outcome> {
     const webhook = await this.deps.webhooks.get(webhookId);
     if (!webhook) return { error: 'the webhook was deleted', final: true };
     const now = new Date(this.clock());
@@ -71,7 +78,9 @@ export class WebhookSender {
       const answer = await this.deps.http.send(webhook.view.url, {
         method: 'POST',
         headers: {
-          'content-type': 'application/json',
+          // An A2A task's push notification: the token and credentials its receiver checks.
+          ...(webhook.push ? taskPushHeaders(webhook.push) : {}),
+          'content-type': contentType,
           'user-agent': 'skillrun-webhooks',
           'webhook-id': id,
           'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
