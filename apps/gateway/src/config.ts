@@ -4,8 +4,10 @@ import {
   CapabilityType,
   CommonConfig,
   ConfigError,
+  checkShardSettings,
   DEFAULT_PORT,
   type DescriptorContext,
+  LlmProviderConfig,
   LONGEST_WAIT_SECONDS,
   localBaseUrl,
   parseEnv,
@@ -20,6 +22,7 @@ export const GatewayConfigSchema = Type.Object({
   ...CommonConfig,
   ...QueueDashboardConfig,
   ...AgentConfig,
+  ...LlmProviderConfig,
   PORT: Type.Integer({ default: DEFAULT_PORT, minimum: 0, maximum: 65535, description: 'HTTP port.' }),
   HOST: Type.String({
     default: '127.0.0.1',
@@ -125,6 +128,19 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 50,
     description: 'How long a request waits on Redis before answering 503.',
   }),
+  ACK_REPLICAS: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 16,
+    description:
+      'How many replicas must hold a launch, a cancel or a task hand-in before it is answered (Redis WAIT): with 1 or more, a failover loses no execution answered 202; not confirmed within ACK_TIMEOUT_MS, the answer is 503 (a launch withdrawn). 0: answered once the master has it.',
+  }),
+  ACK_TIMEOUT_MS: Type.Integer({
+    default: 500,
+    minimum: 1,
+    maximum: 60_000,
+    description: 'With ACK_REPLICAS: how long a write waits for the replicas to confirm it before the 503.',
+  }),
   MAX_WAIT_SECONDS: Type.Integer({
     default: 30,
     minimum: 0,
@@ -166,17 +182,31 @@ export const GatewayConfigSchema = Type.Object({
     description:
       'How long an Idempotency-Key stays bound to the execution its first invocation started: a repeat within it gets that execution again.',
   }),
+  MAX_SCHEDULES_PER_CALLER: Type.Integer({
+    default: 100,
+    minimum: 1,
+    description: 'Schedules one caller may have (POST /schedules past it: 429 SCHEDULE_LIMIT_EXCEEDED).',
+  }),
+  MAX_DELAY_MS: Type.Integer({
+    default: 2_592_000_000,
+    minimum: 0,
+    // A year: BullMQ keeps a delayed job by its due time × 4096, exact in a double only until 2039.
+    maximum: 31_536_000_000,
+    description:
+      'How far ahead an invocation may ask to start (context.delay_ms or run_at), in ms: 30 days by default (400 beyond).',
+  }),
   TASK_LINK_SECRET: Type.Optional(
     Type.String({
       minLength: 32,
       description:
-        'The secret one-time task links are signed with (HS256), the same on every gateway; unset, the gateways share one they make and keep in Redis.',
+        "The secret one-time task links are signed with (HS256), and MCP's multi-round-trip state that hands a task in (with a key derived from it), the same on every gateway; unset, the gateways share one they make and keep in Redis.",
     }),
   ),
   TASK_LINK_TTL_SECONDS: Type.Integer({
     default: 259_200,
     minimum: 60,
-    description: 'How long a one-time task link works (until it is used).',
+    description:
+      "How long a one-time task link works (until it is used), and MCP's multi-round-trip state that hands a task in.",
   }),
   API_KEY_CACHE_MS: Type.Integer({
     default: 1000,
@@ -272,6 +302,12 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   if (parsed.CONSOLE_OAUTH_CLIENT_ID !== undefined && parsed.OAUTH_ISSUER === undefined) {
     throw new ConfigError(
       'CONSOLE_OAUTH_CLIENT_ID needs OAUTH_ISSUER (the tokens the console brings must verify, and without OAUTH_AUTHORIZATION_URL the issuer names its endpoints)',
+    );
+  }
+  checkShardSettings(parsed);
+  if (parsed.ACK_REPLICAS > 0 && parsed.REDIS_CLUSTER_NODES !== undefined) {
+    throw new ConfigError(
+      'ACK_REPLICAS needs one master to confirm writes with (REDIS_URL or REDIS_SENTINELS): a cluster client sends WAIT to any node',
     );
   }
   return Object.freeze({

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { buildAdmin } from './admin/build-admin';
 import { buildAgents } from './agents/build-agents';
 import { buildMe } from './auth/build-me';
+import { buildBatches } from './batches/build-batches';
 import { type GatewayConfig, trustProxyOf } from './config';
 import { buildConsole } from './console/build-console';
 import { buildExecutions } from './executions/build-executions';
@@ -11,6 +12,7 @@ import { createApp } from './http/app';
 import { buildMeta } from './http/build-meta';
 import type { Slice } from './http/slice';
 import { buildInvocations } from './invocations/build-invocations';
+import { buildSchedules } from './schedules/build-schedules';
 import { buildSkills } from './skills/build-skills';
 import { buildTasks } from './tasks/build-tasks';
 import { buildWebhooks } from './webhooks/build-webhooks';
@@ -33,15 +35,18 @@ export function gatewaySlices(shared: GatewayShared): Slice[] {
   const skills = buildSkills(shared);
   const executions = buildExecutions(shared);
   const invocations = buildInvocations(shared, executions);
+  const tasks = buildTasks(shared);
   return [
     skills,
     invocations,
     executions,
-    buildTasks(shared),
+    buildBatches(shared, { invocations, executions }),
+    tasks,
     buildWebhooks(shared),
+    buildSchedules(shared, invocations),
     buildAdmin(shared),
     buildConsole(shared),
-    buildAgents(shared, { skills, invocations, executions }),
+    buildAgents(shared, { skills, invocations, executions, tasks }),
     buildMe(shared),
     buildMeta(shared),
   ];

@@ -39,6 +39,7 @@ export class GatewayService {
     await Promise.race([this.redisWatch.ready, delay(REDIS_START_WAIT_MS, undefined, { ref: false })]);
     // Read before the first invocation is accepted, so that none misses a standing webhook or a follower.
     await this.parts.shared.notified.start();
+    for (const slice of this.parts.slices) await slice.start?.();
     const server = createServer(this.parts.app);
     // Slow-loris clients that trickle a request in are cut off.
     server.headersTimeout = config.HEADERS_TIMEOUT_MS;
@@ -74,6 +75,7 @@ export class GatewayService {
       await closed;
       clearInterval(sweep);
     }
+    await this.parts?.shared.durable.close();
     await this.parts?.shared.queues.close().catch(() => {});
     this.parts?.shared.redis.disconnect();
   }

@@ -1,13 +1,16 @@
 import { type DescriptorContext, type Logger, SkillSchemas } from '@skillrun/core';
 import {
   ApiKeyStore,
+  ConcurrencyGate,
   createRedis,
   ExecutionStore,
   FollowedCallers,
   QueueRegistry,
   RedisKeys,
   RedisLiveness,
+  SkillPauses,
   SkillRegistry,
+  SlotHandover,
   WebhookStore,
 } from '@skillrun/core/data';
 import { queueTelemetry } from '@skillrun/telemetry';
@@ -16,6 +19,7 @@ import { authenticatorOf } from './auth/authenticator-of';
 import { Identities } from './auth/identities';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig } from './config';
+import { type DurableWrites, durableWrites } from './durable-writes';
 import { ExecutionWatcher } from './executions/execution-watcher';
 import { NotifiedCallers } from './invocations/notified-callers';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -30,11 +34,19 @@ export interface GatewayShared {
   logger: Logger;
   /** Closed once the server has stopped: the connection, its producers, the waiters' subscriber. */
   redis: Redis;
+  /** Watches every connection of the process for a Redis that stopped answering (one line per incident). */
+  liveness: RedisLiveness;
+  /** Where launches, cancels and task hand-ins are written, and confirmed on ACK_REPLICAS replicas. */
+  durable: DurableWrites;
   keys: RedisKeys;
   queues: QueueRegistry;
   registry: SkillRegistry;
+  /** The skills an operator paused, and the hold of their queues. */
+  pauses: SkillPauses;
   schemas: SkillSchemas;
   store: ExecutionStore;
+  /** Hands on the concurrency slots of an execution this gateway ends (canceled, or past its queue timeout). */
+  handover: SlotHandover;
   descriptors: DescriptorContext;
   access: SkillAccess;
   apiKeys: ApiKeyStore;
@@ -63,13 +75,18 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     commandTimeoutMs: config.REDIS_TIMEOUT_MS,
     liveness,
   });
-  const keys = new RedisKeys(config.KEY_PREFIX);
-  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry());
+  const keys = new RedisKeys(config.KEY_PREFIX, config.REDIS_SHARDS);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry(), config.REDIS_SHARDS);
   const registry = new SkillRegistry(redis, keys);
+  const pauses = new SkillPauses({ redis, keys, queues, registry });
   const descriptors = descriptorContext(config);
   const apiKeys = new ApiKeyStore(redis, keys, config.API_KEY_CACHE_MS);
   const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const followers = new FollowedCallers(redis, keys);
+  const handover = new SlotHandover(new ConcurrencyGate(redis, keys), queues);
+  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
+    expired: (id) => handover.ended(id),
+  });
   const watcher = new ExecutionWatcher({
     open: () => redis.duplicate(),
     keys,
@@ -79,11 +96,15 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     config,
     logger,
     redis,
+    liveness,
     keys,
     queues,
     registry,
+    pauses,
     schemas: new SkillSchemas(),
-    store: new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS),
+    store,
+    handover,
+    durable: durableWrites(config, { redis, store, queues, keys, liveness }),
     descriptors,
     access: new SkillAccess(descriptors.defaults),
     apiKeys,
@@ -100,7 +121,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     }),
     watcher,
     metrics: new GatewayMetrics(
-      { registry, queues, timeoutMs: config.REDIS_TIMEOUT_MS },
+      { registry, queues, pauses, timeoutMs: config.REDIS_TIMEOUT_MS },
       () => watcher.waiting,
     ),
   };

@@ -24,7 +24,7 @@ export function buildAdmin(shared: GatewayShared): Slice {
         },
       ]
     : [];
-  const fleet = new FleetOverview({ redis, keys, registry, queues });
+  const fleet = new FleetOverview({ redis, keys, registry, queues, pauses: shared.pauses });
   return {
     routes: [
       ...dashboard,

@@ -3,6 +3,7 @@ import {
   queueHeadAges,
   queueJobsByState,
   type RedisKeys,
+  type SkillPauses,
   type SkillRegistry,
 } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
@@ -13,6 +14,7 @@ export interface FleetOverviewDeps {
   keys: RedisKeys;
   registry: SkillRegistry;
   queues: QueueRegistry;
+  pauses: SkillPauses;
 }
 
 /** How many skill ids one read of the registry goes through at most. */
@@ -20,7 +22,8 @@ const MAX_SKILLS = 1000;
 
 /**
  * The workers alive now (a lease in the registry) with the skill versions each hosts, and each
- * hosted version's queues: jobs waiting, active and delayed, and the age of the oldest in line.
+ * hosted version's queues: jobs waiting, active and delayed, the age of the oldest in line, and
+ * whether an operator paused its skill.
  * Read from Redis on request (the registry's leases, BullMQ's counts), the same numbers the workers'
  * `skillrun_queue_*` gauges show.
  */
@@ -49,11 +52,13 @@ export class FleetOverview {
     for (const version of hosted)
       hosts.zrangebyscore(keys.skillHosts(version.skill_id, version.version), now, '+inf');
     const hostReplies = hosted.length > 0 ? ((await hosts.exec()) ?? []) : [];
+    const paused = await this.deps.pauses.all();
     const queues = await Promise.all(
       hosted.map(async (version, index) => {
         const holders = (hostReplies[index]?.[1] as string[] | undefined) ?? [];
         for (const holder of holders) workers.get(holder)?.hosts.push(version);
-        return this.queueOf(version.skill_id, version.version, holders.length, now);
+        const queue = await this.queueOf(version.skill_id, version.version, holders.length, now);
+        return { ...queue, paused: paused.has(version.skill_id) };
       }),
     );
     return {
@@ -63,7 +68,12 @@ export class FleetOverview {
     };
   }
 
-  private async queueOf(skillId: string, version: string, workers: number, now: number): Promise<FleetQueue> {
+  private async queueOf(
+    skillId: string,
+    version: string,
+    workers: number,
+    now: number,
+  ): Promise<Omit<FleetQueue, 'paused'>> {
     const versions = [{ skill: skillId, version }];
     const [[counts], [age = 0]] = await Promise.all([
       queueJobsByState(this.deps.queues, versions),

@@ -38,6 +38,7 @@ const Fleet = {
           'delayed',
           'oldest_waiting_seconds',
           'workers',
+          'paused',
         ],
         properties: {
           skill_id: { type: 'string' },
@@ -47,6 +48,10 @@ const Fleet = {
           delayed: count,
           oldest_waiting_seconds: { type: 'number', minimum: 0 },
           workers: count,
+          paused: {
+            type: 'boolean',
+            description: 'An operator paused its skill: its jobs wait, none starts.',
+          },
         },
       },
     },
@@ -61,7 +66,7 @@ export const fleetPaths = {
       operationId: 'getFleet',
       summary: 'The workers alive, what each hosts, and each hosted version queue (ours, admin only)',
       description:
-        "Workers holding a live lease in the registry with the skill versions they host; for each hosted version, its queues' jobs waiting (prioritized included), active and delayed, the age of the oldest in line and the live workers hosting it. Read from Redis on request.",
+        "Workers holding a live lease in the registry with the skill versions they host; for each hosted version, its queues' jobs waiting (prioritized included), active and delayed, the age of the oldest in line, the live workers hosting it and whether its skill is paused. Read from Redis on request.",
       tags: ['admin'],
       responses: {
         '200': { description: 'The fleet now.', content: { 'application/json': { schema: Fleet } } },

@@ -20,6 +20,8 @@ export interface FleetQueue {
   oldest_waiting_seconds: number;
   /** Live workers hosting it. */
   workers: number;
+  /** An operator paused its skill: its jobs wait, none starts (POST /skills/{id}/resume). */
+  paused: boolean;
 }
 
 export interface Fleet {

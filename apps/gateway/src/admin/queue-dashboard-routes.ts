@@ -68,7 +68,11 @@ async function dashboardRouter(settings: QueueDashboardSettings): Promise<Router
   return Router().use(listQueues, dashboard);
 }
 
-/** The queues (high priority and the rest) of every hosted version in the registry (registered versions run elsewhere). */
+/**
+ * The queues (high priority and the rest) of every hosted version in the registry (registered
+ * versions run elsewhere), under the prefix: bull-board knows a queue by its name, which each
+ * vshard's repeats (REDIS_SHARDS above 1: its queues are not shown yet).
+ */
 async function hostedQueues({ registry, queues }: QueueDashboardSettings): Promise<Queue[]> {
   const found: Queue[] = [];
   let after: string | undefined;
@@ -76,7 +80,7 @@ async function hostedQueues({ registry, queues }: QueueDashboardSettings): Promi
     const ids = await registry.ids(after, IDS_PER_READ);
     for (const versions of (await registry.versionsOf(ids)).values()) {
       for (const entry of versions)
-        if (entry.source === 'hosted') found.push(...queues.allOf(entry.id, entry.version));
+        if (entry.source === 'hosted') found.push(...queues.onPrefixOf(entry.id, entry.version));
     }
     if (ids.length < IDS_PER_READ) return found;
     after = ids.at(-1);

@@ -1,10 +1,16 @@
 import type { Logger } from '@skillrun/core';
-import type { ExecutionStore, SkillRegistry } from '@skillrun/core/data';
+import type { TaskNotes } from '@skillrun/core/a2a';
+import type { ExecutionStore, SkillRegistry, WebhookStore } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
+import type { ExecutionHistory } from '../executions/execution-history';
 import type { ExecutionReader } from '../executions/execution-reader';
 import type { InvocationService } from '../invocations/invocation-service';
 import type { SkillDiscovery } from '../skills/skill-discovery';
+import type { TaskDesk } from '../tasks/task-desk';
+import type { TaskSecret } from '../tasks/task-secret';
+import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
+import type { LlmRouteSettings } from './a2a/llm-route';
 
 /** The agent protocols' settings (MCP_*), from the gateway's config. */
 export interface AgentSettings {
@@ -12,11 +18,15 @@ export interface AgentSettings {
   callWaitSeconds: number;
   /** A2A_SEND_WAIT_SECONDS: how long a blocking A2A SendMessage waits for the task to end. */
   a2aSendWaitSeconds: number;
+  /** A2A_DEFAULT_SKILL: the skill a plain-text A2A message runs. */
+  a2aDefaultSkill?: string;
+  /** The LLM that routes plain-text A2A messages without a default skill (LLM_BASE_URL, LLM_MODEL). */
+  a2aRouterLlm?: LlmRouteSettings;
   /** The organization the Agent Card names (PROVIDER_NAME). */
   providerName: string;
   /** MCP_TOOLS_PAGE_SIZE: tools per tools/list page. */
   toolsPageSize: number;
-  /** MCP_LIST_CHANGED_POLL_MS: how often the registry is checked for changes while MCP sessions are open. */
+  /** MCP_LIST_CHANGED_POLL_MS: how often the registry is checked for changes while MCP sessions are open; a tools/list's ttlMs. */
   listChangedPollMs: number;
   /** MCP_MAX_SESSIONS: MCP sessions this gateway keeps at once. */
   maxSessions: number;
@@ -28,6 +38,8 @@ export interface AgentSettings {
   allowedOrigins: readonly string[];
   /** How long an execution's record lives after it ends (EXECUTION_TTL_SECONDS): a task's ttl. */
   retentionSeconds: number;
+  /** TASK_LINK_TTL_SECONDS: how long what hands a task in over MCP (its requestState) works, as a link does. */
+  handInSeconds: number;
   /** To find an execution's skill from its id alone (an MCP or A2A task id). */
   store: ExecutionStore;
   /** Read for changes of the tool list while MCP sessions are open. */
@@ -41,6 +53,17 @@ export interface AgentDeps extends AgentSettings {
   invocations: InvocationService;
   executions: ExecutionReader;
   canceler: ExecutionCanceler;
+  /** Hands tasks in, as POST /tasks/{id}/complete does (MCP's multi-round-trip). */
+  tasks: TaskDesk;
+  /** What the state MCP hands a task in by is signed with (a key derived from the task links' secret). */
+  taskSecret: TaskSecret;
+  /** The caller's executions, which A2A's ListTasks lists. */
+  history: ExecutionHistory;
+  /** What A2A keeps of its tasks: the contexts clients name, how plain text was routed. */
+  notes: TaskNotes;
+  /** A2A tasks' push notification configurations are webhooks of their executions. */
+  webhooks: WebhookStore;
+  webhookUrls: WebhookUrlCheck;
   baseUrl: string;
   logger: Logger;
 }

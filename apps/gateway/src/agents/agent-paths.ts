@@ -1,5 +1,5 @@
 import { ToolDefinitions, ToolFormatQuery, ToolListQuery } from '@skillrun/core';
-import { errors, queryParameters, skillId } from '../http/openapi-parts';
+import { ERRORS, errors, json, queryParameters, skillId } from '../http/openapi-parts';
 
 const tags = ['agents'];
 const toolDefinitions = {
@@ -7,11 +7,20 @@ const toolDefinitions = {
   content: { 'application/json': { schema: ToolDefinitions } },
 };
 const MCP =
-  'MCP (Model Context Protocol, revision 2025-11-25; 2025-06-18 and earlier are negotiated too) over Streamable HTTP, with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. A request whose Origin header is neither the origin of PUBLIC_BASE_URL, one of MCP_ALLOWED_ORIGINS, nor its own address or localhost is 403 (DNS rebinding). Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it (an anonymous one to its address), who may hold MCP_MAX_SESSIONS_PER_CALLER (MCP_MAX_SESSIONS_PER_ADDRESS) of them; at that cap its least recently used session not answering a request is closed to admit a new one (429 when each of them is answering one), and at MCP_MAX_SESSIONS any such session, whoever holds it (503 when every session is). Errors of the protocol are JSON-RPC errors; the HTTP errors listed here are our envelope. See the README, "MCP".';
-const mcpErrors = errors('400', '401', '403', '404', '429', '503');
+  'MCP (Model Context Protocol) over Streamable HTTP, dual-era. Revision 2026-07-28, stateless: a POST whose JSON-RPC request carries the per-request `_meta` envelope (`io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`, `…/clientInfo`) and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers is answered on its own, by any gateway (server/discover, tools/list, tools/call, and the tasks extension: tasks/get, tasks/update, tasks/cancel; a `task` skill called by a client that declares form elicitation answers `input_required`, asking for its output, and the retry with `inputResponses` and the `requestState` hands the task in; subscriptions/listen opens a stream of notifications/tools/list_changed, acknowledged first, which replaces the GET stream); a revision not served is 400 with UnsupportedProtocolVersionError (-32022), a header that does not match the body 400 with HeaderMismatch (-32020). Revision 2025-11-25 (2025-06-18 and earlier are negotiated too), with sessions (`Mcp-Session-Id`): POST carries JSON-RPC messages (the first an `initialize`, answered with the session id), GET opens the session\'s stream of server notifications (tools/list_changed), DELETE ends the session. A request whose Origin header is neither the origin of PUBLIC_BASE_URL, one of MCP_ALLOWED_ORIGINS, nor its own address or localhost is 403 (DNS rebinding). Credentials as for every endpoint (X-API-Key or Authorization: Bearer); a session belongs to the caller that initialized it (an anonymous one to its address), who may hold MCP_MAX_SESSIONS_PER_CALLER (MCP_MAX_SESSIONS_PER_ADDRESS) of them; at that cap its least recently used session not answering a request is closed to admit a new one (429 when each of them is answering one), and at MCP_MAX_SESSIONS any such session, whoever holds it (503 when every session is). Every error is a JSON-RPC error response; those listed here carry our envelope as `error.data` (a body that is not JSON is -32700 Parse error). See docs/agents.md, "MCP".';
+/** Error answers of a JSON-RPC endpoint: JSON-RPC error responses (our envelope as `error.data`). */
+const jsonRpcErrors = (...statuses: string[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: ERRORS[status], content: json('JsonRpcErrorResponse') },
+    ]),
+  );
+const mcpErrors = jsonRpcErrors('400', '401', '403', '404', '429', '503');
 const A2A_REST =
-  "A2A 1.0's HTTP+JSON binding, served by @a2a-js/sdk's router under /a2a/rest (also with a tenant path segment, and ListTasks and push notification configuration, which answer UnsupportedOperation or PushNotificationNotSupported). Same mapping onto executions as JSON-RPC at /a2a; A2A's errors are answered in the binding's own error form, invalid credentials as 401 in our envelope. See the README, \"A2A\".";
+  "A2A 1.0's HTTP+JSON binding, served by @a2a-js/sdk's router under /a2a/rest (also with a tenant path segment, ListTasks at GET /a2a/rest/tasks, and push notification configurations under /a2a/rest/tasks/{id}/pushNotificationConfigs). Same mapping onto executions as JSON-RPC at /a2a; A2A's errors are answered in the binding's own error form, invalid credentials as 401 in our envelope. See docs/agents.md, \"A2A\".";
 const taskId = { name: 'task_id', in: 'path', required: true, schema: { type: 'string' } };
+const configId = { name: 'config_id', in: 'path', required: true, schema: { type: 'string' } };
 const a2aJson = (description: string) => ({
   description,
   content: { 'application/json': { schema: { type: 'object' } } },
@@ -64,9 +73,9 @@ export const agentPaths = {
     post: {
       operationId: 'a2aJsonRpc',
       summary:
-        'A2A over JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (ours)',
+        'A2A over JSON-RPC: SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, push notification configurations (ours)',
       description:
-        'A2A 1.0 with `A2A-Version: 1.0`; the v0.3 methods (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe) when the header says 0.3 or is absent. A message names the skill in its metadata (`skill_id`) and carries the inputs in a data part; the task is the skill\'s execution (task id = execution id). Invalid credentials are 401 in our envelope; A2A\'s errors are JSON-RPC errors whose ErrorInfo metadata holds our error code and envelope. See the README, "A2A".',
+        'A2A 1.0 with `A2A-Version: 1.0`, or without the header when the method is a 1.0 name (SendMessage, GetTask, ...: none has a slash); the v0.3 methods (message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe) when the header says 0.3, or is absent and the method is a 0.3 name. A message names the skill in its metadata (`skill_id`) and carries the inputs in a data part; the task is the skill\'s execution (task id = execution id). Every answer is JSON-RPC: a body that is not JSON is 400 with -32700 Parse error (id null), one that is not a JSON-RPC request -32600 Invalid Request (200), invalid credentials 401 with our envelope as `error.data`; A2A\'s errors are JSON-RPC errors whose ErrorInfo metadata holds our error code and envelope. See docs/agents.md, "A2A".',
       tags,
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: {
@@ -78,7 +87,7 @@ export const agentPaths = {
             'text/event-stream': { schema: { type: 'string' } },
           },
         },
-        ...errors('401', '503'),
+        ...jsonRpcErrors('400', '401', '503'),
       },
     },
   },
@@ -100,6 +109,52 @@ export const agentPaths = {
       tags,
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: { '200': a2aStream, ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks': {
+    get: {
+      operationId: 'a2aRestListTasks',
+      summary: "A2A HTTP+JSON binding: ListTasks, the caller's own tasks (ours)",
+      description: `${A2A_REST} Query: contextId, status, statusTimestampAfter, pageSize (1-100, 50), pageToken, includeArtifacts, historyLength.`,
+      tags,
+      responses: { '200': a2aJson('tasks, nextPageToken, pageSize, totalSize.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}/pushNotificationConfigs': {
+    post: {
+      operationId: 'a2aRestCreateTaskPushNotificationConfig',
+      summary: 'A2A HTTP+JSON binding: CreateTaskPushNotificationConfig (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { '200': a2aJson('The configuration (never its credentials).'), ...errors('401', '503') },
+    },
+    get: {
+      operationId: 'a2aRestListTaskPushNotificationConfigs',
+      summary: 'A2A HTTP+JSON binding: ListTaskPushNotificationConfigs (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId],
+      responses: { '200': a2aJson('configs, nextPageToken.'), ...errors('401', '503') },
+    },
+  },
+  '/a2a/rest/tasks/{task_id}/pushNotificationConfigs/{config_id}': {
+    get: {
+      operationId: 'a2aRestGetTaskPushNotificationConfig',
+      summary: 'A2A HTTP+JSON binding: GetTaskPushNotificationConfig (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId, configId],
+      responses: { '200': a2aJson('The configuration (never its credentials).'), ...errors('401', '503') },
+    },
+    delete: {
+      operationId: 'a2aRestDeleteTaskPushNotificationConfig',
+      summary: 'A2A HTTP+JSON binding: DeleteTaskPushNotificationConfig (ours)',
+      description: A2A_REST,
+      tags,
+      parameters: [taskId, configId],
+      responses: { '200': { description: 'Deleted (or there was none).' }, ...errors('401', '503') },
     },
   },
   '/a2a/rest/tasks/{task_id}': {

@@ -28,7 +28,8 @@ export interface CredentialSources {
 }
 
 const API_KEY_PREFIX = 'srk_';
-const ADMIN: Principal = { callerId: 'admin', scopes: SCOPES, method: 'api_key' };
+/** Who ADMIN_API_KEY speaks for. */
+export const ADMIN_KEY_PRINCIPAL: Principal = { callerId: 'admin', scopes: SCOPES, method: 'api_key' };
 
 /**
  * Turns the credentials a request carries into an identity: an API key (X-API-Key, the skill's
@@ -58,7 +59,7 @@ export class Authenticator {
   }
 
   private async apiKey(key: string): Promise<Identity> {
-    if (this.isAdminKey(key)) return { kind: 'principal', principal: ADMIN };
+    if (this.isAdminKey(key)) return { kind: 'principal', principal: ADMIN_KEY_PRINCIPAL };
     const principal = await this.deps.apiKeys.verify(key);
     return principal ? { kind: 'principal', principal } : { kind: 'invalid', method: 'api_key' };
   }

@@ -2,22 +2,31 @@ import { type Principal, SkillError } from '@skillrun/core';
 import { type Identity, isAdmin } from './identity';
 import { authRequired } from './skill-access';
 
+/** What a caller asks to do with an id, as the refusals say it. */
+export interface IdAction {
+  verb: string;
+  gerund: string;
+}
+
+const PUBLISHING: IdAction = { verb: 'publish', gerund: 'Publishing' };
+
 /**
  * Publishing (registering, deprecating, setting a provider's credentials) needs `admin` or the id's
  * namespace: everything before its last dot, which must be the caller's id (caller `com.acme`
  * publishes `com.acme.translate-v1`). Equal, not a prefix: caller `com` publishes nothing in
  * `com.acme`, and `com.acme` nothing in `com.acmex`, so no caller takes over another's namespace.
+ * Other changes to a skill as a whole (pausing it) follow the same rule: `action` names them.
  */
-export function assertMayPublish(skillId: string, identity: Identity): Principal {
+export function assertMayPublish(skillId: string, identity: Identity, action = PUBLISHING): Principal {
   if (identity.kind !== 'principal') {
-    throw authRequired({ type: 'api_key' }, 'Authentication is required to publish skills');
+    throw authRequired({ type: 'api_key' }, `Authentication is required to ${action.verb} skills`);
   }
   const { principal } = identity;
   const namespace = namespaceOf(skillId);
   if (isAdmin(principal) || namespace === principal.callerId) return principal;
   throw new SkillError(
     'ACCESS_DENIED',
-    `Publishing "${skillId}" needs the admin scope or the namespace "${namespace ?? skillId}"`,
+    `${action.gerund} "${skillId}" needs the admin scope or the namespace "${namespace ?? skillId}"`,
   );
 }
 

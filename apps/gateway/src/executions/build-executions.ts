@@ -1,9 +1,11 @@
 import { ExecutionIdentity } from '../auth/execution-identity';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
+import { BulkCanceler } from './bulk-canceler';
 import { CallerStreams } from './caller-streams';
 import { ChangeFeed } from './change-feed';
 import { ExecutionCanceler } from './execution-canceler';
+import { ExecutionEvents } from './execution-events';
 import { ExecutionHistory } from './execution-history';
 import { executionPaths } from './execution-paths';
 import { ExecutionReader } from './execution-reader';
@@ -15,24 +17,43 @@ import { StreamQuota } from './stream-quota';
 /** The executions slice, and what other slices read executions with. */
 export interface ExecutionsSlice extends Slice {
   reader: ExecutionReader;
+  /** An execution's status changes and streamed chunks, in order, for any surface that follows it live. */
+  events: ExecutionEvents;
   canceler: ExecutionCanceler;
   history: ExecutionHistory;
 }
 
 /**
- * Executions once started: read (and waited for), canceled, streamed, listed, and a caller's
- * followed live; the notifications stream is closed with the slice.
+ * Executions once started: read (and waited for), canceled (one, or what a filter finds), streamed,
+ * listed, and a caller's followed live; the notifications stream is closed with the slice.
  */
 export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
-  const { config, redis, keys, store, queues, identities, registry, watcher, metrics } = shared;
+  const { config, redis, keys, store, identities, registry, watcher, metrics } = shared;
   const identity = new ExecutionIdentity({
     store,
     identities,
     registry,
     defaultAuth: shared.descriptors.defaults.auth,
   });
-  const reader = new ExecutionReader({ store, watcher, identity, maxWaitSeconds: config.MAX_WAIT_SECONDS });
-  const canceler = new ExecutionCanceler({ redis, keys, store, queues, identity, metrics });
+  const events = new ExecutionEvents(store);
+  const reader = new ExecutionReader({
+    store,
+    watcher,
+    identity,
+    events,
+    maxWaitSeconds: config.MAX_WAIT_SECONDS,
+  });
+  const { durable } = shared;
+  const canceler = new ExecutionCanceler({
+    redis,
+    keys,
+    store: durable.store,
+    queues: durable.queues,
+    ack: durable.ack,
+    handover: shared.handover,
+    identity,
+    metrics,
+  });
   const history = new ExecutionHistory({
     store,
     identities,
@@ -51,15 +72,25 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
     heartbeatMs,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
   });
-  const streams = new ExecutionStreams({ identity, store, watcher, quota, heartbeatMs });
+  const streams = new ExecutionStreams({
+    identity,
+    events,
+    watcher,
+    quota,
+    heartbeatMs,
+  });
   return {
     routes: [
       { path: '/skills', router: skillExecutionRoutes({ executions: reader, canceler, streams }) },
-      { path: '/executions', router: executionRoutes(history, callerStreams) },
+      {
+        path: '/executions',
+        router: executionRoutes(history, new BulkCanceler(history, canceler), callerStreams),
+      },
     ],
     paths: executionPaths,
     close: () => feed.close(),
     reader,
+    events,
     canceler,
     history,
   };

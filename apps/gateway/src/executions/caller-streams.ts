@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import type { NotifiedCallers } from '../invocations/notified-callers';
-import { type ChangeFeed, compareIds, type FeedEvent } from './change-feed';
+import { advance, type ChangeFeed, type FeedEvent } from './change-feed';
 import type { StreamQuota } from './stream-quota';
 
 export interface CallerStreamsDeps {
@@ -38,9 +38,10 @@ const SECOND_LOOK_MS = 2500;
  * caller's that has not ended), then one at every change (progress, a retry, a composite's step,
  * the end), from any gateway, whichever process made it. While a stream is open, its caller is
  * followed: the records of its executions, new ones and those the snapshot found running, have
- * their changes appended to the notifications stream, which this gateway reads. Each event's id is
- * its entry there (the snapshot's, the entry it was taken at): reconnecting with Last-Event-ID
- * sends what happened since, without a gap, as long as the stream holds it (else a snapshot again).
+ * their changes appended to the notifications streams, which this gateway reads. Each event's id is
+ * the feed's position after it (at one shard, its entry in the one stream; the snapshot's, the
+ * position it was taken at): reconnecting with Last-Event-ID sends what happened since, without a
+ * gap, as long as the streams hold it (else a snapshot again).
  */
 export class CallerStreams {
   constructor(private readonly deps: CallerStreamsDeps) {}
@@ -87,9 +88,10 @@ export class CallerStreams {
         }
         while (pending.length > 0) {
           const event = pending.shift() as FeedEvent;
-          if (compareIds(event.id, last) <= 0) continue;
-          await this.send(session, event.executionId, event.id);
-          last = event.id;
+          const next = advance(last, event);
+          if (next === undefined) continue;
+          await this.send(session, event.executionId, next);
+          last = next;
         }
         const woken = new Promise<void>((resolve) => {
           wake = resolve;
@@ -120,20 +122,28 @@ export class CallerStreams {
   ): Promise<{ last: string; seen: Set<string> }> {
     const { feed } = this.deps;
     const seen = new Set(await this.newest(owner));
-    if (/^\d+-\d+$/.test(lastEventId)) {
+    if (feed.isPosition(lastEventId)) {
       const { events, complete } = await feed.since(owner, lastEventId);
       if (complete) {
         await this.followAll([...seen]);
-        for (const event of events) await this.send(session, event.executionId, event.id);
-        return { last: events.at(-1)?.id ?? lastEventId, seen };
+        return { last: await this.sendAll(session, events, lastEventId), seen };
       }
     }
     const asOf = await feed.top();
     for (const id of await this.followAll([...seen])) await this.send(session, id, asOf);
-    // What was appended between the top read and the subscription's start is in the stream.
+    // What was appended between the top read and the subscription's start is in the streams.
     const { events } = await feed.since(owner, asOf);
-    for (const event of events) await this.send(session, event.executionId, event.id);
-    return { last: events.at(-1)?.id ?? asOf, seen };
+    return { last: await this.sendAll(session, events, asOf), seen };
+  }
+
+  /** Sends each event, its id the position after it from `position` on; answers the last position. */
+  private async sendAll(session: Session, events: FeedEvent[], position: string): Promise<string> {
+    let last = position;
+    for (const event of events) {
+      last = advance(last, event) ?? last;
+      await this.send(session, event.executionId, last);
+    }
+    return last;
   }
 
   /** The owner's newest executions (ids), newest first. */

@@ -1,17 +1,19 @@
 import type { RedisKeys } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 
-/** One change of an execution, as the notifications stream holds it. */
+/** One change of an execution, as a notifications stream holds it. */
 export interface FeedEvent {
-  /** The stream entry's id (`<ms>-<seq>`): in order, and where a reconnecting client resumes. */
-  id: string;
+  /** Which of the feed's streams holds it (RedisKeys.notificationStreams()' order). */
+  stream: number;
+  /** Its entry id there (`<ms>-<seq>`): in order within that stream. */
+  entry: string;
   executionId: string;
   status: string;
   owner: string;
 }
 
 export interface ChangeFeedOptions {
-  /** The connection that blocks on XREAD (a duplicate of the gateway's), opened on first use. */
+  /** A connection that blocks on XREAD (a duplicate of the gateway's), one per stream, opened on first use. */
   open: () => Redis;
   /** The gateway's connection, for reads that do not block. */
   redis: Redis;
@@ -23,25 +25,35 @@ type Entry = [id: string, fields: string[]];
 
 const BLOCK_MS = 5000;
 const BATCH = 500;
+const ENTRY_ID = /^\d+-\d+$/;
 
 /**
- * The notifications stream (executions' changes that someone follows or a webhook hears of, appended
- * by the execution store), read by one blocking loop per gateway while any caller's event stream is
- * open, and handed to the streams of each event's caller. Reads that resume from an id go to the
- * stream itself, so a client that reconnects with Last-Event-ID loses nothing the stream still holds.
+ * The notifications streams (executions' changes that someone follows or a webhook hears of, appended
+ * by the execution store; one per hash tag, RedisKeys.notificationStreams()), each read by a blocking
+ * loop of the gateway's while any caller's event stream is open, and handed to the streams of each
+ * event's caller. Where a reader is, a position, is the last entry id it has of each stream, joined
+ * by `_` (one stream, the only one at one shard: that entry id alone, as before sharding). Reads
+ * that resume from a position go to the streams themselves, so a client that reconnects with
+ * Last-Event-ID loses nothing the streams still hold.
  */
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<Listener>>();
-  private reader: Redis | undefined;
-  /** Settles when the loop has its starting point; unset while no loop runs. */
+  private readonly readers = new Set<Redis>();
+  private readonly streams: string[];
+  /** Settles when the loops have their starting point; unset while none runs. */
   private started: Promise<void> | undefined;
-  private last = '0-0';
+  /** Settles when every loop has ended; `stopping` once one saw no listener left (the others follow). */
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private last: string[] = [];
 
-  constructor(private readonly options: ChangeFeedOptions) {}
+  constructor(private readonly options: ChangeFeedOptions) {
+    this.streams = options.keys.notificationStreams().map(({ key }) => key);
+  }
 
   /**
    * Hands every event of the owner's from now on to `listener`, until the function returned is
-   * called. Resolves once the loop reads from no later than the stream's present end.
+   * called. Resolves once the loops read from no later than the streams' present ends.
    */
   async subscribe(owner: string, listener: Listener): Promise<() => void> {
     let set = this.listeners.get(owner);
@@ -54,14 +66,18 @@ export class ChangeFeed {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(owner) === set) this.listeners.delete(owner);
     };
+    // Loops on their way out (one saw nobody listening) end before new ones start.
+    if (this.stopping) await this.running;
     if (!this.started) {
-      const started = this.top().then((id) => {
-        this.last = id;
+      const started = this.top().then((position) => {
+        this.last = position.split('_');
       });
       this.started = started;
-      // A loop that could not start (Redis away) is tried again by the next subscriber.
+      // Loops that could not start (Redis away) are tried again by the next subscriber.
       started.then(
-        () => void this.loop(),
+        () => {
+          this.running = this.loop();
+        },
         () => {
           if (this.started === started) this.started = undefined;
         },
@@ -76,45 +92,82 @@ export class ChangeFeed {
     return unsubscribe;
   }
 
-  /** The id of the stream's latest entry ('0-0' when it is empty): what a snapshot is as of. */
+  /** The position of the streams' latest entries ('0-0' for an empty one): what a snapshot is as of. */
   async top(): Promise<string> {
-    const [latest] = (await this.options.redis.xrevrange(
-      this.options.keys.notifications(),
-      '+',
-      '-',
-      'COUNT',
-      1,
-    )) as Entry[];
-    return latest?.[0] ?? '0-0';
+    const latest = await Promise.all(
+      this.streams.map(async (stream) => {
+        const [entry] = (await this.options.redis.xrevrange(stream, '+', '-', 'COUNT', 1)) as Entry[];
+        return entry?.[0] ?? '0-0';
+      }),
+    );
+    return latest.join('_');
+  }
+
+  /** Whether `value` (a client's Last-Event-ID) is a position of this feed's streams. */
+  isPosition(value: string): boolean {
+    const ids = value.split('_');
+    return ids.length === this.streams.length && ids.every((id) => ENTRY_ID.test(id));
   }
 
   /**
-   * The owner's events after `afterId`, in order, at most `limit` looked at; `complete` is false when
-   * the stream no longer holds everything after it (trimmed), so some may be missing.
+   * The owner's events after `position`, in order within each stream, at most `limit` looked at
+   * in each; `complete` is false when a stream no longer holds everything after it (trimmed), so
+   * some may be missing.
    */
   async since(
     owner: string,
-    afterId: string,
+    position: string,
     limit = 10_000,
   ): Promise<{ events: FeedEvent[]; complete: boolean }> {
-    const stream = this.options.keys.notifications();
-    const [first] = (await this.options.redis.xrange(stream, '-', '+', 'COUNT', 1)) as Entry[];
-    const complete = first === undefined || compareIds(first[0], afterId) <= 0 || afterId === '0-0';
-    const entries = (await this.options.redis.xrange(stream, `(${afterId}`, '+', 'COUNT', limit)) as Entry[];
-    return { events: entries.map(eventOf).filter((event) => event.owner === owner), complete };
+    const after = position.split('_');
+    const reads = await Promise.all(
+      this.streams.map(async (stream, i) => {
+        const afterId = after[i] ?? '0-0';
+        const [first] = (await this.options.redis.xrange(stream, '-', '+', 'COUNT', 1)) as Entry[];
+        const complete = first === undefined || compareIds(first[0], afterId) <= 0 || afterId === '0-0';
+        const entries = (await this.options.redis.xrange(
+          stream,
+          `(${afterId}`,
+          '+',
+          'COUNT',
+          limit,
+        )) as Entry[];
+        return { complete, events: entries.map((entry) => eventOf(i, entry)) };
+      }),
+    );
+    const events = reads
+      .flatMap((read) => read.events)
+      .filter((event) => event.owner === owner)
+      // Streams apart, by time (entry ids are milliseconds first); stable within each stream.
+      .sort((a, b) => compareIds(a.entry, b.entry));
+    return { events, complete: reads.every((read) => read.complete) };
   }
 
   close(): void {
     this.listeners.clear();
-    this.reader?.disconnect();
+    for (const reader of this.readers) reader.disconnect();
+    this.readers.clear();
   }
 
   private async loop(): Promise<void> {
+    try {
+      await Promise.all(this.streams.map((stream, i) => this.read(stream, i)));
+    } finally {
+      this.started = undefined;
+      this.stopping = false;
+    }
+  }
+
+  private async read(stream: string, index: number): Promise<void> {
     const reader = this.options.open();
     reader.on('error', () => {});
-    this.reader = reader;
+    this.readers.add(reader);
     try {
-      while (this.listeners.size > 0) {
+      while (!this.stopping) {
+        if (this.listeners.size === 0) {
+          this.stopping = true;
+          return;
+        }
         let read: [string, Entry[]][] | null;
         try {
           read = (await reader.xread(
@@ -123,33 +176,45 @@ export class ChangeFeed {
             'BLOCK',
             BLOCK_MS,
             'STREAMS',
-            this.options.keys.notifications(),
-            this.last,
+            stream,
+            this.last[index] ?? '0-0',
           )) as [string, Entry[]][] | null;
         } catch {
-          if (this.reader !== reader || reader.status === 'end') return;
+          if (!this.readers.has(reader) || reader.status === 'end') return;
           await new Promise((resolve) => setTimeout(resolve, 500));
           continue;
         }
         for (const entry of read?.[0]?.[1] ?? []) {
-          this.last = entry[0];
-          const event = eventOf(entry);
+          this.last[index] = entry[0];
+          const event = eventOf(index, entry);
           for (const listener of this.listeners.get(event.owner) ?? []) listener(event);
         }
       }
     } finally {
-      this.started = undefined;
-      if (this.reader === reader) this.reader = undefined;
+      this.readers.delete(reader);
       reader.disconnect();
     }
   }
 }
 
-function eventOf([id, flat]: Entry): FeedEvent {
+/**
+ * The position after `event` for a reader at `position`; undefined when the position is past it
+ * already (the event was had).
+ */
+export function advance(position: string, event: FeedEvent): string | undefined {
+  const ids = position.split('_');
+  const at = ids[event.stream] ?? '0-0';
+  if (compareIds(event.entry, at) <= 0) return undefined;
+  ids[event.stream] = event.entry;
+  return ids.join('_');
+}
+
+function eventOf(stream: number, [id, flat]: Entry): FeedEvent {
   const fields: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
   return {
-    id,
+    stream,
+    entry: id,
     executionId: fields.execution_id ?? '',
     status: fields.status ?? '',
     owner: fields.owner ?? '',

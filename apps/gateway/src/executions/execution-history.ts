@@ -1,4 +1,11 @@
-import { type Execution, type ExecutionListPage, type ExecutionListQuery, SkillError } from '@skillrun/core';
+import {
+  type Execution,
+  type ExecutionFilter,
+  type ExecutionListPage,
+  type ExecutionListQuery,
+  type Principal,
+  SkillError,
+} from '@skillrun/core';
 import type { ExecutionStore, IndexPosition } from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
 import type { Identities } from '../auth/identities';
@@ -17,32 +24,62 @@ export interface ExecutionHistoryDeps {
 const SCAN_BUDGET = 1000;
 const READ_CHUNK = 100;
 
+/** What a scan of the history found, and where it stopped. */
+export interface HistoryScan {
+  /** Newest first, each as its record holds it (output included). */
+  executions: Execution[];
+  next_cursor: string | null;
+}
+
+/** A scan's filters and where it goes on from. */
+export type HistoryQuery = ExecutionFilter & { cursor?: string };
+
 /**
- * GET /executions: executions newest first, by skill, status, caller and time, a page at a time.
- * A caller lists its own (from its own index), an admin everyone's or one caller's. Each page reads
- * the hour lists of the index backwards and filters the records it names; a page that has looked at
- * SCAN_BUDGET executions answers with what it found and a cursor, so a rare filter over a long
- * history costs several small requests rather than one unbounded one.
+ * GET /executions: executions newest first, by skill, status, caller, schedule, batch and time, a
+ * page at a time. A caller lists its own (from its own index), an admin everyone's or one caller's.
+ * Each page reads the hour lists of the index backwards and filters the records it names; a page
+ * that has looked at SCAN_BUDGET executions answers with what it found and a cursor, so a rare
+ * filter over a long history costs several small requests rather than one unbounded one. POST /executions/cancel
+ * scans it the same way (find).
  */
 export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
 
   async list(query: ExecutionListQuery, headers: RequestHeaders): Promise<ExecutionListPage> {
+    const principal = await this.principalOf(
+      headers,
+      'Listing executions needs credentials: it shows the caller its own',
+    );
+    const { executions, next_cursor } = await this.find(query, principal, query.limit);
+    return { executions: executions.map(({ output: _output, ...shown }) => shown), next_cursor };
+  }
+
+  /** Who asks: AUTH_REQUIRED, saying `why`, without credentials. */
+  async principalOf(headers: RequestHeaders, why: string): Promise<Principal> {
     const principal = principalOf(await this.deps.identities.of(headers));
-    if (!principal) {
-      throw new SkillError(
-        'AUTH_REQUIRED',
-        'Listing executions needs credentials: it shows the caller its own',
-      );
-    }
+    if (!principal) throw new SkillError('AUTH_REQUIRED', why);
+    return principal;
+  }
+
+  /**
+   * Up to `limit` executions the filters find among those `principal` may list (its own; an
+   * admin's: everyone's, or one caller's), newest first from the cursor on; `also` narrows them
+   * further. One scan looks at SCAN_BUDGET executions at most, then answers where it stopped.
+   */
+  async find(
+    query: HistoryQuery,
+    principal: Principal,
+    limit: number,
+    also: (execution: Execution) => boolean = () => true,
+  ): Promise<HistoryScan> {
     const admin = isAdmin(principal);
     if (!admin && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
-      throw new SkillError('ACCESS_DENIED', "Only an admin lists another caller's executions");
+      throw new SkillError('ACCESS_DENIED', "Only an admin names another caller's executions (caller_id)");
     }
     const owner = admin ? query.caller_id : principal.callerId;
     const range = this.rangeOf(query);
-    const keep = matcher(query, range);
-    const found: Omit<Execution, 'output'>[] = [];
+    const matches = matcher(query, range);
+    const found: Execution[] = [];
     let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
     for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
       const { entries, next } = await this.deps.store.index.read(
@@ -53,10 +90,9 @@ export class ExecutionHistory {
       );
       const records = await Promise.all(entries.map(({ id }) => this.deps.store.records.get(id)));
       for (const [i, execution] of records.entries()) {
-        if (!execution || !keep(execution)) continue;
-        const { output: _output, ...shown } = execution;
-        found.push(shown);
-        if (found.length === query.limit)
+        if (!execution || !matches(execution) || !also(execution)) continue;
+        found.push(execution);
+        if (found.length === limit)
           return { executions: found, next_cursor: cursorOf(entries[i]?.after ?? null) };
       }
       if (next === null) return { executions: found, next_cursor: null };
@@ -66,7 +102,7 @@ export class ExecutionHistory {
   }
 
   /** [since, until) in epoch ms; by default all that is retained, up to now. */
-  private rangeOf(query: ExecutionListQuery): { sinceMs: number; untilMs: number } {
+  private rangeOf(query: ExecutionFilter): { sinceMs: number; untilMs: number } {
     const now = Date.now();
     const sinceMs =
       query.since === undefined ? now - (this.deps.retentionSeconds + 7200) * 1000 : Date.parse(query.since);
@@ -81,7 +117,7 @@ export class ExecutionHistory {
 }
 
 /** Whether an execution passes the query's filters (the index gave its caller and its hour). */
-function matcher(query: ExecutionListQuery, { sinceMs, untilMs }: { sinceMs: number; untilMs: number }) {
+function matcher(query: ExecutionFilter, { sinceMs, untilMs }: { sinceMs: number; untilMs: number }) {
   const statuses = query.status === undefined ? undefined : new Set(query.status.split(','));
   const versions = query.version === undefined ? undefined : validRange(query.version);
   if (versions === null) {
@@ -95,8 +131,10 @@ function matcher(query: ExecutionListQuery, { sinceMs, untilMs }: { sinceMs: num
       created >= sinceMs &&
       created < untilMs &&
       (query.skill_id === undefined || execution.skill_id === query.skill_id) &&
+      (query.batch_id === undefined || execution.batch_id === query.batch_id) &&
       (statuses === undefined || statuses.has(execution.status)) &&
-      (versions === undefined || satisfies(execution.skill_version, versions))
+      (versions === undefined || satisfies(execution.skill_version, versions)) &&
+      (query.schedule_id === undefined || execution.schedule_id === query.schedule_id)
     );
   };
 }

@@ -4,7 +4,7 @@ import {
   ExecutionReadQuery,
   LONGEST_WAIT_SECONDS,
 } from '@skillrun/core';
-import { errors, executionId, ok, queryParameters, skillId } from '../http/openapi-parts';
+import { errors, executionId, json, ok, queryParameters, ref, skillId } from '../http/openapi-parts';
 
 /** What ends a wait on each read: status reports any change, result only the outcome. */
 const WAITS_FOR = {
@@ -86,12 +86,26 @@ export const executionPaths = {
       },
     },
   },
+  '/executions/cancel': {
+    post: {
+      operationId: 'cancelExecutions',
+      summary: 'Cancel, in bulk, the executions a history filter finds (ours)',
+      description:
+        "The body is the filter of GET /executions as JSON (`skill_id`, `version`, `status`, `caller_id`, `since`, `until`, `schedule_id`, `batch_id`), with `limit` (1 to 1,000, default 100) and `cursor`. Cancels every execution it finds that has not ended, each by the atomic cancel of POST /skills/{id}/cancel/{execution_id} (a waiting one never starts, a running one is aborted, a composite's steps go with it): the caller's own; an admin's, anyone's (or one caller's with `caller_id`). One call cancels up to `limit` and looks at 1,000 executions at most: send the same filter with `next_cursor` until it is null. Needs the skill:invoke scope.",
+      tags: ['invocation'],
+      requestBody: { required: true, content: json('BulkCancelRequest') },
+      responses: {
+        '200': ok('How many were canceled, and where to go on.', 'BulkCancelResult'),
+        ...errors('400', '401', '403', '415', '503'),
+      },
+    },
+  },
   '/executions/events': {
     get: {
       operationId: 'streamCallerExecutions',
       summary: "Every change of the caller's executions as server-sent events (ours)",
       description:
-        "text/event-stream, open until the client leaves: first an event `status` for each of the caller's executions that has not ended (the snapshot), then one at every change of any of its executions, those invoked later included (progress, a retry, a composite's step, the end); data: the status representation, id: the change's entry in the notifications stream. Reconnecting with Last-Event-ID sends every change since, without a gap, while the stream holds it (it keeps the latest 100,000 changes), else a snapshot again. Any gateway serves it. Needs credentials; an admin may follow another caller with `caller_id`. Counts against MAX_STREAMS_PER_CALLER with the per-execution streams (429 past it).",
+        "text/event-stream, open until the client leaves: first an event `status` for each of the caller's executions that has not ended (the snapshot), then one at every change of any of its executions, those invoked later included (progress, a retry, a composite's step, the end); data: the status representation, id: the change's entry in the notifications stream (above one REDIS_SHARDS, the last entry of each shard's stream, joined by `_`). Reconnecting with Last-Event-ID sends every change since, without a gap, while the stream holds it (it keeps the latest 100,000 changes), else a snapshot again. Any gateway serves it. Needs credentials; an admin may follow another caller with `caller_id`. Counts against MAX_STREAMS_PER_CALLER with the per-execution streams (429 past it).",
       tags: ['invocation'],
       parameters: queryParameters(ExecutionEventsQuery),
       responses: {
@@ -109,15 +123,30 @@ export const executionPaths = {
   '/skills/{skill_id}/events/{execution_id}': {
     get: {
       operationId: 'streamExecution',
-      summary: "An execution's status as server-sent events, until it ends (ours)",
+      summary: "An execution's status and streamed output as server-sent events, until it ends (ours)",
       description:
-        "text/event-stream: an event `status` (data: the status representation, id: when it last changed, epoch ms) at once, then one at every change (progress, a retry, a composite's step) until the execution ends, when the stream closes. Any gateway serves any execution (the changes come from Redis). With Last-Event-ID the current state is sent only if it changed since; each event is the whole status, so nothing a client missed is lost. A comment every STREAM_HEARTBEAT_SECONDS keeps proxies from closing a quiet stream. Access as for GET status. 429 past MAX_STREAMS_PER_CALLER open streams of one caller, or MAX_WAITERS on the gateway.",
+        'text/event-stream: an event `status` (data: the status representation) at once, then one at every change (progress, a retry, a composite\'s step) until the execution ends, when the stream closes. Between them, an event `chunk` for each chunk of output the skill streams (ctx.emit, an llm skill with `stream`; data: `{"seq": n, "chunk": …}`, StreamedChunk), in order, every one before the end. Each event\'s id says where the client is: the time its status last changed (epoch ms), and once a chunk was sent, `:` and the last chunk\'s seq (`1767225600123:20`). With Last-Event-ID the current state is sent only if it changed since (each status event is the whole status, so nothing a client missed is lost) and the chunks after that seq, none twice. Any gateway serves any execution (the changes and chunks come from Redis). A stream keeps its execution\'s latest 10,000 chunks; a client further behind finds the oldest gone (a gap in the seqs). A comment every STREAM_HEARTBEAT_SECONDS keeps proxies from closing a quiet stream. Access as for GET status. 429 past MAX_STREAMS_PER_CALLER open streams of one caller, or MAX_WAITERS on the gateway.',
       tags: ['invocation'],
-      parameters: [skillId, executionId],
+      parameters: [
+        skillId,
+        executionId,
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The id of the last event received, to resume after it.',
+          schema: { type: 'string', pattern: '^\\d+(:\\d+)?$' },
+        },
+      ],
       responses: {
         '200': {
-          description: 'The stream of status events.',
-          content: { 'text/event-stream': { schema: { type: 'string' } } },
+          description: 'The stream of status and chunk events.',
+          content: {
+            'text/event-stream': {
+              schema: { type: 'string' },
+              'x-events': { status: ref('Execution'), chunk: ref('StreamedChunk') },
+            },
+          },
         },
         ...errors('401', '404', '429', '503'),
       },

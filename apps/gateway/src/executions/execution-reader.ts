@@ -2,14 +2,18 @@ import { type Execution, isTerminalStatus, type Principal, SkillError, withTimeo
 import type { ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import type { RequestHeaders } from '../http/request-headers';
+import type { EventPosition, ExecutionEvent, ExecutionEvents } from './execution-events';
 import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
+import { pollingWatch } from './polling-watch';
 import { readable } from './readable-execution';
 
 export interface ExecutionReaderDeps {
   store: ExecutionStore;
   watcher: ExecutionWatcher;
   identity: ExecutionIdentity;
+  /** What follow() tells: the execution's changes and chunks, in order. */
+  events: ExecutionEvents;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
 }
@@ -21,7 +25,8 @@ export interface Wait {
   /**
    * What it waits for: `change` (status) is any change of the record, `end` (result) its outcome.
    * Starting to run is not announced (the worker does not write the record then): a wait on an
-   * accepted execution ends with its first progress, or its end.
+   * accepted execution ends with its first progress, its end, or a task skill's task opening
+   * (open-task.lua).
    */
   until: 'change' | 'end';
   /** Aborts when the client goes away. */
@@ -46,6 +51,26 @@ export interface LaunchedWait {
   /** Aborts when the client goes away. */
   signal: AbortSignal;
 }
+
+/** An execution followed live (ExecutionReader.follow). */
+export interface ExecutionFollow {
+  skillId: string;
+  executionId: string;
+  /** The request's header fields: who is following, from its credentials. */
+  headers: RequestHeaders;
+  /** Told of what came after this only; from the start when absent. */
+  after?: EventPosition;
+  /** Whether to tell the chunks it streams (default true). */
+  chunks?: boolean;
+  /** Aborts when the follower stops (it went away, or its bound passed). */
+  signal: AbortSignal;
+}
+
+/** How often a follower reads an execution where it could not watch it (MAX_WAITERS): our Retry-After. */
+const POLL_MS = 1000;
+
+/** How long a follower waits for its subscription before it reads every POLL_MS instead. */
+const SUBSCRIBE_TIMEOUT_MS = 5000;
 
 export interface ExecutionAnswer {
   execution: Execution;
@@ -102,6 +127,38 @@ export class ExecutionReader {
   }
 
   /**
+   * An execution this request may read, followed live: its changes and the chunks it streams, in
+   * order, until it ends or `signal` aborts (ExecutionEvents), woken by Redis. Where this gateway
+   * keeps MAX_WAITERS already, or the subscription is late, it is read every POLL_MS instead: the
+   * follower is slower, never refused. EXECUTION_NOT_FOUND as for a read.
+   */
+  async *follow(request: ExecutionFollow): AsyncGenerator<ExecutionEvent, void, undefined> {
+    const { skillId, executionId, headers, signal } = request;
+    const { principal } = await this.deps.identity.read(skillId, executionId, headers);
+    const watch = this.deps.watcher.watch(executionId);
+    try {
+      const subscribed =
+        watch !== null &&
+        (await withTimeout(watch.subscribed, SUBSCRIBE_TIMEOUT_MS).then(
+          () => true,
+          () => false,
+        ));
+      yield* this.deps.events.follow({
+        skillId,
+        executionId,
+        principal,
+        after: request.after ?? { changedAt: 0, seq: 0 },
+        watch: subscribed ? watch : pollingWatch(POLL_MS),
+        watcherId: this.deps.watcher.id,
+        ...(request.chunks === undefined ? {} : { chunks: request.chunks }),
+        signal,
+      });
+    } finally {
+      watch?.release();
+    }
+  }
+
+  /**
    * POST invoke's wait (Prefer: wait): the end of the execution this request launched. Its record
    * announced every change to `watch` from its creation, and this request may read it, so nothing
    * is read before the wait, nor after it when the end's announcement came (it carries the record):
@@ -115,6 +172,31 @@ export class ExecutionReader {
       const record = await this.recordAfter(watch, launched.execution_id);
       // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there is.
       return { execution: record?.execution ?? launched, appliedWaitSeconds: applied };
+    } finally {
+      watch.release();
+    }
+  }
+
+  /**
+   * Waits until an execution ends, `untilMs` (epoch ms) passes or `signal` aborts, without reading
+   * it for anyone: for a request that waits on many executions whose access it checked for them all
+   * (a batch's), one watch at a time. False when this gateway could not wait (MAX_WAITERS, or no
+   * subscription in time): the caller then answers what it read.
+   */
+  async waitForEnd(executionId: string, untilMs: number, signal: AbortSignal): Promise<boolean> {
+    const watch = this.deps.watcher.watch(executionId);
+    if (!watch) return false;
+    try {
+      const subscribed = await withTimeout(watch.subscribed, Math.max(0, untilMs - Date.now())).then(
+        () => true,
+        () => false,
+      );
+      if (!subscribed) return false;
+      const record = await this.deps.store.records.read(executionId, { watcher: this.deps.watcher.id });
+      if (record && !isTerminalStatus(record.execution.status)) {
+        await watch.until(isTerminalStatus, Math.max(0, untilMs - Date.now()), signal);
+      }
+      return true;
     } finally {
       watch.release();
     }

@@ -1,15 +1,17 @@
-import { type Execution, isTerminalStatus, SkillError, withTimeout } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import { type Principal, SkillError, withTimeout } from '@skillrun/core';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { ExecutionIdentity } from '../auth/execution-identity';
+import { eventIdOf, positionOf } from './event-id';
+import type { ExecutionEvents } from './execution-events';
+import type { ExecutionWatch } from './execution-watch';
 import type { ExecutionWatcher } from './execution-watcher';
-import { readable } from './readable-execution';
 import type { StreamQuota } from './stream-quota';
 
 export interface ExecutionStreamsDeps {
   identity: ExecutionIdentity;
-  store: ExecutionStore;
+  /** What the stream tells: the execution's changes and chunks, in order. */
+  events: ExecutionEvents;
   watcher: ExecutionWatcher;
   /** Streams one caller (or one anonymous address) may keep open on this gateway. */
   quota: StreamQuota;
@@ -22,11 +24,13 @@ const SUBSCRIBE_TIMEOUT_MS = 5000;
 
 /**
  * GET events: an execution's status as server-sent events, a snapshot first and then one at every
- * change (status, progress, steps) until it ends, when the stream closes. The changes come from
- * Redis (announced in this gateway's watcher inbox), so any gateway serves any execution. Each
- * event's id is the time of the change it shows: a client that reconnects with Last-Event-ID gets
- * the current state only if it changed since (each event is the whole status, so the latest one is
- * all a client missed). Streams count against MAX_WAITERS with waiting reads, and against a per-caller bound.
+ * change (status, progress, steps) until it ends, when the stream closes; between them, `chunk`
+ * events with the output the skill streams (`{"seq": n, "chunk": …}`, in order). The changes come
+ * from Redis (announced in this gateway's watcher inbox), so any gateway serves any execution. Each
+ * event's id says where the client is in both (event-id.ts): one that reconnects with Last-Event-ID
+ * gets the current state only if it changed since (each status event is the whole status, so the
+ * latest one is all a client missed) and the chunks after the last it saw, none twice. Streams
+ * count against MAX_WAITERS with waiting reads, and against a per-caller bound.
  */
 export class ExecutionStreams {
   constructor(private readonly deps: ExecutionStreamsDeps) {}
@@ -60,12 +64,12 @@ export class ExecutionStreams {
 
   private async follow(
     session: Session,
-    watch: NonNullable<ReturnType<ExecutionWatcher['watch']>>,
+    watch: ExecutionWatch,
     {
       skillId,
       executionId,
       principal,
-    }: { skillId: string; executionId: string; principal: Parameters<typeof readable>[3] },
+    }: { skillId: string; executionId: string; principal: Principal | undefined },
     res: Response,
   ): Promise<void> {
     const gone = new AbortController();
@@ -74,31 +78,27 @@ export class ExecutionStreams {
       () => true,
       () => false,
     );
-    let lastId = Number(session.lastId) || 0;
-    let lastSent: string | undefined;
-    let options: { watcher?: string } = { watcher: this.deps.watcher.id };
-    while (subscribed && !gone.signal.aborted) {
-      const record = await this.deps.store.records.read(executionId, options);
-      options = {};
-      const current = readable(record, skillId, executionId, principal);
-      const id = changedAt(current);
-      const json = JSON.stringify(current);
-      // Two changes in one millisecond share an id: the second is sent all the same.
-      if (id > lastId || (id === lastId && lastSent !== undefined && json !== lastSent)) {
-        session.push(current, 'status', String(id));
-        lastId = id;
-        lastSent = json;
+    if (subscribed) {
+      const position = positionOf(session.lastId);
+      const events = this.deps.events.follow({
+        skillId,
+        executionId,
+        principal,
+        after: position,
+        watch,
+        watcherId: this.deps.watcher.id,
+        signal: gone.signal,
+      });
+      for await (const event of events) {
+        if (event.type === 'status') {
+          position.changedAt = event.changedAt;
+          session.push(event.execution, 'status', eventIdOf(position));
+        } else {
+          position.seq = event.seq;
+          session.push({ seq: event.seq, chunk: event.chunk }, 'chunk', eventIdOf(position));
+        }
       }
-      if (isTerminalStatus(current.status)) break;
-      // Woken by each change; a long quiet stretch is the keep-alive's to bridge.
-      if ((await watch.next(60_000, gone.signal)) === 'lost') break;
     }
     res.end();
   }
-}
-
-/** When the execution last changed, in epoch ms: the id of the event that shows it. */
-function changedAt(execution: Execution): number {
-  const { updated_at, completed_at } = execution.timestamps;
-  return Date.parse(completed_at ?? updated_at);
 }

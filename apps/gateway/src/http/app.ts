@@ -6,6 +6,7 @@ import { apiDocsRoutes, openApiRoutes } from './api-docs-routes';
 import { errorHandler, notFound } from './error-handler';
 import { jsonApiHeaders } from './json-api-headers';
 import { jsonBody } from './json-body';
+import { jsonRpcErrors } from './json-rpc-errors';
 import { openApiDocument } from './openapi-document';
 import { serviceDescriptionLink } from './service-description-link';
 import type { Slice } from './slice';
@@ -24,7 +25,8 @@ export interface AppSettings {
 /**
  * The gateway's HTTP API, built from its slices so that tests can drive it. Each slice's routers
  * are mounted under their prefixes in the order given, so that a request descends only into its
- * own (the first, under /skills, are the hot path); the OpenAPI document is made of the slices' paths.
+ * own (the first, under /skills, are the hot path); errors at the slices' JSON-RPC endpoints are
+ * answered in JSON-RPC, any other in our envelope; the OpenAPI document is made of the slices' paths.
  * Security headers are sized for what is answered: `nosniff` on every answer, helmet's full set on
  * the HTML pages (/docs, /admin/queues, the console at /console) only. Every answer names the
  * service's description at its public base URL (a Link header), which clients take as its origin.
@@ -39,6 +41,10 @@ export function createApp(settings: AppSettings, slices: readonly Slice[]): Expr
   app.use(serviceDescriptionLink(settings.baseUrl));
   app.use(jsonBody(settings.bodyLimitBytes, settings.maxJsonDepth));
   for (const { path, router } of slices.flatMap((slice) => slice.routes)) app.use(path, router);
+  // What a JSON-RPC endpoint refuses, the parser's refusal of a body that is not JSON included.
+  for (const endpoint of slices.flatMap((slice) => slice.jsonRpc ?? [])) {
+    app.use(endpoint.path, jsonRpcErrors(settings.logger, endpoint));
+  }
   const document = openApiDocument(settings.baseUrl, slices);
   app.use('/openapi.json', openApiRoutes(document));
   app.use('/docs', apiDocsRoutes(document));

@@ -6,22 +6,38 @@ import {
   SkillError,
   toErrorBody,
 } from '@skillrun/core';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { knownErrorOf } from './known-error';
 
-/** The one place an error becomes an HTTP answer: the spec's envelope, bounded, never a stack trace. */
+/** What a thrown value comes to over HTTP: a status and our envelope. */
+export interface ErrorAnswer {
+  status: number;
+  envelope: ErrorEnvelope;
+}
+
+/**
+ * The one place an error becomes an HTTP answer: the spec's envelope, bounded, never a stack
+ * trace; a fault of our own code is logged and answered INTERNAL_ERROR. Sets Retry-After, and the
+ * code for the metrics middleware (why an invocation was rejected); the caller writes the body,
+ * the envelope itself or a protocol's rendering of it (JSON-RPC at /mcp and /a2a).
+ */
+export function answerError(error: unknown, req: Request, res: Response, logger: Logger): ErrorAnswer {
+  const known = knownErrorOf(error);
+  const skillError = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
+  if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  const status = isErrorCode(skillError.code) ? httpStatusOf(skillError.code) : 500;
+  const retryAfter = retryAfterOf(skillError);
+  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+  const envelope: ErrorEnvelope = { error: toErrorBody(skillError, 'INTERNAL_ERROR') };
+  res.locals.errorCode = envelope.error.code;
+  return { status, envelope };
+}
+
+/** The error handler of the REST API: the answer's envelope as the body. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function renderError(error, req, res, _next) {
-    const known = knownErrorOf(error);
-    const skillError = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
-    if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
-    const status = isErrorCode(skillError.code) ? httpStatusOf(skillError.code) : 500;
-    const retryAfter = retryAfterOf(skillError);
-    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-    const body: ErrorEnvelope = { error: toErrorBody(skillError, 'INTERNAL_ERROR') };
-    // For the metrics middleware: why an invocation was rejected.
-    res.locals.errorCode = body.error.code;
-    res.status(status).json(body);
+    const { status, envelope } = answerError(error, req, res, logger);
+    res.status(status).json(envelope);
   };
 }
 

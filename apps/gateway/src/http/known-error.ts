@@ -9,6 +9,11 @@ const BODY_ERRORS: Record<string, SkillError> = {
   'charset.unsupported': new SkillError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported charset'),
 };
 
+/** Whether body-parser refused the body because it is not JSON (JSON-RPC's Parse error). */
+export function isUnparsableBody(error: unknown): boolean {
+  return (error as { type?: unknown } | undefined)?.type === 'entity.parse.failed';
+}
+
 /** Any other client error Express or body-parser raise (a malformed %-escape in the path, a body that does not decode). */
 const MALFORMED = new SkillError(
   'INVALID_INPUT',

@@ -1,6 +1,11 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  BatchAccepted,
+  BatchRequest,
+  BatchView,
+  BulkCancelRequest,
+  BulkCancelResult,
   BulkReplayResult,
   CallerIdentity,
   CreatedApiKey,
@@ -12,13 +17,20 @@ import {
   ExecutionListPage,
   InvocationAccepted,
   InvocationRequest,
+  JsonRpcErrorResponse,
   NewApiKey,
+  NewSchedule,
   NewWebhook,
   ReplayRequest,
+  Schedule,
+  ScheduleChange,
+  ScheduleListPage,
   SkillDescriptor,
+  SkillPauseState,
   SkillSearchPage,
   SkillVersionList,
   SkillVersionSummary,
+  StreamedChunk,
   TaskCompletion,
   TaskDecline,
   TaskLink,
@@ -44,14 +56,22 @@ export const schemas: Record<string, TSchema> = {
   SkillSearchPage,
   SkillVersionList,
   SkillVersionSummary,
+  SkillPauseState,
   DeprecationRequest,
   InvocationRequest,
   InvocationAccepted,
   Execution,
   ExecutionListPage,
+  StreamedChunk,
   ReplayRequest,
   BulkReplayResult,
+  BatchRequest,
+  BatchAccepted,
+  BatchView,
+  BulkCancelRequest,
+  BulkCancelResult,
   ErrorEnvelope,
+  JsonRpcErrorResponse,
   NewApiKey,
   CreatedApiKey,
   ApiKeyRecord,
@@ -62,6 +82,10 @@ export const schemas: Record<string, TSchema> = {
   WebhookList,
   WebhookDelivery,
   DeliveryListPage,
+  NewSchedule,
+  ScheduleChange,
+  Schedule,
+  ScheduleListPage,
 };
 
 export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
@@ -78,16 +102,18 @@ export const ERRORS: Record<string, string> = {
   '401':
     'AUTH_REQUIRED: missing or invalid credentials; `details` has required_auth_type (and authorization_url for oauth2).',
   '403': 'ACCESS_DENIED: valid credentials without the scope, grant or ownership this needs.',
-  '404': 'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, WEBHOOK_NOT_FOUND or NOT_FOUND.',
+  '404':
+    'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, BATCH_NOT_FOUND, WEBHOOK_NOT_FOUND, SCHEDULE_NOT_FOUND or NOT_FOUND.',
   '409':
     'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task.',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
   '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',
   '429':
-    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which.',
+    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which. SCHEDULE_LIMIT_EXCEEDED: the caller has MAX_SCHEDULES_PER_CALLER schedules already.',
   '501': 'NOT_CONFIGURED: this service is not set up for it (the message names the setting).',
-  '503': 'SERVICE_UNAVAILABLE: Redis cannot be reached; retry (Retry-After).',
+  '503':
+    'SERVICE_UNAVAILABLE: Redis cannot be reached, or the write was not confirmed on ACK_REPLICAS replicas in time (details.reason not_replicated); retry (Retry-After).',
 };
 /** draft-ietf-httpapi-ratelimit-headers: sent when the caller has limits configured (LIMITS). */
 export const RATE_LIMIT_HEADERS = {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { JsonRpcEndpoint } from './json-rpc-errors';
 import type { Json } from './openapi-parts';
 
 /** A router, and the prefix the app mounts it at (`/` for one whose routes name their whole path). */
@@ -8,11 +9,15 @@ export interface Mount {
 }
 
 /**
- * What a resource's folder gives the app: its routers, the OpenAPI paths that describe them, and
- * what to close when the gateway stops. The app mounts the slices in the order it is given them.
+ * What a resource's folder gives the app: its routers, the OpenAPI paths that describe them, what
+ * to start with the gateway (a consumer of a queue), and what to close when the gateway stops. The app mounts the slices in the order it is given them.
  */
 export interface Slice {
   routes: readonly Mount[];
+  /** Its endpoints that speak JSON-RPC: the app answers every refusal there in JSON-RPC. */
+  jsonRpc?: readonly JsonRpcEndpoint[];
   paths: Json;
+  /** Started once the gateway has met Redis (or waited for it), before it listens. */
+  start?: () => void | Promise<void>;
   close?: () => void | Promise<void>;
 }

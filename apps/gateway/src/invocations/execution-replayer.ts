@@ -14,6 +14,7 @@ import type { ExecutionHistory } from '../executions/execution-history';
 import { readable } from '../executions/readable-execution';
 import { knownErrorOf } from '../http/known-error';
 import type { RequestHeaders } from '../http/request-headers';
+import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
 
 export interface ExecutionReplayerDeps {
@@ -35,9 +36,9 @@ const replayValidator = new SchemaValidator(ReplayRequest, 'replay request');
 
 /**
  * Runs an execution again as a new one linked to it (`replay_of`), Inngest's and Trigger.dev's
- * answer to a dead-letter queue: with its inputs (kept in its record) or edited ones, validated,
- * authorized, limited and recorded like any invocation, as the caller who asks for the replay.
- * In bulk, every execution a history filter finds, a page at a time.
+ * answer to a dead-letter queue: with its inputs (kept in its record) or edited ones, its priority
+ * and its concurrency key, validated, authorized, limited and recorded like any invocation, as the
+ * caller who asks for the replay. In bulk, every execution a history filter finds, a page at a time.
  */
 export class ExecutionReplayer {
   constructor(private readonly deps: ExecutionReplayerDeps) {}
@@ -94,8 +95,11 @@ export class ExecutionReplayer {
         details: [{ path: '/inputs', message: 'required to replay this execution' }],
       });
     }
+    // Gated as the original was (skill.json `concurrency`), in the same key's line.
+    const concurrencyKey = await this.deps.store.records.concurrencyKeyOf(original.execution_id);
     const principal = principalOf(await this.deps.identities.of(headers));
     const version = changes.version ?? original.requested_version;
+    const idempotencyKey = idempotencyKeyOf(headers);
     return this.deps.invocations.invoke({
       skillId: original.skill_id,
       body: {
@@ -104,12 +108,16 @@ export class ExecutionReplayer {
         skill_id: original.skill_id,
         ...(version === undefined ? {} : { version }),
         inputs,
-        context: { priority: original.priority },
+        context: {
+          priority: original.priority,
+          ...(concurrencyKey === undefined ? {} : { concurrency_key: concurrencyKey }),
+        },
       },
       headers,
       versionQuery: undefined,
       address,
       replayOf: original.execution_id,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
   }
 }

@@ -84,6 +84,11 @@ export const invocationPaths = {
               '`true` when an earlier request with the same Idempotency-Key started this execution.',
             schema: { type: 'string', enum: ['true'] },
           },
+          Debounced: {
+            description:
+              '`true` when the invocation joined the execution its `context.debounce` key had open: nothing new was started.',
+            schema: { type: 'string', enum: ['true'] },
+          },
           ...DEPRECATION_HEADER,
           ...RATE_LIMIT_HEADERS,
         }),

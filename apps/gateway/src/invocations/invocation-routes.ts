@@ -13,6 +13,7 @@ import { setDeprecationHeader } from '../http/deprecation-header';
 import { goneSignal } from '../http/gone-signal';
 import { requireJson } from '../http/require-json';
 import { preferredWait } from '../http/wait-preference';
+import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import { measuredRouter } from '../metrics/measured-router';
 import { type SkillParams, versionQuery } from '../skills/discovery-routes';
 import type { ExecutionReplayer } from './execution-replayer';
@@ -37,6 +38,7 @@ export function invocationRoutes(deps: InvocationRoutesDeps): Router {
   router.post('/:skillId/invoke', requireJson(), async (req: Request<SkillParams>, res) => {
     const { version } = versionQuery.parse({ ...req.query });
     const seconds = preferredWait(req.get('prefer'));
+    const idempotencyKey = idempotencyKeyOf(req.headers);
     const outcome = await invocations.invoke({
       skillId: req.params.skillId,
       body: req.body,
@@ -44,6 +46,7 @@ export function invocationRoutes(deps: InvocationRoutesDeps): Router {
       versionQuery: version,
       address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       ...(seconds ? { waitSeconds: seconds } : {}),
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
     // A new webhook's secret is shown once, in the 202: that answer is not traded for the outcome.
     if (seconds === undefined || 'refused' in outcome || outcome.accepted.webhook) {
@@ -108,7 +111,7 @@ export function replayAllRoutes(replayer: ExecutionReplayer): Router {
 function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string): void {
   res.set(outcome.headers);
   if ('refused' in outcome) throw outcome.refused;
-  const { execution, deprecation, replayed, webhook } = outcome.accepted;
+  const { execution, deprecation, replayed, webhook, debounced } = outcome.accepted;
   const accepted: InvocationAccepted = {
     execution_id: execution.execution_id,
     status: 'accepted',
@@ -123,6 +126,7 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
   setDeprecationHeader(res, deprecation);
   // The name Stripe and others use: the execution an earlier request with this key started.
   if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  if (debounced) res.setHeader('Debounced', 'true');
   res.status(202).location(statusUrlOf(baseUrl, execution)).json(accepted);
 }
 

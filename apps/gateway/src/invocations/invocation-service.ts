@@ -6,6 +6,7 @@ import {
   InvocationRequest,
   migrateInputs,
   newTraceId,
+  type Principal,
   parseVersionRange,
   SchemaValidator,
   SkillError,
@@ -18,12 +19,18 @@ import {
 import {
   authOf,
   coercionOf,
+  type DebouncedLaunch,
+  type ExecutionIds,
   type ExecutionLauncher,
+  isGated,
+  type LaunchOutcome,
   type LaunchRequest,
   newJobPayload,
   type RegistryEntry,
   type ResolvedSkill,
   runTargetOf,
+  type ScheduledStart,
+  type ShardMap,
   type SkillResolver,
   type SlotClaim,
   type WebhookStore,
@@ -34,13 +41,13 @@ import type { SkillAccess } from '../auth/skill-access';
 import type { ExecutionWatch } from '../executions/execution-watch';
 import type { ExecutionWatcher } from '../executions/execution-watcher';
 import { headerOf, type RequestHeaders } from '../http/request-headers';
-import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
+import { requestedStartOf } from './requested-start';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
@@ -48,6 +55,8 @@ export interface InvocationServiceDeps {
   schemas: SkillSchemas;
   access: SkillAccess;
   limits: CallerLimits;
+  /** Where new executions' ids come from (their vshard, on a sharded deployment). */
+  ids: ExecutionIds;
   identities: Identities;
   defaultAuth: AuthConfig;
   idempotency: IdempotencyKeys;
@@ -57,6 +66,8 @@ export interface InvocationServiceDeps {
   webhookUrls: WebhookUrlCheck;
   /** Where a client that waits for the end (`wait`) is told of it. */
   watcher: ExecutionWatcher;
+  /** MAX_DELAY_MS: how far ahead an invocation may ask to start. */
+  maxDelayMs: number;
 }
 
 export interface Invocation {
@@ -73,11 +84,38 @@ export interface Invocation {
   address: string;
   /** The execution this invocation replays (POST replay). */
   replayOf?: string;
+  /** Its idempotency key: POST invoke's Idempotency-Key, or a batch item's `idempotency_key`. */
+  idempotencyKey?: string;
+  /** The batch it is an item of (POST /batches). */
+  batchId?: string;
+  /**
+   * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
+   * end of each renews the batch in its own slot); a legacy id (randomUUID) without it.
+   */
+  mintOn?: { shards: ShardMap; vshard: number };
+  /**
+   * Who invokes, known already: a schedule's run acts for the caller who made the schedule (its
+   * access checked anew), with no request to read credentials from.
+   */
+  identity?: Identity;
+  /**
+   * A schedule's run: the schedule its execution names, and the id its due time gives it. That id,
+   * the same at every try, is the run's exactly-once guard (ScheduleRunner): it takes no
+   * idempotency key.
+   */
+  scheduled?: { scheduleId: string; executionId: string };
   /**
    * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
    * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
    */
   waitSeconds?: number;
+  /**
+   * What the invoker does for the execution before it exists, once its id is known (where an
+   * invocation's own webhook is made): an A2A message's push notification configuration and
+   * context are noted then, so that none of its changes finds them missing. `notify`: its changes
+   * go to the notifications stream (webhooks hear of them) from its creation on.
+   */
+  beforeLaunch?: { notify?: WebhookMode; run(executionId: string): Promise<void> };
 }
 
 export interface Accepted {
@@ -87,6 +125,8 @@ export interface Accepted {
   replayed?: boolean;
   /** The webhook the invocation named, and its secret (answered this once). */
   webhook?: { id: string; secret: string };
+  /** The execution its debounce key had open (context.debounce): nothing new was started. */
+  debounced?: boolean;
   /**
    * For `waitSeconds`: its changes, announced to this watch since before it was created, so the
    * wait needs no read first (see ExecutionReader.endOf, which releases it). Absent when the
@@ -104,82 +144,195 @@ export type InvocationOutcome = { headers: Record<string, string> } & (
   | { refused: unknown }
 );
 
+/**
+ * An invocation checked, limited and ready to launch, holding what it took on the way (its
+ * concurrency slots, its idempotency key's claim, its watch) until it is launched or given up.
+ */
+export interface Prepared {
+  launch: LaunchRequest;
+  slots: SlotClaim[];
+  claim: Claim | undefined;
+  deprecation: Deprecation | undefined;
+  webhook: { id: string; secret: string } | undefined;
+  watch: ExecutionWatch | undefined;
+  /**
+   * A debounced invocation's delay (context.debounce.delay_ms): launched on its own
+   * (ExecutionLauncher.launchDebounced), never in a bulk; it may join the execution its key has open.
+   */
+  debounceMs?: number;
+}
+
+/**
+ * What an invocation comes to before its launch: ready, or answered already (refused, or the
+ * execution its idempotency key started); with the RateLimit headers as InvocationOutcome.
+ */
+export type Preparation = InvocationOutcome | ({ headers: Record<string, string> } & { ready: Prepared });
+
 const requestValidator = new SchemaValidator(InvocationRequest, 'invocation request');
 
 /** The longest an invocation that waits for its end is held back for its subscription. */
 const SUBSCRIBE_BOUND_MS = 1000;
 
-/** An invocation that passed every check of who invokes which version. */
+/** An invocation that passed every check of who invokes which version, with its key's claim. */
 interface Checked {
   request: InvocationRequest;
   /** The version resolved: one this service's workers host, or one registered from elsewhere. */
   entry: RegistryEntry;
   migrations: ResolvedSkill['migrations'];
   deprecation: ResolvedSkill['deprecation'];
-  /** The authenticated caller, if any. */
+  /** The authenticated caller, if any: who the execution acts for, and its id. */
+  principal: Principal | undefined;
   owner: string | undefined;
   range: string | undefined;
+  /** When a delayed invocation starts; undefined to start at once. */
+  start: ScheduledStart | undefined;
+  claim?: Claim;
 }
 
 /**
  * Accepts an invocation: the version is resolved and everything is validated before anything is
  * stored, then the execution record is written (so status is readable the instant 202 is
- * answered) and the job enqueued on that version's queue.
+ * answered) and the job enqueued on that version's queue. One invocation at a time (POST invoke),
+ * or many prepared each on its own and launched together (a batch): the same checks, the same
+ * launch.
  */
 export class InvocationService {
   constructor(private readonly deps: InvocationServiceDeps) {}
 
-  async invoke(invocation: Invocation): Promise<InvocationOutcome> {
-    const answer: { headers: Record<string, string> } = { headers: {} };
-    try {
-      const accepted = await this.accept(invocation, answer);
-      return { headers: answer.headers, accepted };
-    } catch (refused) {
-      return { headers: answer.headers, refused };
-    }
+  /**
+   * Checks an invocation as if it were made, and starts nothing: who invokes which version, and the
+   * inputs against that version's schema (limits are not consumed). Answers the authenticated
+   * caller it would act for, if any; throws the refusal. A schedule is vetted so when it is made or
+   * changed.
+   */
+  async vet(invocation: Invocation): Promise<Principal | undefined> {
+    const checked = await this.check(invocation);
+    this.inputsOf(checked);
+    return checked.principal;
   }
 
-  /** Accepts the invocation or throws why not; `answer` gets the RateLimit headers as they are known. */
-  private async accept(
+  async invoke(invocation: Invocation): Promise<InvocationOutcome> {
+    const prepared = (await this.prepareAll([invocation]))[0] as Preparation;
+    if (!('ready' in prepared)) return prepared;
+    return this.settle(prepared.ready, await this.launch(prepared.ready), prepared.headers);
+  }
+
+  /** One invocation's launch: the ordinary one, or a debounced one's (which may join an execution). */
+  private launch({ launch, debounceMs }: Prepared): Promise<LaunchOutcome | DebouncedLaunch> {
+    const { launcher } = this.deps;
+    const launched =
+      debounceMs === undefined
+        ? launcher.launch(launch).then((execution) => ({ execution }))
+        : launcher.launchDebounced(launch, debounceMs);
+    return launched.catch((refused: unknown) => ({ refused }));
+  }
+
+  /**
+   * Each invocation checked, limited and made ready to launch, or answered: who invokes what (and
+   * their idempotency keys) for all of them first, then their limits in their order, so that of a
+   * batch over a caller's remaining rate the first items are the ones that run.
+   */
+  async prepareAll(invocations: Invocation[]): Promise<Preparation[]> {
+    const admitted = await Promise.all(invocations.map((invocation) => this.admit(invocation)));
+    return Promise.all(
+      admitted.map(async (each): Promise<Preparation> => {
+        if (!('checked' in each)) return each;
+        const answer: { headers: Record<string, string> } = { headers: {} };
+        try {
+          const ready = await this.prepare(each.invocation, each.checked, answer);
+          return { headers: answer.headers, ready };
+        } catch (refused) {
+          await each.checked.claim?.release().catch(() => {});
+          return { headers: answer.headers, refused };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Launches invocations made ready together (one write, one round trip: ExecutionLauncher's
+   * launchAll); each is accepted or refused on its own, in their order.
+   */
+  async launchAll(ready: Prepared[]): Promise<InvocationOutcome[]> {
+    const launched = await this.deps.launcher.launchAll(ready.map((each) => each.launch));
+    return Promise.all(ready.map((each, index) => this.settle(each, launched[index] as LaunchOutcome, {})));
+  }
+
+  /**
+   * An invocation's launch, as it came out: its key bound to the execution, or, refused, what it
+   * held given back. A debounced one that joined the execution its key had open gives back its
+   * slots and its watch too: they were for the execution it would have started.
+   */
+  private async settle(
+    ready: Prepared,
+    launched: LaunchOutcome | DebouncedLaunch,
+    headers: Record<string, string>,
+  ): Promise<InvocationOutcome> {
+    const { claim, deprecation, webhook, watch } = ready;
+    if ('refused' in launched) {
+      watch?.release();
+      const { execution_id } = ready.launch.payload;
+      await Promise.all([
+        this.deps.limits.release(execution_id, ready.slots).catch(() => {}),
+        claim?.release().catch(() => {}),
+      ]);
+      return { headers, refused: launched.refused };
+    }
+    const { execution } = launched;
+    const joined = 'joined' in launched && launched.joined;
+    if (joined) {
+      watch?.release();
+      await this.deps.limits.release(ready.launch.payload.execution_id, ready.slots).catch(() => {});
+    }
+    // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
+    await claim?.accept(execution).catch(() => {});
+    return {
+      headers,
+      accepted: {
+        execution,
+        ...(deprecation ? { deprecation } : {}),
+        ...(webhook ? { webhook } : {}),
+        ...(watch && !joined ? { watch } : {}),
+        ...(joined ? { debounced: true } : {}),
+      },
+    };
+  }
+
+  /** Who invokes what, and their idempotency key's claim: checked, or answered already. */
+  private async admit(
     invocation: Invocation,
-    answer: { headers: Record<string, string> },
-  ): Promise<Accepted> {
-    const idempotencyKey = idempotencyKeyOf(invocation.headers);
-    const checked = await this.check(invocation);
-    const { deprecation } = checked;
-    let claim: Claim | undefined;
-    if (idempotencyKey !== undefined) {
+  ): Promise<{ invocation: Invocation; checked: Checked } | InvocationOutcome> {
+    try {
+      const checked = await this.check(invocation);
+      const { idempotencyKey } = invocation;
+      if (idempotencyKey === undefined) return { invocation, checked };
       const claimed = await this.deps.idempotency.claim(
         // Keys belong to the authenticated caller, or to the caller an anonymous request names.
         checked.owner ?? `anonymous:${checked.request.caller.id}`,
         idempotencyKey,
         { skill_id: invocation.skillId, version: checked.range ?? null, body: invocation.body },
       );
-      if ('replay' in claimed) return { execution: claimed.replay, replayed: true };
-      claim = claimed.claim;
-    }
-    try {
-      const { execution, webhook, watch } = await this.start(invocation, checked, answer);
-      // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
-      await claim?.accept(execution).catch(() => {});
-      return {
-        execution,
-        ...(deprecation ? { deprecation } : {}),
-        ...(webhook ? { webhook } : {}),
-        ...(watch ? { watch } : {}),
-      };
-    } catch (error) {
-      await claim?.release().catch(() => {});
-      throw error;
+      if ('replay' in claimed)
+        return { headers: {}, accepted: { execution: claimed.replay, replayed: true } };
+      return { invocation, checked: { ...checked, claim: claimed.claim } };
+    } catch (refused) {
+      return { headers: {}, refused };
     }
   }
 
   /** Who invokes which version, and whether they may: everything but limits and inputs. */
-  private async check({ skillId, body, headers, versionQuery }: Invocation): Promise<Checked> {
+  private async check({
+    skillId,
+    body,
+    headers,
+    versionQuery,
+    identity: known,
+  }: Invocation): Promise<Checked> {
     const { identities } = this.deps;
     const request = requestValidator.parse(body);
+    const start = requestedStartOf(request.context, Date.now(), this.deps.maxDelayMs);
     const bodyKey = request.caller.credentials?.api_key;
-    let identity = await identities.of(headers, { bodyKey });
+    let identity = known ?? (await identities.of(headers, { bodyKey }));
     const principal = principalOf(identity);
     if (request.skill_id !== skillId) {
       throw new SkillError(
@@ -194,7 +347,8 @@ export class InvocationService {
     );
     identity = await this.identifyFor(entry, identity, headers);
     this.deps.access.assertMayInvoke(entry, identity);
-    const owner = principalOf(identity)?.callerId;
+    const acting = principalOf(identity);
+    const owner = acting?.callerId;
     if (owner !== undefined && request.caller.id !== owner) {
       throw new SkillError(
         'ACCESS_DENIED',
@@ -207,42 +361,79 @@ export class InvocationService {
       );
     }
     if (request.webhook) this.deps.webhookUrls.assert(request.webhook.url, '/webhook/url');
-    return { request, entry, migrations, deprecation, owner, range };
+    if (request.webhook && request.context?.debounce) {
+      throw new SkillError('INVALID_INPUT', 'A debounced invocation cannot name a webhook of its own', {
+        details: [
+          {
+            path: '/webhook',
+            message: 'must be left out with context.debounce (a standing webhook hears of the execution)',
+          },
+        ],
+      });
+    }
+    return { request, entry, migrations, deprecation, principal: acting, owner, range, start };
   }
 
-  /** Limits, inputs, then the launch. */
-  private async start(
-    { headers, address, replayOf, waitSeconds }: Invocation,
-    { request, entry, migrations, owner, range }: Checked,
+  /**
+   * Limits, inputs, and the launch's request (not sent); `answer` gets the RateLimit headers as they
+   * are known. What it took is given back if it throws.
+   */
+  private async prepare(
+    { headers, address, replayOf, scheduled, waitSeconds, batchId, mintOn, beforeLaunch }: Invocation,
+    checked: Checked,
     answer: { headers: Record<string, string> },
-  ): Promise<Pick<Accepted, 'execution' | 'webhook' | 'watch'>> {
+  ): Promise<Prepared> {
+    const { request, entry, deprecation, owner, range, start, claim } = checked;
+    const { skill, remote } = runTargetOf(entry);
+    const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
+    if (mintOn) {
+      assertShardable(
+        !!debounce,
+        isGated(skill.concurrency, request.context?.concurrency_key),
+        this.deps.limits.holdsSlots(subject),
+      );
+    }
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
-    const { skill, remote } = runTargetOf(entry);
-    const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
-      coerce: coercionOf(entry),
-      basePath: '/inputs',
-    });
-    const payload = newJobPayload({
-      skill_id: skill.name,
-      skill_version: skill.version,
-      inputs,
-      caller: { id: request.caller.id, type: request.caller.type },
-      trace_id:
-        request.context?.trace_id ??
-        activeTraceId() ??
-        traceIdFromTraceparent(headerOf(headers, 'traceparent')) ??
-        newTraceId(),
-      priority: request.context?.priority ?? 'normal',
-      ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
-      ...queueTimeoutOf(request.context?.queue_timeout_ms ?? skill.queue_timeout),
-      ...(owner === undefined ? {} : { owner }),
-    });
+    const inputs = this.inputsOf(checked);
+    const payload = newJobPayload(
+      {
+        skill_id: skill.name,
+        skill_version: skill.version,
+        inputs,
+        caller: { id: request.caller.id, type: request.caller.type },
+        trace_id:
+          request.context?.trace_id ??
+          activeTraceId() ??
+          traceIdFromTraceparent(headerOf(headers, 'traceparent')) ??
+          newTraceId(),
+        priority: request.context?.priority ?? 'normal',
+        ...(request.context?.timeout_ms === undefined ? {} : { timeout_ms: request.context.timeout_ms }),
+        ...queueTimeoutOf(request.context?.queue_timeout_ms ?? skill.queue_timeout),
+        ...(owner === undefined ? {} : { owner }),
+        ...(request.context?.concurrency_key === undefined
+          ? {}
+          : { concurrency_key: request.context.concurrency_key }),
+        ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
+      },
+      scheduled?.executionId ??
+        (mintOn
+          ? mintOn.shards.mintId(mintOn.vshard)
+          : this.deps.ids.mint(
+              // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
+              isGated(skill.concurrency, request.context?.concurrency_key) ||
+                debounce !== undefined ||
+                batchId !== undefined ||
+                (entry.source === 'hosted' && entry.definition.mode === 'task') ||
+                this.deps.limits.holdsSlots(subject),
+            )),
+    );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
-    const hook = strongest(webhook?.on, this.deps.notified.modeOf(owner));
+    await beforeLaunch?.run(payload.execution_id);
+    const hook = strongest(webhook?.on, beforeLaunch?.notify, this.deps.notified.modeOf(owner));
     const watch =
       waitSeconds === undefined || webhook
         ? undefined
@@ -251,14 +442,20 @@ export class InvocationService {
       const taken = await this.deps.limits.take(subject, payload.execution_id);
       answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
       if (taken.refusal) throw taken.refusal;
-      const place = this.deps.fairShare.place(
-        owner ?? `anonymous:${request.caller.id}`,
-        `${skill.name}@${skill.version}`,
-      );
+      // A delayed execution joins its queue when due, behind what waits then: fair share places
+      // only those that join it now.
+      const place =
+        start === undefined
+          ? this.deps.fairShare.place(
+              owner ?? `anonymous:${request.caller.id}`,
+              `${skill.name}@${skill.version}`,
+            )
+          : undefined;
       const notify = {
         ...(hook ? { hook, ...(webhook ? { webhook_id: webhook.id } : {}) } : {}),
         ...(watch ? { watched: this.deps.watcher.id } : {}),
       };
+      const keys = taken.slots.map((slot) => slot.key);
       const launch = {
         payload,
         skill,
@@ -267,17 +464,33 @@ export class InvocationService {
         ...(place ? { place } : {}),
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(replayOf === undefined ? {} : { replayOf }),
+        ...(scheduled ? { scheduleId: scheduled.scheduleId } : {}),
+        ...(batchId === undefined ? {} : { batchId }),
+        ...(start === undefined ? {} : { start }),
+        ...(keys.length > 0 ? { slots: keys } : {}),
       };
-      const execution = await this.launch(launch, taken.slots);
       return {
-        execution,
-        ...(webhook ? { webhook: { id: webhook.id, secret: webhook.secret } } : {}),
-        ...(watch ? { watch } : {}),
+        launch,
+        slots: taken.slots,
+        claim,
+        deprecation,
+        webhook: webhook ? { id: webhook.id, secret: webhook.secret } : undefined,
+        watch,
+        ...(debounce ? { debounceMs: debounce.delay_ms } : {}),
       };
     } catch (error) {
       watch?.release();
       throw error;
     }
+  }
+
+  /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */
+  private inputsOf({ request, entry, migrations }: Checked): Record<string, unknown> {
+    const { skill } = runTargetOf(entry);
+    return this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
+      coerce: coercionOf(entry),
+      basePath: '/inputs',
+    });
   }
 
   /**
@@ -328,16 +541,36 @@ export class InvocationService {
     }
     return found;
   }
+}
 
-  /** Records and enqueues the execution holding its concurrency slots, or gives them back. */
-  private async launch(request: LaunchRequest, slots: SlotClaim[]): Promise<Execution> {
-    try {
-      const keys = slots.map((slot) => slot.key);
-      return await this.deps.launcher.launch({ ...request, ...(keys.length > 0 ? { slots: keys } : {}) });
-    } catch (error) {
-      await this.deps.limits.release(request.payload.execution_id, slots).catch(() => {});
-      throw error;
-    }
+/**
+ * Refuses, in a sharded batch, an item whose execution must keep a legacy id: a gated one (its flow
+ * control's scripts read the records they gate under the prefix), a debounced one (likewise its
+ * debounce's) or one of a caller with a concurrency quota (its end frees a slot under the prefix).
+ * Its end could not renew the batch in its own slot (docs/design/sharding.md, slices 8 and 10).
+ */
+function assertShardable(debounced: boolean, gated: boolean, quota: boolean): void {
+  const reason = debounced
+    ? { path: '/context/debounce', message: 'a debounced invocation cannot be an item of a sharded batch' }
+    : gated
+      ? {
+          path: '/skill_id',
+          message: 'a skill with a concurrency limit cannot be an item of a sharded batch',
+        }
+      : quota
+        ? {
+            path: '/caller',
+            message: 'a caller with a concurrency quota cannot start items of a sharded batch',
+          }
+        : undefined;
+  if (reason) {
+    throw new SkillError(
+      'INVALID_INPUT',
+      'This item cannot run in a batch spread over shards: send it on its own',
+      {
+        details: [reason],
+      },
+    );
   }
 }
 

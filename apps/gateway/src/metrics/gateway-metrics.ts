@@ -1,5 +1,6 @@
-import { ErrorCatalog } from '@skillrun/core';
+import { ErrorCatalog, type ScheduleRunOutcome } from '@skillrun/core';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type PausedSkillsGaugeDeps, registerPausedSkillsGauge } from './paused-skills-gauge';
 import { registerScaleToZeroGauges, type ScaleToZeroGaugesDeps } from './scale-to-zero-gauges';
 
 /** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
@@ -14,6 +15,11 @@ const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 
 /** Every reason an invocation can be rejected with: the catalogue's codes, and UNKNOWN for any other. */
 const REJECTION_REASONS = [...Object.keys(ErrorCatalog), 'UNKNOWN'];
+/** What a schedule's due time can come to. */
+const SCHEDULE_RUN_OUTCOMES: readonly ScheduleRunOutcome[] = ['launched', 'skipped', 'failed'];
+/** What an item of POST /batches comes to: an execution in its place, or an error envelope. */
+export type BatchItemOutcome = 'accepted' | 'rejected';
+const BATCH_ITEM_OUTCOMES: readonly BatchItemOutcome[] = ['accepted', 'rejected'];
 /** The server-side statuses the catalogue maps a code to: what a 5xx ratio counts. */
 const SERVER_ERROR_STATUSES = [
   ...new Set(Object.values(ErrorCatalog).flatMap(({ http }) => (http >= 500 ? [String(http)] : []))),
@@ -27,9 +33,10 @@ export interface HttpLabels {
 }
 
 /**
- * What a gateway tells Prometheus, on a registry of its own: its requests and invocations, and the
- * queues of pools that scale to zero. Labels stay bounded: route templates, status codes, error
- * codes and the ids of skills that exist, never execution ids or callers.
+ * What a gateway tells Prometheus, on a registry of its own: its requests and invocations, the
+ * queues of pools that scale to zero, the skills paused, schedule runs and batch items. Labels stay
+ * bounded: route templates, status codes, error codes and the ids of skills that exist, never
+ * execution ids or callers.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -52,6 +59,12 @@ export class GatewayMetrics {
     labelNames: ['skill'] as const,
     registers: [this.registry],
   });
+  private readonly debounced = new Counter({
+    name: 'skillrun_invocations_debounced_total',
+    help: 'Invocations answered 202 with the execution their debounce key had open (Debounced: true), by skill.',
+    labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
   private readonly rejected = new Counter({
     name: 'skillrun_invocations_rejected_total',
     help: 'Invocations answered with an error, by the error code (the reason).',
@@ -65,6 +78,18 @@ export class GatewayMetrics {
     labelNames: ['skill'] as const,
     registers: [this.registry],
   });
+  private readonly scheduleRuns = new Counter({
+    name: 'skillrun_schedule_runs_total',
+    help: "Schedules' due times this gateway ran, by outcome: launched (an execution started), skipped (overlap skip, the previous run still going) or failed (no execution could start: the credentials revoked, the inputs refused, a limit).",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly batchItems = new Counter({
+    name: 'skillrun_batch_items_total',
+    help: 'Items of POST /batches, by outcome: accepted (its place holds an execution) or rejected (its place holds an error envelope). Each is counted in skillrun_invocations_accepted_total or skillrun_invocations_rejected_total as well.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   /** `method route` pairs whose server error counters show, at 0 until one happens. */
   private readonly routesSeen = new Set<string>();
 
@@ -72,7 +97,7 @@ export class GatewayMetrics {
    * `waiting`: the requests the gateway holds open until an execution changes (ExecutionWatcher),
    * which MAX_WAITERS bounds.
    */
-  constructor(queueReads: ScaleToZeroGaugesDeps, waiting: () => number) {
+  constructor(queueReads: ScaleToZeroGaugesDeps & PausedSkillsGaugeDeps, waiting: () => number) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'skillrun_waiting_requests',
@@ -83,9 +108,12 @@ export class GatewayMetrics {
       },
     });
     registerScaleToZeroGauges(this.registry, queueReads);
+    registerPausedSkillsGauge(this.registry, queueReads);
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     // Every known reason shows at 0 from the start, so that rate() sees the first rejection.
     for (const reason of REJECTION_REASONS) this.rejected.inc({ reason }, 0);
+    for (const outcome of SCHEDULE_RUN_OUTCOMES) this.scheduleRuns.inc({ outcome }, 0);
+    for (const outcome of BATCH_ITEM_OUTCOMES) this.batchItems.inc({ outcome }, 0);
   }
 
   requestAnswered(labels: HttpLabels, seconds: number): void {
@@ -103,11 +131,24 @@ export class GatewayMetrics {
     this.accepted.inc({ skill });
   }
 
+  /** An invocation collapsed into the execution its debounce key had open (counted as accepted too). */
+  invocationDebounced(skill: string): void {
+    this.debounced.inc({ skill });
+  }
+
   executionCanceled(skill: string): void {
     this.canceled.inc({ skill });
   }
 
   invocationRejected(reason: string): void {
     this.rejected.inc({ reason });
+  }
+
+  scheduleRun(outcome: ScheduleRunOutcome): void {
+    this.scheduleRuns.inc({ outcome });
+  }
+
+  batchItem(outcome: BatchItemOutcome): void {
+    this.batchItems.inc({ outcome });
   }
 }

@@ -26,8 +26,10 @@ export function httpMetrics(metrics: GatewayMetrics): RequestHandler {
       metrics.requestAnswered({ method: req.method, route: routeOf(req, res), status }, seconds);
       const skill = invokedSkill(req);
       if (skill === undefined) return;
-      if (res.statusCode === 202) metrics.invocationAccepted(skill);
-      else {
+      if (res.statusCode === 202) {
+        metrics.invocationAccepted(skill);
+        if (res.getHeader('debounced') === 'true') metrics.invocationDebounced(skill);
+      } else {
         const code = res.locals.errorCode;
         metrics.invocationRejected(code !== undefined && isErrorCode(code) ? code : 'UNKNOWN');
       }

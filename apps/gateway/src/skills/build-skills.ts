@@ -3,6 +3,7 @@ import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { SkillDiscovery } from './skill-discovery';
 import { skillPaths } from './skill-paths';
+import { SkillPauser } from './skill-pauser';
 import { SkillPublisher } from './skill-publisher';
 import { skillsRoutes } from './skills-routes';
 
@@ -11,10 +12,10 @@ export interface SkillsSlice extends Slice {
   discovery: SkillDiscovery;
 }
 
-/** Skills: searched and read (as each caller may see them), registered, deprecated and forgotten. */
+/** Skills: searched and read (as each caller may see them), registered, deprecated, paused and forgotten. */
 export function buildSkills(shared: GatewayShared): SkillsSlice {
   const { config, redis, keys, registry } = shared;
-  const discovery = new SkillDiscovery(registry, shared.descriptors, shared.access);
+  const discovery = new SkillDiscovery(registry, shared.descriptors, shared.access, shared.pauses);
   const publisher = new SkillPublisher(
     registry,
     shared.schemas,
@@ -25,6 +26,7 @@ export function buildSkills(shared: GatewayShared): SkillsSlice {
   const router = skillsRoutes({
     discovery,
     publisher,
+    pauser: new SkillPauser(registry, shared.pauses),
     identities: shared.identities,
     baseUrl: config.PUBLIC_BASE_URL,
   });

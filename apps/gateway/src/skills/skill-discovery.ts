@@ -11,8 +11,9 @@ import {
   type SkillVersionSummary,
   skillUrls,
 } from '@skillrun/core';
-import { type RegistryVersion, type SkillRegistry, toCandidate } from '@skillrun/core/data';
+import { type RegistryVersion, type SkillPauses, type SkillRegistry, toCandidate } from '@skillrun/core/data';
 import semver from 'semver';
+import { isAdmin } from '../auth/identity';
 import type { SkillAccess } from '../auth/skill-access';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 
@@ -26,6 +27,7 @@ export class SkillDiscovery {
     private readonly registry: SkillRegistry,
     private readonly context: DescriptorContext,
     private readonly access: SkillAccess,
+    private readonly pauses: SkillPauses,
   ) {}
 
   /** `viewer` sees private skills it owns or is granted, besides the public and restricted ones. */
@@ -48,9 +50,16 @@ export class SkillDiscovery {
     return { skills: page, next_cursor: skills.length > query.limit && last ? cursorAfter(last.id) : null };
   }
 
-  /** The descriptor of the best available version in `range` (the latest when undefined). */
+  /**
+   * The descriptor of the best available version in `range` (the latest when undefined); an admin
+   * sees `x-paused` too while an operator holds the skill.
+   */
   async describe(skillId: string, range: string | undefined, viewer?: Principal): Promise<SkillDescriptor> {
-    const descriptor = this.latest(await this.registry.versions(skillId), range, viewer);
+    const [versions, pause] = await Promise.all([
+      this.registry.versions(skillId),
+      isAdmin(viewer) ? this.pauses.of(skillId) : undefined,
+    ]);
+    const descriptor = this.latest(versions, range, viewer);
     if (!descriptor) {
       throw new SkillError(
         'SKILL_NOT_FOUND',
@@ -59,7 +68,7 @@ export class SkillDiscovery {
           : `No available version of "${skillId}" satisfies "${range}"`,
       );
     }
-    return descriptor;
+    return pause ? { ...descriptor, 'x-paused': pause } : descriptor;
   }
 
   async versions(skillId: string, viewer?: Principal): Promise<SkillVersionList> {

@@ -1,7 +1,7 @@
 import { SkillSearchQuery, VersionQuery } from '@skillrun/core';
 import { DEPRECATION_HEADER, errors, json, ok, queryParameters, skillId } from '../http/openapi-parts';
 
-/** The paths of skills: searching and reading their descriptors, registering, deprecating and forgetting versions. */
+/** The paths of skills: searching and reading their descriptors, registering, deprecating and forgetting versions, pausing. */
 export const skillPaths = {
   '/skills': {
     get: {
@@ -67,6 +67,34 @@ export const skillPaths = {
       tags: ['registry'],
       parameters: [skillId],
       responses: { '204': { description: 'Removed.' }, ...errors('401', '403', '404', '501', '503') },
+    },
+  },
+  '/skills/{skill_id}/pause': {
+    post: {
+      operationId: 'pauseSkill',
+      summary: 'Pause a skill: its executions are accepted and wait, none starts (ours)',
+      description:
+        "Holds every version of a skill hosted here, versions advertised later included (BullMQ's pause of each of their queues). Invocations are still accepted (202) and wait with status `accepted`; none starts, and those running finish. Idempotent: pausing a paused skill answers it as it is (when and by whom it was first paused). Needs the admin scope or the skill id's namespace. 409 SKILL_VERSION_CONFLICT for a skill registered from elsewhere (it runs at its provider). Admins see `x-paused` in its descriptor; the gateways export `skillrun_skill_paused`.",
+      tags: ['registry'],
+      parameters: [skillId],
+      responses: {
+        '200': ok('Paused.', 'SkillPauseState'),
+        ...errors('401', '403', '404', '409', '503'),
+      },
+    },
+  },
+  '/skills/{skill_id}/resume': {
+    post: {
+      operationId: 'resumeSkill',
+      summary: 'Resume a paused skill: its waiting executions start (ours)',
+      description:
+        'Lets every version of the skill run again: the workers hosting it take its waiting executions at once. Idempotent: resuming a skill that is not paused answers `paused: false`. Who may: as for pausing.',
+      tags: ['registry'],
+      parameters: [skillId],
+      responses: {
+        '200': ok('Not paused.', 'SkillPauseState'),
+        ...errors('401', '403', '404', '409', '503'),
+      },
     },
   },
   '/skills/{skill_id}/versions/{version}/deprecation': {

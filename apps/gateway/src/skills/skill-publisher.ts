@@ -159,13 +159,28 @@ export class SkillPublisher {
     if (descriptor['x-dormant'] !== undefined) {
       throw invalid('/x-dormant', 'is set by the registry for hosted versions whose pool scales to zero');
     }
+    for (const field of ['x-concurrency', 'x-rate_limit'] as const) {
+      if (descriptor[field] !== undefined) {
+        throw invalid(
+          `/${field}`,
+          "comes from a hosted skill's skill.json; a registered skill's provider applies its own",
+        );
+      }
+    }
+    if (descriptor['x-paused'] !== undefined) {
+      throw invalid('/x-paused', 'is set by the registry while an operator pauses the skill');
+    }
     descriptor.inputs.forEach((parameter, index) => {
       if (descriptor.inputs.findIndex((other) => other.name === parameter.name) !== index) {
         throw invalid(`/inputs/${index}/name`, `"${parameter.name}" is declared twice`);
       }
     });
+    const said = Object.keys(descriptor['x-inputs_schema'] ?? {}).find((keyword) =>
+      ['type', 'properties', 'required'].includes(keyword),
+    );
+    if (said) throw invalid(`/x-inputs_schema/${said}`, 'belongs in inputs');
     checkMigrations(descriptor.version, descriptor['x-migrations'] ?? [], '/x-migrations');
-    const inputSchema = toInputSchema(descriptor.inputs);
+    const inputSchema = toInputSchema(descriptor);
     for (const [schema, path] of [
       [inputSchema, '/inputs'],
       [descriptor.output.schema, '/output/schema'],

@@ -2,21 +2,25 @@ import type { Router } from 'express';
 import type { Identities } from '../auth/identities';
 import { measuredRouter } from '../metrics/measured-router';
 import { discoveryRoutes } from './discovery-routes';
+import { pauseRoutes } from './pause-routes';
 import { publishingRoutes } from './publishing-routes';
 import type { SkillDiscovery } from './skill-discovery';
+import type { SkillPauser } from './skill-pauser';
 import type { SkillPublisher } from './skill-publisher';
 
 export interface SkillsRoutesDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
+  pauser: SkillPauser;
   identities: Identities;
   baseUrl: string;
 }
 
-/** Skills themselves, on a router mounted at /skills: discovery, then publishing. */
+/** Skills themselves, on a router mounted at /skills: discovery, then publishing and pausing. */
 export function skillsRoutes(deps: SkillsRoutesDeps): Router {
   const router = measuredRouter();
   discoveryRoutes(router, deps.discovery, deps.identities);
   publishingRoutes(router, deps.publisher, deps.discovery, deps.identities, deps.baseUrl);
+  pauseRoutes(router, deps.pauser, deps.identities);
   return router;
 }

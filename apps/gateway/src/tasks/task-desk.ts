@@ -2,6 +2,7 @@ import {
   type ErrorBody,
   type Execution,
   isTerminalStatus,
+  notReplicated,
   type Principal,
   type SkillDefinition,
   SkillError,
@@ -11,17 +12,25 @@ import {
   type TaskListQuery,
   type TaskView,
 } from '@skillrun/core';
-import type { ExecutionStore, QueueRegistry, SkillRegistry, TaskStore } from '@skillrun/core/data';
+import type {
+  ExecutionStore,
+  QueueRegistry,
+  ReplicaAck,
+  SkillRegistry,
+  TaskStore,
+} from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
-import type { TaskLinks } from './task-links';
+import type { LinkClaims, TaskLinks } from './task-links';
 import { taskView } from './task-view';
 
 export interface TaskDeskDeps {
   store: ExecutionStore;
+  /** On the durable writes' connection: a hand-in is confirmed on `ack`'s replicas (see DurableWrites). */
   tasks: TaskStore;
+  ack: ReplicaAck;
   registry: SkillRegistry;
   queues: QueueRegistry;
   schemas: SkillSchemas;
@@ -30,8 +39,8 @@ export interface TaskDeskDeps {
   baseUrl: string;
 }
 
-/** Who hands a task in: a caller with credentials, or the holder of a one-time link. */
-type Hand = { principal: Principal } | { link: string };
+/** Who hands a task in: a caller with credentials, or the holder of a one-time link (for its issuer). */
+type Hand = { principal: Principal } | { link: LinkClaims };
 
 /** An open task and what it needs: its execution and its skill's definition. */
 interface OpenTask {
@@ -46,10 +55,12 @@ const READ_CHUNK = 100;
 /**
  * The work of `task` skills, for the people and agents who do it: the open tasks each caller may
  * take, claiming one, handing it in (its output validated against the skill's output schema) or
- * declining it, by credentials or by a one-time link. Claiming and handing in are each decided by
- * one script in Redis against the record as it is then (of two at once, one wins and the other gets
- * 409, whichever they are); handing in ends the execution like any other end, then promotes its
- * parked job so that BullMQ ends it too and a composite waiting for it goes on.
+ * declining it, by credentials or by a one-time link. A link acts for the caller who issued it: it
+ * is not issued while another caller holds the task, and another's claim holds it back as it would
+ * hold back its issuer. Claiming and handing in are each decided by one script in Redis against the
+ * record as it is then (of two at once, one wins and the other gets 409, whichever they are);
+ * handing in ends the execution like any other end, then promotes its parked job so that BullMQ
+ * ends it too and a composite waiting for it goes on.
  */
 export class TaskDesk {
   constructor(private readonly deps: TaskDeskDeps) {}
@@ -102,10 +113,20 @@ export class TaskDesk {
     return this.handIn(task, { principal }, { reason });
   }
 
-  /** A one-time link that completes the task without credentials, for whoever the caller sends it to. */
+  /**
+   * A one-time link that completes the task without credentials, for whoever the caller sends it to,
+   * on the caller's behalf: 409 TASK_CLAIMED while another caller holds the task.
+   */
   async link(executionId: string, headers: RequestHeaders): Promise<TaskLink> {
-    const task = await this.assignedTask(executionId, await this.principal(headers));
-    const { token, expiresAt } = await this.deps.links.issue(executionId, task.execution.attempts);
+    const principal = await this.principal(headers);
+    const task = await this.assignedTask(executionId, principal);
+    const holder = task.execution.task?.claimed_by;
+    if (holder !== undefined && holder !== principal.callerId) throw await this.claimedByAnother(executionId);
+    const { token, expiresAt } = await this.deps.links.issue(
+      executionId,
+      task.execution.attempts,
+      principal.callerId,
+    );
     return { url: `${this.deps.baseUrl}/tasks/link/${token}`, expires_at: new Date(expiresAt).toISOString() };
   }
 
@@ -115,10 +136,10 @@ export class TaskDesk {
   }
 
   async completeByLink(token: string, output: unknown): Promise<Execution> {
-    const { executionId, tokenId, attempt } = await this.deps.links.verify(token);
-    const task = await this.openTask(executionId);
-    if (task.execution.attempts !== attempt) throw ended(executionId, 'completed');
-    return this.handIn(task, { link: tokenId }, { output });
+    const link = await this.deps.links.verify(token);
+    const task = await this.openTask(link.executionId);
+    if (task.execution.attempts !== link.attempt) throw ended(link.executionId, 'completed');
+    return this.handIn(task, { link }, { output });
   }
 
   private async handIn(
@@ -127,11 +148,8 @@ export class TaskDesk {
     outcome: { output: unknown } | { reason: string },
   ): Promise<Execution> {
     const { store } = this.deps;
-    const by = 'principal' in hand ? hand.principal.callerId : `link:${hand.link}`;
+    const by = 'principal' in hand ? hand.principal.callerId : `link:${hand.link.tokenId}`;
     const outputJson = 'output' in outcome ? this.checkedOutput(definition, outcome.output) : undefined;
-    if ('link' in hand && !(await this.deps.links.use(hand.link))) {
-      throw new SkillError('ACCESS_DENIED', 'This link has been used already');
-    }
     const end = {
       attempt: Math.max(execution.attempts, 1),
       startedAt: Date.parse(execution.timestamps.started_at ?? execution.timestamps.created_at),
@@ -147,13 +165,15 @@ export class TaskDesk {
             declined(by, 'reason' in outcome ? outcome.reason : ''),
             end,
           ),
-      // A caller is held back by another's claim; a link is not a caller.
-      'principal' in hand ? by : undefined,
+      // A link is held back by another's claim as its issuer would be.
+      'principal' in hand ? by : hand.link.callerId,
     );
     if (written === 'missing') throw notFound(id);
     if (written === 'claimed-by-another') throw await this.claimedByAnother(id);
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
     await this.promote(execution);
+    // On the replicas (ACK_REPLICAS) before it is answered: the record's end is what must survive.
+    if (!(await this.deps.ack.confirm())) throw notReplicated('task hand-in', false);
     const after = await store.records.get(id);
     if (!after) throw notFound(id);
     return after;
@@ -177,8 +197,9 @@ export class TaskDesk {
    * which looks at the record again once it has parked it.
    */
   private async promote(execution: Execution): Promise<void> {
-    const queue = this.deps.queues.for(execution.skill_id, execution.skill_version, execution.priority);
-    const job = await queue.getJob(execution.execution_id).catch(() => undefined);
+    const { skill_id, skill_version, priority, execution_id } = execution;
+    const queue = this.deps.queues.for(skill_id, skill_version, priority, execution_id);
+    const job = await queue.getJob(execution_id).catch(() => undefined);
     await job?.promote().catch(() => {});
   }
 

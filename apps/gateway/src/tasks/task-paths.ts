@@ -73,7 +73,7 @@ export const taskPaths = {
     post: {
       operationId: 'linkTask',
       summary: 'A one-time link that hands the task in without credentials (ours)',
-      description: `A signed link (HS256, TASK_LINK_SECRET) that expires after TASK_LINK_TTL_SECONDS and completes the task once, e.g. for a person reached by e-mail. ${AUTH}`,
+      description: `A signed link (HS256, TASK_LINK_SECRET) that expires after TASK_LINK_TTL_SECONDS and completes the task once, e.g. for a person reached by e-mail, on the caller's behalf: 409 TASK_CLAIMED while another caller holds the task. ${AUTH}`,
       tags,
       parameters: [executionId],
       responses: { '201': ok('The link.', 'TaskLink'), ...errors('401', '404', '409', '503') },
@@ -93,7 +93,7 @@ export const taskPaths = {
       operationId: 'completeTaskByLink',
       summary: 'Hand a task in by its one-time link, without credentials (ours)',
       description:
-        'As POST complete; the link works once (403 after), and not for a later attempt of the task.',
+        'As POST complete by the caller who issued the link (409 TASK_CLAIMED once another caller has claimed the task); the link works once (409 EXECUTION_ENDED after), and not for a later attempt of the task.',
       tags,
       parameters: [token],
       requestBody: { required: true, content: json('TaskCompletion') },

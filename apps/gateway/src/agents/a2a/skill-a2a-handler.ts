@@ -1,6 +1,10 @@
 import {
   AgentCard,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type ListTaskPushNotificationConfigsRequest,
   type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
   type ListTasksResponse,
   type Message,
   type SendMessageRequest,
@@ -11,23 +15,37 @@ import {
 import {
   A2AError,
   ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { type A2ARequestHandler, type ServerCallContext, STATE_HEADERS_KEY } from '@a2a-js/sdk/server';
-import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
+import {
+  type Execution,
+  httpStatusOf,
+  isErrorCode,
+  isTerminalStatus,
+  type SkillDescriptor,
+  SkillError,
+} from '@skillrun/core';
+import { outputArtifact, type TaskNote, type TaskPushVersion, toA2aTask } from '@skillrun/core/a2a';
 import { principalOf } from '../../auth/identity';
 import { knownErrorOf } from '../../http/known-error';
 import { headerOf, type RequestHeaders } from '../../http/request-headers';
+import { idempotencyKeyOf } from '../../idempotency/idempotency-key-header';
 import type { AgentDeps } from '../agent-deps';
 import { envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';
 import { readTask } from '../read-task';
 import { agentCardJson } from './a2a-agent-card';
-import { outputArtifact, toA2aTask } from './a2a-tasks';
+import { DefaultSkillRoute } from './default-skill-route';
+import { LlmRoute } from './llm-route';
+import { messageSkillOf } from './message-skill';
+import { chunkUpdate, streamEndUpdate } from './output-stream';
+import { noRoute, type PlainTextRouter } from './plain-text-router';
+import { TaskList } from './task-list';
+import { TaskPushConfigs, taskPushOf } from './task-push-configs';
 
 /** The header a2a-routes sets to the client's address before the SDK sees the request. */
 export const CLIENT_ADDRESS_HEADER = 'x-skillrun-client-address';
@@ -37,12 +55,13 @@ const CARD_PAGE = 100;
 
 type Json = Record<string, unknown>;
 
-function isJson(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function headersOf(context: ServerCallContext): RequestHeaders {
   return (context.state.get(STATE_HEADERS_KEY) ?? {}) as RequestHeaders;
+}
+
+/** The A2A version a request was made in: what its push notifications are sent in. */
+function versionOf(context: ServerCallContext): TaskPushVersion {
+  return context.requestedVersion === '0.3' ? '0.3' : '1.0';
 }
 
 /**
@@ -54,8 +73,21 @@ function headersOf(context: ServerCallContext): RequestHeaders {
 export class SkillA2aHandler implements A2ARequestHandler {
   /** Aborts what requests follow (blocking sends, streams) when the gateway shuts down. */
   private readonly closing = new AbortController();
+  /** Chooses the skill of a message that names none. */
+  private readonly plainText: PlainTextRouter;
+  private readonly taskList: TaskList;
+  private readonly pushConfigs: TaskPushConfigs;
 
-  constructor(private readonly deps: AgentDeps) {}
+  constructor(private readonly deps: AgentDeps) {
+    this.plainText =
+      deps.a2aDefaultSkill !== undefined
+        ? new DefaultSkillRoute(deps.a2aDefaultSkill, deps.discovery)
+        : deps.a2aRouterLlm
+          ? new LlmRoute(deps.a2aRouterLlm, deps.discovery)
+          : noRoute;
+    this.taskList = new TaskList(deps);
+    this.pushConfigs = new TaskPushConfigs({ ...deps, urls: deps.webhookUrls });
+  }
 
   /** Ends every follow at once: streams close, blocking sends answer the task as it is. */
   close(): void {
@@ -71,7 +103,11 @@ export class SkillA2aHandler implements A2ARequestHandler {
       skills.push(...page.skills);
       cursor = page.next_cursor ?? undefined;
     } while (cursor !== undefined);
-    return agentCardJson(skills, { baseUrl: this.deps.baseUrl, providerName: this.deps.providerName });
+    return agentCardJson(skills, {
+      baseUrl: this.deps.baseUrl,
+      providerName: this.deps.providerName,
+      plainText: this.plainText !== noRoute,
+    });
   }
 
   /** Asked by the SDK before it serves any request: Redis away fails them all as our error says. */
@@ -89,15 +125,15 @@ export class SkillA2aHandler implements A2ARequestHandler {
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const headers = headersOf(context);
-    const execution = await this.start(params, headers);
-    if (params.configuration?.returnImmediately) return toA2aTask(execution);
+    const { execution, note } = await this.start(params, headers, versionOf(context));
+    if (params.configuration?.returnImmediately) return toA2aTask(execution, note);
     const followed = await this.follow(
       execution,
       headers,
       this.deps.a2aSendWaitSeconds * 1000,
       this.closing.signal,
     );
-    return toA2aTask(followed);
+    return toA2aTask(followed, note);
   }
 
   async *sendMessageStream(
@@ -105,12 +141,13 @@ export class SkillA2aHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse> {
     const headers = headersOf(context);
-    const execution = await this.start(params, headers);
-    yield* this.stream(execution, headers);
+    const { execution, note } = await this.start(params, headers, versionOf(context));
+    yield* this.stream(execution, note, headers);
   }
 
   async getTask(params: { id: string }, context: ServerCallContext): Promise<Task> {
-    return toA2aTask(await this.read(params.id, headersOf(context)));
+    const execution = await this.read(params.id, headersOf(context));
+    return toA2aTask(execution, await this.guard(() => this.deps.notes.read(params.id)));
   }
 
   async cancelTask(params: { id: string }, context: ServerCallContext): Promise<Task> {
@@ -120,9 +157,12 @@ export class SkillA2aHandler implements A2ARequestHandler {
       throw new TaskNotCancelableError(`Task ${params.id} has already ended (${execution.status})`);
     }
     try {
-      return toA2aTask(
-        await this.deps.canceler.cancel({ skillId: execution.skill_id, executionId: params.id, headers }),
-      );
+      const canceled = await this.deps.canceler.cancel({
+        skillId: execution.skill_id,
+        executionId: params.id,
+        headers,
+      });
+      return toA2aTask(canceled, await this.deps.notes.read(params.id));
     } catch (error) {
       if (error instanceof SkillError && error.code === 'EXECUTION_ENDED') {
         throw new TaskNotCancelableError(`Task ${params.id} has already ended`);
@@ -134,36 +174,56 @@ export class SkillA2aHandler implements A2ARequestHandler {
   async *resubscribe(params: { id: string }, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const headers = headersOf(context);
     const execution = await this.read(params.id, headers);
-    yield* this.stream(execution, headers);
+    const note = await this.guard(() => this.deps.notes.read(params.id));
+    yield* this.stream(execution, note, headers);
   }
 
-  async listTasks(): Promise<ListTasksResponse> {
-    throw new UnsupportedOperationError('ListTasks is not offered: GET /executions lists executions');
+  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.guard(() => this.taskList.list(params, headersOf(context)));
   }
 
-  async createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError(
-      'Push notifications are not offered: use a webhook (see POST /webhooks)',
-    );
+  async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.guard(() => this.pushConfigs.create(params, versionOf(context), headersOf(context)));
   }
 
-  async getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered');
+  async getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.guard(() => this.pushConfigs.get(params, headersOf(context)));
   }
 
-  async listTaskPushNotificationConfigs(): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered');
+  async listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.guard(() => this.pushConfigs.list(params, headersOf(context)));
   }
 
-  async deleteTaskPushNotificationConfig(): Promise<void> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered');
+  async deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
+    return this.guard(() => this.pushConfigs.remove(params, headersOf(context)));
   }
 
-  /** The task first, then a status update at each change, and the output as an artifact at the end. */
-  private async *stream(first: Execution, headers: RequestHeaders): AsyncGenerator<StreamResponse> {
-    yield { payload: { $case: 'task', value: toA2aTask(first) } };
+  /**
+   * The task first, then a status update at each change and each chunk the skill streams as an
+   * update of the artifact `output-stream`, in order; at the end the output as an artifact.
+   */
+  private async *stream(
+    first: Execution,
+    note: TaskNote,
+    headers: RequestHeaders,
+  ): AsyncGenerator<StreamResponse> {
+    const firstTask = toA2aTask(first, note);
+    yield { payload: { $case: 'task', value: firstTask } };
     if (isTerminalStatus(first.status)) return;
-    const changes: Execution[] = [];
+    // Changes and chunks in the order the follow tells them (every chunk before the end).
+    const told: ({ change: Execution } | { chunk: unknown })[] = [];
     let wake: (() => void) | undefined;
     let done = false;
     const gone = new AbortController();
@@ -173,8 +233,12 @@ export class SkillA2aHandler implements A2ARequestHandler {
       headers,
       boundMs: Number.POSITIVE_INFINITY,
       signal: AbortSignal.any([gone.signal, this.closing.signal]),
-      onChange: (execution) => {
-        changes.push(execution);
+      onChange: (change) => {
+        told.push({ change });
+        wake?.();
+      },
+      onChunk: (chunk) => {
+        told.push({ chunk });
         wake?.();
       },
     }).finally(() => {
@@ -182,10 +246,11 @@ export class SkillA2aHandler implements A2ARequestHandler {
       wake?.();
     });
     try {
-      let last = JSON.stringify(toA2aTask(first).status);
+      let last = JSON.stringify(firstTask.status);
+      let chunks = 0;
       for (;;) {
-        const execution = changes.shift();
-        if (!execution) {
+        const next = told.shift();
+        if (!next) {
           if (done) break;
           await new Promise<void>((resolve) => {
             wake = resolve;
@@ -193,10 +258,16 @@ export class SkillA2aHandler implements A2ARequestHandler {
           wake = undefined;
           continue;
         }
-        const task = toA2aTask(execution);
+        if ('chunk' in next) {
+          yield chunkUpdate(firstTask, next.chunk, chunks++ === 0);
+          continue;
+        }
+        const execution = next.change;
+        const task = toA2aTask(execution, note);
         const status = JSON.stringify(task.status);
         if (status === last && !isTerminalStatus(execution.status)) continue;
         last = status;
+        if (isTerminalStatus(execution.status) && chunks > 0) yield streamEndUpdate(task);
         if (execution.status === 'completed') {
           yield {
             payload: {
@@ -232,8 +303,15 @@ export class SkillA2aHandler implements A2ARequestHandler {
     }
   }
 
-  /** Invokes the skill a message names with the inputs its data part carries. */
-  private async start(params: SendMessageRequest, headers: RequestHeaders): Promise<Execution> {
+  /**
+   * Invokes the skill a message names with the inputs its data part carries, with the push
+   * notification configuration it names, if any; notes the context the message names.
+   */
+  private async start(
+    params: SendMessageRequest,
+    headers: RequestHeaders,
+    version: TaskPushVersion,
+  ): Promise<{ execution: Execution; note: TaskNote }> {
     const message = params.message;
     if (!message) throw new RequestMalformedError('The request has no message');
     if (message.taskId) {
@@ -241,49 +319,45 @@ export class SkillA2aHandler implements A2ARequestHandler {
         'A skill takes no further messages once its task exists; send a new message',
       );
     }
-    const { skillId, inputs } = this.skillAndInputs(message, params.metadata);
+    const pushConfig = params.configuration?.taskPushNotificationConfig;
     try {
-      const identity = await this.deps.identities.of(headers);
-      const callerId = principalOf(identity)?.callerId ?? 'a2a-client';
+      const taskPush = pushConfig ? taskPushOf(pushConfig, version, this.deps.webhookUrls) : undefined;
+      const viewer = principalOf(await this.deps.identities.of(headers));
+      const owner = viewer?.callerId;
+      const { skillId, inputs, routing } = await messageSkillOf(
+        message,
+        params.metadata,
+        viewer,
+        this.plainText,
+      );
+      const idempotencyKey = idempotencyKeyOf(headers);
+      const note: TaskNote = {
+        ...(message.contextId ? { contextId: message.contextId } : {}),
+        ...(routing ? { routing } : {}),
+      };
       const outcome = await this.deps.invocations.invoke({
         skillId,
-        body: { caller: { id: callerId, type: 'service' }, skill_id: skillId, inputs },
+        body: { caller: { id: owner ?? 'a2a-client', type: 'service' }, skill_id: skillId, inputs },
         headers,
         versionQuery: undefined,
         address: headerOf(headers, CLIENT_ADDRESS_HEADER) ?? 'unknown',
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        // Before the execution exists: its first change is pushed, and shows its context.
+        beforeLaunch: {
+          ...(taskPush ? { notify: 'change' as const } : {}),
+          run: async (executionId) => {
+            if (taskPush)
+              await this.deps.webhooks.createForTask(owner, executionId, taskPush.url, taskPush.push);
+            await this.deps.notes.write(executionId, owner, note);
+          },
+        },
       });
       if ('refused' in outcome) throw outcome.refused;
-      return outcome.accepted.execution;
+      const { execution } = outcome.accepted;
+      return { execution, note };
     } catch (error) {
       throw this.a2aError(error);
     }
-  }
-
-  /**
-   * The skill: `skill_id` in the message's (or the request's) metadata, or in the data part beside
-   * `inputs`. The inputs: the data part (its `inputs` when it names the skill itself).
-   */
-  private skillAndInputs(
-    message: Message,
-    requestMetadata: Json | undefined,
-  ): { skillId: string; inputs: Json } {
-    const data = message.parts.find((part) => part.content?.$case === 'data')?.content?.value as unknown;
-    const named = [message.metadata?.skill_id, requestMetadata?.skill_id].find(
-      (id) => typeof id === 'string',
-    );
-    if (typeof named === 'string') {
-      if (data !== undefined && !isJson(data))
-        throw new RequestMalformedError('The data part must be a JSON object (the inputs)');
-      return { skillId: named, inputs: data ?? {} };
-    }
-    if (isJson(data) && typeof data.skill_id === 'string') {
-      const inputs = data.inputs ?? {};
-      if (!isJson(inputs)) throw new RequestMalformedError('inputs must be a JSON object');
-      return { skillId: data.skill_id, inputs };
-    }
-    throw new RequestMalformedError(
-      'Name the skill: metadata {"skill_id": "..."} on the message with a data part carrying its inputs, or a data part {"skill_id": "...", "inputs": {...}}',
-    );
   }
 
   private async follow(execution: Execution, headers: RequestHeaders, boundMs: number, signal: AbortSignal) {
@@ -309,6 +383,15 @@ export class SkillA2aHandler implements A2ARequestHandler {
     }
   }
 
+  /** What `work` answers, or what it throws as an A2A error. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.a2aError(error);
+    }
+  }
+
   /** Our error as an A2A error, our envelope in its metadata (code, and the envelope as JSON). */
   private a2aError(thrown: unknown): A2AError | unknown {
     // A2A errors (thrown here) and anything unexpected go as they are: the SDK answers the latter as internal errors.
@@ -321,6 +404,10 @@ export class SkillA2aHandler implements A2ARequestHandler {
     };
     if (error.code === 'EXECUTION_NOT_FOUND') return new TaskNotFoundError(options);
     if (error.code === 'SERVICE_UNAVAILABLE') return error;
+    // This agent is not set up for the message (A2A_DEFAULT_SKILL names a skill that takes no text).
+    if (error.code === 'NOT_CONFIGURED') return new UnsupportedOperationError(options);
+    // Not the request's fault (the router's model failed): an internal error, our envelope kept.
+    if (isErrorCode(error.code) && httpStatusOf(error.code) >= 500) return new A2AError(options);
     return new RequestMalformedError(options);
   }
 }

@@ -29,8 +29,8 @@ function isOwnOrigin(req: Request, origin: string): boolean {
  * no Origin (clients that are not browsers send none), PUBLIC_BASE_URL's origin,
  * MCP_ALLOWED_ORIGINS, and the request's own origin when its Host is an IP address or localhost (a
  * rebound page's Host is the attacker's name; an address or localhost in the Host means the page
- * came from this very server). The body is our envelope, as for the endpoint's other HTTP errors
- * (the transport allows any body).
+ * came from this very server). The body is a JSON-RPC error carrying our envelope, as for the
+ * endpoint's other HTTP errors (json-rpc-errors.ts; the transport allows any body).
  */
 export function mcpOriginCheck(policy: OriginPolicy): RequestHandler {
   const allowed = new Set([new URL(policy.baseUrl).origin, ...policy.allowedOrigins]);

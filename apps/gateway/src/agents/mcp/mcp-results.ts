@@ -67,9 +67,16 @@ export function taskStatusOf(status: Execution['status']): Task['status'] {
   }
 }
 
-/** An execution as an MCP task (revision 2025-11-25): the task id is the execution id. */
-export function toTask(execution: Execution, settings: { ttlMs: number }): Task {
-  const status = taskStatusOf(execution.status);
+/**
+ * What a task takes from its execution alike in every revision (2025-11-25's tasks and the tasks
+ * extension): the task id is the execution id, the message is its error or its progress, the times
+ * are its own. The revisions differ in how they map its status (given here, already mapped) and in
+ * what they call the ttl and the poll interval.
+ */
+export function executionTaskFields<Status extends string>(
+  execution: Execution,
+  status: Status,
+): { taskId: string; status: Status; statusMessage?: string; createdAt: string; lastUpdatedAt: string } {
   const message =
     execution.error?.message ??
     (execution.progress === undefined ? undefined : `progress ${execution.progress}`);
@@ -79,6 +86,14 @@ export function toTask(execution: Execution, settings: { ttlMs: number }): Task 
     ...(message === undefined ? {} : { statusMessage: message }),
     createdAt: execution.timestamps.created_at,
     lastUpdatedAt: execution.timestamps.completed_at ?? execution.timestamps.updated_at,
+  };
+}
+
+/** An execution as an MCP task (revision 2025-11-25). */
+export function toTask(execution: Execution, settings: { ttlMs: number }): Task {
+  const status = taskStatusOf(execution.status);
+  return {
+    ...executionTaskFields(execution, status),
     ttl: settings.ttlMs,
     ...(status === 'working' ? { pollInterval: pollHintMs(execution.timestamps.created_at) } : {}),
   };

@@ -4,8 +4,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SkillError } from '@skillrun/core';
 import type { Request, Response } from 'express';
-import { authRequired } from '../../auth/skill-access';
 import type { AgentDeps } from '../agent-deps';
+import { authInfoOf, mcpCallerOf } from './mcp-caller';
 import { admitSession, type SessionHolder, type SessionUse } from './mcp-session-admission';
 import { skillMcpServer } from './skill-mcp-server';
 
@@ -19,10 +19,11 @@ interface Session extends SessionUse {
 const IDLE_MS = 30 * 60 * 1000;
 
 /**
- * MCP over Streamable HTTP at /mcp, with sessions (Mcp-Session-Id), kept in this gateway's memory.
- * Sessions because the protocol's server-to-client messages need them: notifications/cancelled
- * must reach the request it cancels, and notifications/tools/list_changed goes down the session's
- * GET stream. Behind several gateways, route /mcp by the Mcp-Session-Id header (sticky); a request
+ * MCP revision 2025-11-25 (and earlier) over Streamable HTTP at /mcp, for the clients that open
+ * with initialize (revision 2026-07-28 is stateless: McpStateless), with sessions (Mcp-Session-Id)
+ * kept in this gateway's memory. Sessions because that revision's server-to-client messages need
+ * them: notifications/cancelled must reach the request it cancels, and
+ * notifications/tools/list_changed goes down the session's GET stream. Behind several gateways, route /mcp by the Mcp-Session-Id header (sticky); a request
  * that reaches another gateway is 404, and an MCP client then initializes a new session, as the
  * specification asks. A session is bound to the caller that initialized it (by its credentials; an
  * anonymous one by its address), which also holds it against its cap (mcp-session-admission.ts);
@@ -45,20 +46,12 @@ export class McpSessions {
   }
 
   async handle(req: Request, res: Response): Promise<void> {
-    const identity = await this.deps.identities.of(req.headers);
-    if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
-    const principal = identity.kind === 'principal' ? identity.principal : undefined;
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const holder: SessionHolder = principal
-      ? { key: `caller:${principal.callerId}`, cap: this.deps.maxSessionsPerCaller }
-      : { key: `address:${address}`, cap: this.deps.maxSessionsPerAddress };
-    // The transport hands `auth` to every handler: the client's address is what anonymous callers are counted by.
-    (req as Request & { auth?: unknown }).auth = {
-      token: '',
-      clientId: holder.key,
-      scopes: principal ? [...principal.scopes] : [],
-      extra: { address },
+    const caller = await mcpCallerOf(this.deps, req);
+    const holder: SessionHolder = {
+      key: caller.key,
+      cap: caller.principal ? this.deps.maxSessionsPerCaller : this.deps.maxSessionsPerAddress,
     };
+    (req as Request & { auth?: unknown }).auth = authInfoOf(caller);
     const sessionId = req.get('mcp-session-id');
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
@@ -74,7 +67,7 @@ export class McpSessions {
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       throw new SkillError(
         'INVALID_INPUT',
-        'Without an Mcp-Session-Id header, only an initialize request is taken',
+        'Without an Mcp-Session-Id header, only initialize (revision 2025-11-25) is taken, or a request of revision 2026-07-28 (its protocol version, client capabilities and client info in _meta)',
       );
     }
     const admission = admitSession(this.sessions, holder, this.deps.maxSessions);

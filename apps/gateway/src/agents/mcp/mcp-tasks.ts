@@ -1,13 +1,13 @@
 import type { CallToolResult, GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus } from '@skillrun/core';
-import { principalOf } from '../../auth/identity';
-import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { followExecution } from '../execution-follower';
 import { readTask } from '../read-task';
-import { endResult, toTask } from './mcp-results';
+import { endResultOf } from './mcp-end-result';
+import { mcpErrorOf } from './mcp-error-of';
+import { toTask } from './mcp-results';
 import type { McpToolCalls } from './mcp-tool-calls';
 
 /** The `_meta` key that ties a tasks/result answer to its task (revision 2025-11-25). */
@@ -43,11 +43,7 @@ export class McpTasks {
     );
     if (!isTerminalStatus(execution.status))
       throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
-    const viewer = principalOf(await this.deps.identities.of(headers));
-    const descriptor = await this.orInvalidParams(() =>
-      this.deps.discovery.describe(execution.skill_id, execution.skill_version, viewer),
-    ).catch(() => ({ output: { content_type: 'application/json', schema: {} } }));
-    return { ...endResult(descriptor, execution), _meta: { [RELATED_TASK]: { taskId } } };
+    return { ...(await endResultOf(this.deps, execution, headers)), _meta: { [RELATED_TASK]: { taskId } } };
   }
 
   async cancel(taskId: string, headers: RequestHeaders): Promise<GetTaskResult> {
@@ -69,15 +65,14 @@ export class McpTasks {
     return this.orInvalidParams(() => readTask(this.deps, taskId, headers));
   }
 
-  /** Our errors as JSON-RPC errors: not found and bad requests as InvalidParams, with the envelope as data. */
+  /** Our errors as JSON-RPC errors (mcpErrorOf). */
   private async orInvalidParams<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      const known = error instanceof McpError ? undefined : knownErrorOf(error);
-      if (!known) throw error;
-      const code = known.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
-      throw new McpError(code, known.message, { error: known.toBody() });
+      const fields = error instanceof McpError ? undefined : mcpErrorOf(error);
+      if (!fields) throw error;
+      throw new McpError(fields.code, fields.message, fields.data);
     }
   }
 }

@@ -3,7 +3,6 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   CallToolRequestSchema,
   CancelTaskRequestSchema,
-  ErrorCode,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   ListToolsRequestSchema,
@@ -11,30 +10,16 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toMcpTool } from '@skillrun/core';
-import { principalOf } from '../../auth/identity';
-import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
+import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
+import { mcpErrorOf } from './mcp-error-of';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
 import { McpTasks } from './mcp-tasks';
 import { McpToolCalls } from './mcp-tool-calls';
+import { listTools } from './mcp-tool-list';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** The server's name and version, as `initialize` answers them. */
-export const MCP_SERVER_INFO = { name: 'skillrun', version: '0.1.0' };
-
-/** The `_meta` key of a tools/call that carries an Idempotency-Key for that call alone. */
-export const IDEMPOTENCY_META_KEY = 'io.skillrun/idempotency-key';
-
-/**
- * The headers with the call's own Idempotency-Key, when its `_meta` names one (a session's HTTP
- * requests share their headers, so a key there would bind every call); validated as the header is.
- */
-function withIdempotencyKey(headers: RequestHeaders, key: unknown): RequestHeaders {
-  if (key === undefined) return headers;
-  return { ...headers, 'idempotency-key': typeof key === 'string' ? key : JSON.stringify(key) };
-}
 
 /** The request's header fields (credentials), as the transport hands them to each handler. */
 function headersOf(extra: Extra): RequestHeaders {
@@ -47,9 +32,10 @@ function addressOf(extra: Extra): string {
 }
 
 /**
- * One MCP session's server (`closing` aborts when the session ends or the gateway shuts down): tools are the skills the caller may see, calls run through the queue.
- * Each request is authorized by its own credentials (the session was bound to its caller when it
- * was initialized, see McpSessions).
+ * One MCP session's server, revision 2025-11-25 on SDK 1.x (`closing` aborts when the session
+ * ends or the gateway shuts down): tools are the skills the caller may see, calls run through the
+ * queue. Each request is authorized by its own credentials (the session was bound to its caller
+ * when it was initialized, see McpSessions).
  */
 export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
   const server = new Server(MCP_SERVER_INFO, {
@@ -57,29 +43,20 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
       tools: { listChanged: true },
       tasks: { cancel: {}, requests: { tools: { call: {} } } },
     },
-    instructions:
-      "Each tool is a skill of this skillrun service. A call runs the skill on the service's workers and answers its output; one that takes longer than the service's bound answers where its result will be, or call it as a task.",
+    instructions: MCP_INSTRUCTIONS,
   });
   const calls = new McpToolCalls(deps);
   const tasks = new McpTasks(deps, calls);
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     try {
-      const viewer = principalOf(await deps.identities.of(headersOf(extra)));
-      const cursor = request.params?.cursor;
-      const page = await deps.discovery.search(
-        { limit: deps.toolsPageSize, ...(cursor === undefined ? {} : { cursor }) },
-        viewer,
-      );
-      return {
-        tools: page.skills.map((descriptor) => ({ ...toMcpTool(descriptor, { tasks: true }) })),
-        ...(page.next_cursor === null ? {} : { nextCursor: page.next_cursor }),
-      };
+      const page = await listTools(deps, headersOf(extra), request.params?.cursor, { tasks: true });
+      // Copies: the SDK's result types have index signatures, which our interfaces lack.
+      return { ...page, tools: page.tools.map((tool) => ({ ...tool })) };
     } catch (error) {
-      const known = knownErrorOf(error);
-      if (!known) throw error;
-      const code = known.code === 'SERVICE_UNAVAILABLE' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
-      throw new McpError(code, known.message, { error: known.toBody() });
+      const fields = mcpErrorOf(error);
+      if (!fields) throw error;
+      throw new McpError(fields.code, fields.message, fields.data);
     }
   });
 
@@ -97,10 +74,10 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
       ...(token === undefined
         ? {}
         : {
-            progress: (progress, message) =>
+            progress: (report) =>
               extra.sendNotification({
                 method: 'notifications/progress',
-                params: { progressToken: token, progress, total: 100, message },
+                params: { progressToken: token, ...report },
               }),
           }),
     });

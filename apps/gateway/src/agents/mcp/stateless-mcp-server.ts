@@ -1,0 +1,139 @@
+import {
+  CancelTaskRequestV2Schema,
+  GetTaskRequestV2Schema,
+  TASKS_EXTENSION_ID_V2,
+  UpdateTaskRequestV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
+import {
+  type McpRequestContext,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
+import type { Execution } from '@skillrun/core';
+import type { RequestHeaders } from '../../http/request-headers';
+import type { AgentDeps } from '../agent-deps';
+import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
+import { acceptsTasks, type McpExtensionTasks } from './mcp-extension-tasks';
+import type { ProgressReport } from './mcp-progress';
+import { stillRunningResult } from './mcp-results';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
+import type { McpTaskElicitation, PendingTask } from './mcp-task-elicitation';
+import type { McpToolCalls } from './mcp-tool-calls';
+import { listTools } from './mcp-tool-list';
+import { withProtocolErrors } from './with-protocol-errors';
+
+/** tasks/update's params as its handler sees them: the task id (the SDK has taken the responses). */
+const TASK_UPDATE_PARAMS = UpdateTaskRequestV2Schema.shape.params.pick({ taskId: true });
+
+/** What every request's server shares: the calls, tasks and task elicitation services, and the gateway's shutdown. */
+export interface StatelessParts {
+  deps: AgentDeps;
+  calls: McpToolCalls;
+  tasks: McpExtensionTasks;
+  elicitation: McpTaskElicitation;
+  /** Aborts when the gateway shuts down: a call stops following its execution, and cancels nothing. */
+  closing: AbortSignal;
+}
+
+/** The request's header fields by lower-case name, as the services read credentials from them. */
+function headersOf(request: Request | undefined): RequestHeaders {
+  return request ? Object.fromEntries(request.headers) : {};
+}
+
+/** The client's address, which McpStateless hands over with the request. */
+function addressOf(context: McpRequestContext): string {
+  const address = context.authInfo?.extra?.address;
+  return typeof address === 'string' ? address : 'unknown';
+}
+
+/**
+ * The server of one request of revision 2026-07-28 (SDK 2.x, built per request: nothing is kept
+ * between requests, so any gateway answers any of them). The same tools as a session's, listed
+ * with `ttlMs` (MCP_LIST_CHANGED_POLL_MS: no gateway notices a change sooner) and `cacheScope:
+ * "private"` (the list is the caller's); a call that outlasts MCP_CALL_WAIT_SECONDS is a task
+ * handle for a client that declared the tasks extension, and says where its result will be to one
+ * that did not; a `task` skill asks the person at a client that takes form elicitation to hand
+ * its task in (McpTaskElicitation). The SDK answers server/discover, checks the envelope and
+ * headers, and verifies a retry's requestState. The SDK's low-level Server, not its McpServer:
+ * the tools are the registry's, listed per caller.
+ */
+export function statelessMcpServer(parts: StatelessParts, context: McpRequestContext): Server {
+  const { deps, calls, tasks, elicitation, closing } = parts;
+  const headers = headersOf(context.requestInfo);
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: true }, extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
+    instructions: MCP_INSTRUCTIONS,
+    requestState: { verify: elicitation.verify },
+  });
+  /** A call still running at the bound: a task handle for a client of the extension, where its result will be to another. */
+  const stillRunning = (running: Execution) =>
+    acceptsTasks(server.getClientCapabilities())
+      ? // The SDK knows no task results: its check of a tools/call result wants `content` (a client
+        // of the extension reads the handle by its resultType).
+        { ...tasks.handle(running), content: [] }
+      : stillRunningResult(running, deps.baseUrl, deps.callWaitSeconds);
+
+  server.setRequestHandler('tools/list', async (request) => {
+    const page = await withProtocolErrors(() =>
+      listTools(deps, headers, request.params?.cursor, { tasks: false }),
+    );
+    return {
+      ...page,
+      tools: page.tools.map((tool) => ({ ...tool })),
+      ttlMs: deps.listChangedPollMs,
+      cacheScope: 'private',
+    };
+  });
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args = {}, _meta } = request.params;
+    const token = _meta?.progressToken;
+    const call = {
+      name,
+      arguments: args,
+      headers: withIdempotencyKey(headers, _meta?.[IDEMPOTENCY_META_KEY]),
+      address: addressOf(context),
+      // Closing the request's stream is its cancellation (revision 2026-07-28).
+      signal: ctx.mcpReq.signal,
+      stop: closing,
+      ...(token === undefined
+        ? {}
+        : {
+            progress: (report: ProgressReport) =>
+              ctx.mcpReq.notify({
+                method: 'notifications/progress',
+                params: { progressToken: token, ...report },
+              }),
+          }),
+    };
+    // A retry of a call answered input_required: its task, handed in with the form's answer.
+    const pending = ctx.mcpReq.requestState<PendingTask>();
+    if (pending !== undefined) {
+      const answered = await elicitation.answer(call, pending, ctx);
+      return 'result' in answered ? answered.result : stillRunning(answered.running);
+    }
+    const started = await calls.start(call);
+    if ('refused' in started) return started.refused;
+    const form = await elicitation.offer(call, started, server.getClientCapabilities(), ctx);
+    if (form) return form;
+    const followed = await calls.follow(call, started);
+    return 'result' in followed ? followed.result : stillRunning(followed.running);
+  });
+
+  server.setRequestHandler('tasks/get', { params: GetTaskRequestV2Schema.shape.params }, (params) =>
+    tasks.get(params.taskId, headers, server.getClientCapabilities()),
+  );
+  // The SDK lifts `inputResponses` out of every request's params (they are multi-round-trip's):
+  // the handler finds them in its context.
+  server.setRequestHandler('tasks/update', { params: TASK_UPDATE_PARAMS }, (params, ctx) => {
+    if (ctx.mcpReq.inputResponses === undefined) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tasks/update takes inputResponses');
+    }
+    return tasks.update(params.taskId, headers, server.getClientCapabilities());
+  });
+  server.setRequestHandler('tasks/cancel', { params: CancelTaskRequestV2Schema.shape.params }, (params) =>
+    tasks.cancel(params.taskId, headers, server.getClientCapabilities()),
+  );
+  return server;
+}

@@ -1,0 +1,77 @@
+import type { Logger } from '@skillrun/core';
+import {
+  createRedis,
+  type RedisLiveness,
+  type RedisTarget,
+  SCHEDULE_QUEUE,
+  type ScheduleTick,
+} from '@skillrun/core/data';
+import { queueTelemetry } from '@skillrun/telemetry';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ScheduleRunner } from './schedule-runner';
+
+export interface ScheduleConsumerDeps {
+  runner: ScheduleRunner;
+  target: RedisTarget;
+  /** The gateway's: its connection, and the blocking one BullMQ makes of it, are watched too. */
+  liveness: RedisLiveness;
+  prefix: string;
+  logger: Logger;
+}
+
+/** Due times one gateway runs at once: each is a few Redis round trips. */
+const CONCURRENCY = 4;
+/**
+ * How long a due time stays locked to the gateway running it without renewal (renewed every half of
+ * it), and how often gateways look for locks that expired: a due time a dead gateway held runs on
+ * another within the two.
+ */
+const LOCK_MS = 10_000;
+const STALLED_CHECK_MS = 5_000;
+
+/**
+ * The gateway's consumer of the schedules queue (a BullMQ Worker on a blocking connection of its
+ * own): every gateway runs one, and BullMQ gives each due time to one of them. Gateways, not
+ * workers, run schedules: a run is an invocation, and they hold what invoking takes (credentials,
+ * the registry, validation, limits).
+ */
+export class ScheduleConsumer {
+  private worker: Worker<ScheduleTick> | undefined;
+  private connection: Redis | undefined;
+
+  constructor(private readonly deps: ScheduleConsumerDeps) {}
+
+  start(): void {
+    const { runner, target, liveness, prefix, logger } = this.deps;
+    const connection = createRedis(target, { role: 'queue', liveness });
+    const worker = new Worker<ScheduleTick>(SCHEDULE_QUEUE, (job) => runner.run(job), {
+      connection,
+      prefix,
+      concurrency: CONCURRENCY,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      runRetryDelay: liveness.intervalMs,
+      telemetry: queueTelemetry(),
+    });
+    // While Redis is away every command fails: readiness says so, once; a silent one, liveness.
+    worker.on('error', (error) => {
+      if (connection.status === 'ready' && liveness.answering)
+        logger.warn({ err: error.message, queue: SCHEDULE_QUEUE }, 'queue error');
+    });
+    worker.on('failed', (job, error) => {
+      logger.warn(
+        { err: error.message, schedule_id: job?.data.schedule_id },
+        'schedule due time not run; tried again',
+      );
+    });
+    this.connection = connection;
+    this.worker = worker;
+  }
+
+  /** Lets the due times under way finish, then disconnects. */
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.connection?.disconnect();
+  }
+}

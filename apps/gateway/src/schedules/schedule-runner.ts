@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { type Logger, SkillError, toErrorBody } from '@skillrun/core';
+import type { ExecutionStore, ScheduleTick } from '@skillrun/core/data';
+import type { Job } from 'bullmq';
+import { knownErrorOf } from '../http/known-error';
+import type { InvocationService } from '../invocations/invocation-service';
+import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import type { ScheduleCredentials } from './schedule-credential';
+import { invocationOf } from './schedule-invocation';
+import type { FoundSchedule, ScheduleStore, StoredRun } from './schedule-store';
+
+export interface ScheduleRunnerDeps {
+  store: ScheduleStore;
+  executions: ExecutionStore;
+  credentials: ScheduleCredentials;
+  /** The path POST invoke takes: a run is an ordinary execution, authorized, limited and recorded alike. */
+  invocations: Pick<InvocationService, 'invoke'>;
+  metrics: Pick<GatewayMetrics, 'scheduleRun'>;
+  logger: Logger;
+}
+
+/**
+ * Turns a schedule's due time (a job of the schedules queue) into its run: an execution started as
+ * POST invoke starts one, for the caller who made the schedule, whose credential is checked anew;
+ * a run skipped (overlap `skip` while the previous run goes on); or a failed run, recorded with the
+ * error the invocation met (a revoked key, inputs the version resolved now refuses, a limit), so
+ * that a schedule that stops working shows why rather than a gap.
+ *
+ * Exactly one execution per due time: BullMQ makes one job per due time and gives it to one gateway
+ * at a time; a try that died with it (a gateway killed) leaves the job to another after its lock
+ * expires, and the execution's id is derived from the schedule and the due time, so that the next
+ * try finds the execution the dead one launched rather than launching a second.
+ */
+export class ScheduleRunner {
+  constructor(private readonly deps: ScheduleRunnerDeps) {}
+
+  /** Runs a due time once; throws (for BullMQ to try again) only while its run cannot be decided. */
+  async run(job: Job<ScheduleTick>): Promise<void> {
+    const { store, metrics, logger } = this.deps;
+    const scheduleId = job.data.schedule_id;
+    const dueAt = dueTimeOf(job);
+    const found = await store.get(scheduleId);
+    // Deleted or paused since the due time was set: it is due no more.
+    if (!found || found.schedule.paused) return;
+    if (await store.hasRun(scheduleId, dueAt)) return;
+    const run = await this.decide(found, dueAt, isLastTry(job));
+    if (!(await store.recordRun(scheduleId, run))) return;
+    metrics.scheduleRun(run.outcome);
+    if (run.error) {
+      logger.info(
+        { schedule_id: scheduleId, due_at: new Date(dueAt).toISOString(), code: run.error.code },
+        'schedule run failed',
+      );
+    }
+  }
+
+  private async decide({ schedule, lastExecutionId }: FoundSchedule, dueAt: number, lastTry: boolean) {
+    const { executions, credentials, invocations, logger } = this.deps;
+    const executionId = runExecutionId(schedule.id, dueAt);
+    const runOf = (fields: Omit<StoredRun, 'due_at' | 'recorded_at'>): StoredRun => ({
+      due_at: dueAt,
+      ...fields,
+      recorded_at: Date.now(),
+    });
+    // A try that launched it and went away before recording the run.
+    if (await executions.records.get(executionId))
+      return runOf({ outcome: 'launched', execution_id: executionId });
+    try {
+      const identity = await credentials.identityOf(schedule.credential);
+      if (
+        schedule.overlap === 'skip' &&
+        lastExecutionId !== undefined &&
+        !(await executions.records.isFinal(lastExecutionId))
+      ) {
+        return runOf({ outcome: 'skipped', execution_id: lastExecutionId });
+      }
+      const outcome = await invocations.invoke({
+        ...invocationOf(schedule),
+        headers: {},
+        address: `schedule:${schedule.id}`,
+        identity,
+        scheduled: { scheduleId: schedule.id, executionId },
+      });
+      if ('refused' in outcome) throw outcome.refused;
+      return runOf({ outcome: 'launched', execution_id: outcome.accepted.execution.execution_id });
+    } catch (error) {
+      const known = knownErrorOf(error);
+      // Redis away, or a fault of ours: tried again while tries are left.
+      if (!lastTry && (!known || known.code === 'SERVICE_UNAVAILABLE')) throw error;
+      if (!known) logger.error({ err: error, schedule_id: schedule.id }, 'schedule run failed unexpectedly');
+      const refusal = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
+      return runOf({ outcome: 'failed', error: toErrorBody(refusal, 'INTERNAL_ERROR') });
+    }
+  }
+}
+
+/**
+ * The execution id of a schedule's due time, the same at every try: an RFC 9562 UUID (version 8,
+ * its bits a SHA-256 of the two).
+ */
+export function runExecutionId(scheduleId: string, dueAt: number): string {
+  const hex = createHash('sha256').update(`${scheduleId}\n${dueAt}`).digest('hex');
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The due time a job stands for: when its Job Scheduler made it, plus the delay it was given (which
+ * no retry changes). A due time set while none was consuming the queue is late, not lost: its job
+ * waits, and runs once a gateway is back.
+ */
+function dueTimeOf(job: Job): number {
+  return job.timestamp + (job.opts.delay ?? 0);
+}
+
+function isLastTry(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
