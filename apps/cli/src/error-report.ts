@@ -23,7 +23,15 @@ const USAGE_CODES = new Set([
   'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED',
 ]);
-const NOT_FOUND_CODES = new Set(['SKILL_NOT_FOUND', 'EXECUTION_NOT_FOUND', 'NOT_FOUND']);
+const NOT_FOUND_CODES = new Set([
+  'SKILL_NOT_FOUND',
+  'EXECUTION_NOT_FOUND',
+  'BATCH_NOT_FOUND',
+  'SCHEDULE_NOT_FOUND',
+  'NOT_FOUND',
+]);
+/** A 429 that waiting does not cure: the command failed. */
+const FAILED_CODES = new Set(['SCHEDULE_LIMIT_EXCEEDED']);
 const AUTH_CODES = new Set(['AUTH_REQUIRED', 'ACCESS_DENIED']);
 const UNAVAILABLE_CODES = new Set(['ENDPOINT_UNREACHABLE', 'SERVICE_UNAVAILABLE', 'RATE_LIMIT_EXCEEDED']);
 
@@ -33,6 +41,7 @@ export function exitCodeOf(error: SkillrunError): ExitCode {
   if (NOT_FOUND_CODES.has(error.code)) return ExitCode.NotFound;
   if (AUTH_CODES.has(error.code)) return ExitCode.Auth;
   if (UNAVAILABLE_CODES.has(error.code)) return ExitCode.Unavailable;
+  if (FAILED_CODES.has(error.code)) return ExitCode.Failed;
   const status = error.httpStatus;
   if (status === 401 || status === 403) return ExitCode.Auth;
   if (status === 404) return ExitCode.NotFound;
@@ -112,7 +121,7 @@ function ourHints(
         ? ['Pass an API key with --api-key (SKILLRUN_API_KEY) or a token with --token (SKILLRUN_TOKEN)']
         : ['Check the credentials (--api-key, --token): they may be revoked, or lack the scope or skill'];
     case ExitCode.NotFound:
-      return error.code === 'EXECUTION_NOT_FOUND'
+      return error.code === 'EXECUTION_NOT_FOUND' || error.code === 'BATCH_NOT_FOUND'
         ? ['List your executions with `skillrun executions`']
         : ['Search the skills with `skillrun skills [words]`'];
     case ExitCode.Usage:

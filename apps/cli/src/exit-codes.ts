@@ -20,6 +20,6 @@ export const EXIT_CODES_HELP = `Exit codes:
   0  success (invoke --wait: the execution completed)
   1  the execution ended failed, timeout or canceled, or the command failed
   2  usage error: bad flags or bad input
-  3  not found: no such skill, version or execution
+  3  not found: no such skill, version, execution or schedule
   4  authentication or access: missing, invalid or insufficient credentials (401, 403)
   5  the service is unavailable or unreachable`;

@@ -5,6 +5,8 @@ import { registerDescribeCommand } from './commands/describe-command';
 import { registerExecutionsCommand } from './commands/executions-command';
 import { registerInitCommand } from './commands/init-command';
 import { registerInvokeCommand } from './commands/invoke-command';
+import { registerPauseCommands } from './commands/pause-command';
+import { registerSchedulesCommand } from './commands/schedules-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStatusCommands } from './commands/status-command';
@@ -17,8 +19,12 @@ const EXAMPLES = `Examples:
   $ skillrun describe text_stats
   $ skillrun invoke text_stats text="One fish. Two fish!" --wait
   $ skillrun invoke text_stats --input @inputs.json
+  $ skillrun invoke --batch items.jsonl --wait
   $ skillrun status text_stats 5d0c3d9e-… --wait
   $ skillrun executions --status failed --since 1h
+  $ skillrun schedules create text_stats text="Hello" --cron '0 9 * * 1-5' --timezone Europe/Paris
+  $ skillrun pause text_stats
+  $ skillrun cancel --all --skill text_stats --status accepted
   $ skillrun types text_stats --out skills.d.ts
   $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
 
@@ -45,6 +51,8 @@ export function createProgram(context: CliContext): Command {
   registerStatusCommands(program, context);
   registerCancelCommand(program, context);
   registerExecutionsCommand(program, context);
+  registerSchedulesCommand(program, context);
+  registerPauseCommands(program, context);
   registerTypesCommand(program, context);
   registerInitCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.

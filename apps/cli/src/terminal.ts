@@ -40,6 +40,11 @@ export class Terminal {
     this.stdout.write(`${text}\n`);
   }
 
+  /** `text` on stdout as it is, with no newline after it. */
+  print(text: string): void {
+    this.stdout.write(text);
+  }
+
   err(text = ''): void {
     this.stderr.write(`${text}\n`);
   }

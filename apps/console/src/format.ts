@@ -13,13 +13,16 @@ export function duration(ms: number | undefined): string {
 
 const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
-/** From acceptance to the first start (or until now while it waits). */
+/**
+ * From acceptance to the first start (or until now while it waits); a delayed execution's from when
+ * it was due (none before then).
+ */
 export function queueWait(execution: Execution, now = Date.now()): number | undefined {
-  const created = ms(execution.timestamps.created_at);
+  const due = ms(execution.timestamps.scheduled_for ?? execution.timestamps.created_at);
   const started = ms(execution.timestamps.started_at);
-  if (created === undefined) return undefined;
-  if (started !== undefined) return started - created;
-  return execution.status === 'accepted' ? now - created : undefined;
+  if (due === undefined) return undefined;
+  if (started !== undefined) return started - due;
+  return execution.status === 'accepted' && now >= due ? now - due : undefined;
 }
 
 /** From the start to the end (or until now while it runs). */

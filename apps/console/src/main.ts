@@ -3,9 +3,13 @@ import { Api, ApiError } from './api';
 import { isAdmin, type PageContext } from './context';
 import { h, replace } from './dom';
 import { renewAccessToken, returnFromSignIn } from './oauth-sign-in';
+import { batchPage } from './pages/batch-page';
+import { batchesPage } from './pages/batches-page';
 import { executionPage } from './pages/execution-page';
 import { executionsPage } from './pages/executions-page';
 import { fleetPage } from './pages/fleet-page';
+import { schedulePage } from './pages/schedule-page';
+import { schedulesPage } from './pages/schedules-page';
 import { signInPage } from './pages/sign-in-page';
 import { skillPage } from './pages/skill-page';
 import { skillsPage } from './pages/skills-page';
@@ -20,6 +24,8 @@ const PAGES: Record<string, { list: Page; detail: Page }> = {
   executions: { list: executionsPage, detail: executionPage },
   skills: { list: skillsPage, detail: skillPage },
   tasks: { list: tasksPage, detail: taskPage },
+  schedules: { list: schedulesPage, detail: schedulePage },
+  batches: { list: batchesPage, detail: batchPage },
   workers: { list: fleetPage, detail: fleetPage },
 };
 
@@ -38,8 +44,8 @@ function start(api: Api, me: CallerIdentity): (reason?: string) => void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
   const pages = isAdmin(me)
-    ? ['executions', 'skills', 'tasks', 'workers']
-    : ['executions', 'skills', 'tasks'];
+    ? ['executions', 'skills', 'tasks', 'schedules', 'batches', 'workers']
+    : ['executions', 'skills', 'tasks', 'schedules', 'batches'];
   const links = pages.map((name) =>
     h('a', { href: `#/${name}`, 'data-page': name }, name[0]?.toUpperCase() + name.slice(1)),
   );

@@ -5,7 +5,7 @@ import type {
 } from '@skillrun/client';
 
 /** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
-export type { SkillrunExecution as Execution } from '@skillrun/client';
+export type { BatchView, Schedule, SchedulePage, SkillrunExecution as Execution } from '@skillrun/client';
 
 export interface ExecutionPage {
   executions: SkillrunExecution[];
@@ -64,6 +64,8 @@ export interface SkillDescriptor {
   tags?: string[];
   'x-category'?: string;
   'x-deprecated'?: Deprecation;
+  /** Shown to admins while an operator holds the skill (POST /skills/{id}/pause). */
+  'x-paused'?: { paused_at: string; paused_by: string };
   [field: string]: unknown;
 }
 

@@ -1,5 +1,5 @@
 import type { Logger, Scope } from '@skillrun/core';
-import { ApiKeyStore, createRedis, RedisKeys, type RedisTarget } from '@skillrun/core/data';
+import { ApiKeyStore, createRedis, RedisKeys, RedisLiveness, type RedisTarget } from '@skillrun/core/data';
 import type { StandaloneData } from './standalone-data';
 
 /** Whom the local admin key speaks for, and what it may do: everything. */
@@ -8,6 +8,14 @@ const LOCAL_ADMIN = {
   scopes: ['admin', 'skill:invoke', 'skill:read'] satisfies Scope[],
   name: 'npm start: the local admin key',
 };
+
+/** The service's Redis, as its settings say. */
+export interface LocalRedis {
+  target: RedisTarget;
+  keyPrefix: string;
+  /** REDIS_LIVENESS_MS. */
+  livenessMs: number;
+}
 
 interface LocalAdminKey {
   /** The key's id (its public part: `srk_<id>_…`), never the key. */
@@ -21,12 +29,11 @@ interface LocalAdminKey {
  */
 export async function announceLocalAdminKey(
   logger: Logger,
-  target: RedisTarget,
-  keyPrefix: string,
+  redis: LocalRedis,
   data: StandaloneData,
 ): Promise<void> {
   try {
-    const { id, created } = await localAdminKey(target, keyPrefix, data);
+    const { id, created } = await localAdminKey(redis, data);
     const file = data.adminKeyFile;
     logger.info(
       { key_id: id, caller_id: LOCAL_ADMIN.callerId, file, created },
@@ -44,11 +51,15 @@ export async function announceLocalAdminKey(
  * the data folder's file (0600). Waits for Redis if it is away.
  */
 async function localAdminKey(
-  target: RedisTarget,
-  keyPrefix: string,
+  { target, keyPrefix, livenessMs }: LocalRedis,
   data: StandaloneData,
 ): Promise<LocalAdminKey> {
-  const redis = createRedis(target, { role: 'queue' });
+  // Watched like the service's connections (which say when Redis stops answering), so that a master
+  // cut off meanwhile is left for the one the Sentinels name next.
+  const redis = createRedis(target, {
+    role: 'queue',
+    liveness: new RedisLiveness({ intervalMs: livenessMs, target }),
+  });
   try {
     const store = new ApiKeyStore(redis, new RedisKeys(keyPrefix));
     const kept = await data.readAdminKey();

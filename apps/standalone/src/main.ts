@@ -52,10 +52,12 @@ async function main(): Promise<void> {
   const urls = { console_url: `${base}/console/`, docs_url: `${base}/docs` };
   gateway.logger.info(urls, `open the console at ${urls.console_url} and the API docs at ${urls.docs_url}`);
   // For `skillrun keys` without REDIS_URL; and a first credential for the console and the CLI.
-  await data
-    .writeRedisUrl(redis.url)
-    .catch((error: unknown) => gateway.logger.warn({ err: error }, 'could not say where Redis is'));
-  await announceLocalAdminKey(gateway.logger, gatewayConfig.redisTarget, gatewayConfig.KEY_PREFIX, data);
+  if (!redis.named)
+    await data
+      .writeRedisUrl(redis.url)
+      .catch((error: unknown) => gateway.logger.warn({ err: error }, 'could not say where Redis is'));
+  const { redisTarget: target, KEY_PREFIX: keyPrefix, REDIS_LIVENESS_MS: livenessMs } = gatewayConfig;
+  await announceLocalAdminKey(gateway.logger, { target, keyPrefix, livenessMs }, data);
 }
 
 main().catch((error: unknown) => exitOnStartupError(error, [ConfigError, SkillLoadError]));

@@ -8,10 +8,17 @@ export interface RedisChoice {
   url: string;
   /** Set when this process started its own redis-server; stop it on exit. */
   owned?: RedisServerProcess;
+  /**
+   * Set when Sentinels or a cluster's nodes name the servers (REDIS_SENTINELS,
+   * REDIS_CLUSTER_NODES): `url` then gives only the user, password and TLS, and names no server
+   * that `skillrun keys` could be told of.
+   */
+  named?: true;
 }
 
 /**
- * Where the all-in-one service keeps its queue: REDIS_URL when set; else a Redis already answering
+ * Where the all-in-one service keeps its queue: the servers Sentinels or a cluster name, when they
+ * are set (never a private server beside them, which nothing would use); REDIS_URL when set; else a Redis already answering
  * on the default address; else a private redis-server (append-only file in the data folder). Not
  * while another `npm start`'s private redis-server runs in the same data folder: two servers
  * appending to one file corrupt it, and a server shared would stop with the process that owns it.
@@ -21,6 +28,8 @@ export async function chooseRedis(
   data: StandaloneData,
   defaultUrl = DEFAULT_REDIS_URL,
 ): Promise<RedisChoice> {
+  if (env.REDIS_SENTINELS || env.REDIS_CLUSTER_NODES)
+    return { url: env.REDIS_URL || defaultUrl, named: true };
   if (env.REDIS_URL) return { url: env.REDIS_URL };
   if (await pingRedis(defaultUrl)) return { url: defaultUrl };
   if (!findRedisServer(env.PATH)) {
@@ -38,6 +47,7 @@ export async function chooseRedis(
       `another npm start's private Redis runs at ${running} (data in ${data.dir}): set REDIS_URL=${running} to share it, or SKILLRUN_DATA_DIR to another folder for a Redis of its own`,
     );
   }
-  const owned = await RedisServerProcess.start({ dir: data.redisDir });
+  // Ctrl-C stops npm start, which closes the gateway and the worker, then this Redis.
+  const owned = await RedisServerProcess.start({ dir: data.redisDir, ownGroup: true });
   return { url: owned.url, owned };
 }

@@ -3,53 +3,35 @@ import type { CliContext } from '../cli-context';
 import { elapsed, styledStatus } from '../format/status-style';
 import { renderTable } from '../table';
 import { settingsOf } from './command-settings';
-import { pointInTime, positiveInteger } from './option-parsers';
+import { type HistoryFilterFlags, historyFilterOf, withHistoryFilter } from './history-filter';
+import { positiveInteger } from './option-parsers';
 import { withServiceOptions } from './service-options';
 
-interface ExecutionsFlags {
-  skill?: string;
-  status?: string;
-  since?: string;
-  until?: string;
+interface ExecutionsFlags extends HistoryFilterFlags {
   limit?: number;
   cursor?: string;
-  of?: string;
 }
 
 export function registerExecutionsCommand(program: Command, context: CliContext): void {
   withServiceOptions(
-    program
-      .command('executions')
-      .alias('history')
-      .summary('list your executions, newest first')
-      .description(
-        "List the executions of the caller your credentials name (an admin: everyone's), newest first.",
-      )
-      .option('--skill <id>', 'only this skill')
-      .option(
-        '--status <status,...>',
-        'only these statuses: accepted, running, completed, failed, timeout, canceled',
-      )
-      .option(
-        '--since <time>',
-        'created at or after: RFC 3339 (2026-11-25T10:00:00Z) or an age (30m, 2h, 7d)',
-        (value) => pointInTime(value),
-      )
-      .option('--until <time>', 'created before: as --since', (value) => pointInTime(value))
+    withHistoryFilter(
+      program
+        .command('executions')
+        .alias('history')
+        .summary('list your executions, newest first')
+        .description(
+          "List the executions of the caller your credentials name (an admin: everyone's), newest first.",
+        ),
+    )
       .option('--limit <n>', 'at most this many (1-100, default 20)', positiveInteger(100))
-      .option('--cursor <cursor>', "the page after the previous page's next_cursor")
-      .option('--of <caller>', "admin: this caller's executions"),
+      .option('--cursor <cursor>', "the page after the previous page's next_cursor"),
   ).action(async (flags: ExecutionsFlags, command: Command) => {
     const settings = settingsOf(command, context);
     const { terminal } = context;
     const page = await context.client(settings).executions({
-      ...(flags.skill === undefined ? {} : { skill_id: flags.skill }),
-      ...(flags.status === undefined ? {} : { status: flags.status }),
-      ...(flags.since === undefined ? {} : { since: flags.since }),
-      ...(flags.until === undefined ? {} : { until: flags.until }),
+      ...historyFilterOf(flags),
       ...(flags.limit === undefined ? {} : { limit: flags.limit }),
       ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
-      ...(flags.of === undefined ? {} : { caller_id: flags.of }),
     });
     if (settings.json) {
       terminal.json(page);

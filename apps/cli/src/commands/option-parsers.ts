@@ -26,9 +26,35 @@ export function pointInTime(value: string, now: () => number = Date.now): string
   throw new InvalidArgumentError('must be a time (2026-11-25T10:00:00Z, 2026-11-25) or an age (30m, 2h, 7d)');
 }
 
+/** `--delay 5000` (ms) or `--delay 90s` (ms, s, m, h, d, w): a length of time, in ms. */
+export function duration(value: string): number {
+  const match = /^(\d+)(ms|[smhdw])?$/.exec(value.trim());
+  if (!match) {
+    throw new InvalidArgumentError(
+      'must be a whole number of ms, or one with a unit (500ms, 90s, 5m, 2h, 1d)',
+    );
+  }
+  const [, amount, unit = 'ms'] = match;
+  return Number(amount) * (unit === 'ms' ? 1 : (UNIT_MS[unit] ?? 0));
+}
+
 /** Repeated flags: `--input a --input b`. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** `--debounce KEY:MS` or `KEY:MS:leading` (or `:trailing`, the default): context.debounce. */
+export function debounce(value: string): { key: string; delay_ms: number; mode?: 'trailing' | 'leading' } {
+  const match = /^(.+):(\d+)(?::(trailing|leading))?$/.exec(value);
+  const delay = Number(match?.[2]);
+  if (!match?.[1] || !Number.isInteger(delay) || delay < 1) {
+    throw new InvalidArgumentError('must be KEY:MS, or KEY:MS:leading (e.g. edits:2000)');
+  }
+  return {
+    key: match[1],
+    delay_ms: delay,
+    ...(match[3] ? { mode: match[3] as 'trailing' | 'leading' } : {}),
+  };
 }
 
 export function priority(value: string): 'low' | 'normal' | 'high' {

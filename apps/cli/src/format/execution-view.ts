@@ -12,6 +12,8 @@ export function executionView(terminal: Terminal, execution: Execution): string[
     ['execution', execution.execution_id],
     ['skill', [execution.skill_id, execution.skill_version].filter(Boolean).join(' ')],
     ['status', styledStatus(terminal, execution.status)],
+    // A skill at its concurrency limit: why an accepted execution has not started.
+    ['waiting', typeof execution.waiting_for === 'string' ? `for ${execution.waiting_for}` : undefined],
     ['progress', execution.progress === undefined ? undefined : `${execution.progress}%`],
     [
       'attempts',

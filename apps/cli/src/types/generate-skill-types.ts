@@ -34,7 +34,7 @@ export async function generateSkillTypes(descriptors: SkillDescriptor[], source:
     sections.push(
       `// ${descriptor.id} ${descriptor.version}: ${oneLine(descriptor.description)}`,
       // Closed: a misspelt input name is a compile error.
-      (await compileAs({ ...toInputSchema(descriptor.inputs), additionalProperties: false }, input)).trim(),
+      (await compileAs({ ...toInputSchema(descriptor), additionalProperties: false }, input)).trim(),
       (await compileAs(descriptor.output.schema ?? {}, output)).trim(),
       '',
     );

@@ -9,6 +9,8 @@ export interface LiveView {
   update(execution: Execution): void;
   /** The last state: the view stops drawing. */
   end(execution?: Execution): void;
+  /** The skill streams output to the terminal: a view drawn in place there stops drawing. */
+  giveWay(): void;
 }
 
 /**
@@ -16,13 +18,15 @@ export interface LiveView {
  * one plain line per change of status or progress; with --json nothing (scripts read stdout).
  */
 export function createLiveView(terminal: Terminal, label: string, json: boolean): LiveView {
-  if (json) return { update() {}, end() {} };
+  if (json) return { update() {}, end() {}, giveWay() {} };
   return terminal.errInteractive ? new ProgressBarView(terminal, label) : new PlainLinesView(terminal, label);
 }
 
 class ProgressBarView implements LiveView {
   private readonly bar: SingleBar;
   private started = false;
+  /** Gave way to streamed output: draws nothing more. */
+  private quiet = false;
 
   constructor(
     private readonly terminal: Terminal,
@@ -48,6 +52,7 @@ class ProgressBarView implements LiveView {
   }
 
   update(execution: Execution): void {
+    if (this.quiet) return;
     const payload = {
       status: styledStatus(this.terminal, execution.status.padEnd(9), 'err'),
       label: this.label,
@@ -68,9 +73,22 @@ class ProgressBarView implements LiveView {
    */
   end(execution?: Execution): void {
     if (execution) this.update(execution);
-    if (!this.started) return;
+    if (!this.started || this.quiet) return;
     this.bar.stop();
     if (execution?.status === 'completed') return;
+    this.clear();
+  }
+
+  /** The bar, redrawn in place, would write over the output: it goes, for good. */
+  giveWay(): void {
+    if (this.quiet) return;
+    this.quiet = true;
+    if (!this.started) return;
+    this.bar.stop();
+    this.clear();
+  }
+
+  private clear(): void {
     // The bar ends with a newline: the line above is the bar's.
     moveCursor(process.stderr, 0, -1);
     clearLine(process.stderr, 0);
@@ -96,4 +114,7 @@ class PlainLinesView implements LiveView {
   end(execution?: Execution): void {
     if (execution) this.update(execution);
   }
+
+  /** Whole lines on stderr do not get in the way of the output. */
+  giveWay(): void {}
 }

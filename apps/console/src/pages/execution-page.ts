@@ -3,29 +3,22 @@ import type { Api } from '../api';
 import { link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
+import { facts } from '../facts';
 import { followExecution } from '../follow-execution';
 import { duration, queueWait, runTime, time } from '../format';
 import { jsonView } from '../json-view';
 import type { Execution } from '../protocol';
 import { statusBadge } from '../status-badge';
 
-type Entry = [label: string, value: Node | string];
-
-function facts(entries: (Entry | false)[]): HTMLElement {
-  return h(
-    'dl',
-    { class: 'facts' },
-    entries
-      .filter((entry): entry is Entry => entry !== false)
-      .map(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]),
-  );
-}
-
 /** accepted → started → each retried attempt's error → the outcome, each with its time and what it took. */
 function timeline(execution: Execution): HTMLElement {
   const { timestamps } = execution;
   const retries = Math.max(0, execution.attempts - 1);
   const items: Node[] = [h('li', {}, h('strong', {}, 'Accepted'), ` ${time(timestamps.created_at)}`)];
+  if (timestamps.scheduled_for) {
+    items.push(h('li', {}, h('strong', {}, 'Due'), ` ${time(timestamps.scheduled_for)}`));
+  }
+  const dueIn = timestamps.scheduled_for ? Date.parse(timestamps.scheduled_for) - Date.now() : 0;
   if (timestamps.started_at) {
     items.push(
       h(
@@ -36,6 +29,8 @@ function timeline(execution: Execution): HTMLElement {
         execution.worker_id ? ` on ${execution.worker_id}` : '',
       ),
     );
+  } else if (!isTerminal(execution.status) && dueIn > 0) {
+    items.push(h('li', { class: 'pending' }, `Delayed: starts in ${duration(dueIn)}`));
   } else if (!isTerminal(execution.status)) {
     items.push(h('li', { class: 'pending' }, `Waiting in the queue (${duration(queueWait(execution))})`));
   }
@@ -129,9 +124,9 @@ async function stepsTree(
 
 /**
  * #/executions/{skill}/{id}: one execution, followed live until it ends: its timeline, progress,
- * inputs, output or error envelope, identity (trace id, caller, worker), LLM usage, a composite's
- * steps as a tree, and Cancel (while it has not ended) and Replay (once it has) for a caller who
- * may invoke.
+ * inputs, output or error envelope, identity (trace id, caller, worker), LLM usage, the schedule
+ * or batch it came from, a composite's steps as a tree, and Cancel (while it has not ended) and
+ * Replay (once it has) for a caller who may invoke.
  */
 export function executionPage(context: PageContext): HTMLElement {
   const [skillId = '', executionId = ''] = context.params;
@@ -141,6 +136,14 @@ export function executionPage(context: PageContext): HTMLElement {
   const message = h('div', { class: 'action-result', role: 'status' });
   const mode = h('p', { class: 'live' });
   const steps = h('div', { class: 'steps-area' });
+  // What the skill streams, as it comes: text as it is, anything else as a line of JSON.
+  const streamed = h('pre', { class: 'streamed', 'aria-live': 'polite', 'aria-label': 'Streamed output' });
+  const streamArea = h(
+    'div',
+    { class: 'stream-area', hidden: true },
+    h('h2', {}, 'Streamed output'),
+    streamed,
+  );
   let current: Execution | undefined;
   let stepsKey = '';
   // The inputs never change: read once, shown beside whatever the status says.
@@ -231,6 +234,14 @@ export function executionPage(context: PageContext): HTMLElement {
           'Replay of',
           h('a', { href: link('executions', execution.skill_id, execution.replay_of) }, execution.replay_of),
         ],
+        !!execution.schedule_id && [
+          'Run of schedule',
+          h('a', { href: link('schedules', execution.schedule_id) }, execution.schedule_id),
+        ],
+        !!execution.batch_id && [
+          'Item of batch',
+          h('a', { href: link('batches', execution.batch_id) }, execution.batch_id),
+        ],
         !!execution.parent && [
           'Step of',
           h('span', {}, `"${execution.parent.step}" in `, h('code', {}, execution.parent.execution_id)),
@@ -241,6 +252,7 @@ export function executionPage(context: PageContext): HTMLElement {
         ],
       ]),
       inputs,
+      streamArea,
       execution.error ? [h('h2', {}, 'Error'), jsonView({ error: execution.error }, 'Error envelope')] : '',
       execution.output !== undefined
         ? [
@@ -260,10 +272,27 @@ export function executionPage(context: PageContext): HTMLElement {
     }
   }
 
-  followExecution(context, skillId, executionId, render, (how) => {
-    mode.textContent =
-      how === 'live' ? 'Live: changes arrive as they happen.' : 'Live: read again as it changes (polling).';
-  })
+  function showChunk(chunk: unknown): void {
+    streamArea.hidden = false;
+    const text = streamed.textContent ?? '';
+    const line =
+      typeof chunk === 'string'
+        ? chunk
+        : `${text && !text.endsWith('\n') ? '\n' : ''}${JSON.stringify(chunk)}\n`;
+    streamed.append(line);
+  }
+
+  followExecution(
+    context,
+    skillId,
+    executionId,
+    render,
+    (how) => {
+      mode.textContent =
+        how === 'live' ? 'Live: changes arrive as they happen.' : 'Live: read again as it changes (polling).';
+    },
+    showChunk,
+  )
     .then(() => {
       if (current && isTerminal(current.status)) mode.textContent = `Ended: ${current.status}.`;
     })

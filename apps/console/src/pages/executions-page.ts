@@ -1,5 +1,6 @@
+import type { BulkCancelResult } from '@skillrun/client';
 import { query } from '../api';
-import { every, isAdmin, link, type PageContext } from '../context';
+import { every, isAdmin, link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { readEventStream } from '../event-stream';
@@ -20,8 +21,8 @@ function rfc3339(local: string | null): string | undefined {
 
 /**
  * #/executions: the executions the caller may see (an admin: everyone's), newest first, filtered
- * by skill, version, status, caller and creation time (the filters live in the address, so a
- * filtered list can be bookmarked), a page at a time. It stays current without a reload: the
+ * by skill, version, status, caller, schedule, batch and creation time (the filters live in the
+ * address, so a filtered list can be bookmarked), a page at a time. It stays current without a reload: the
  * caller's live event stream (`GET /executions/events`) says when to read the page again; an
  * admin watching every caller polls. A stream of every caller's changes would have each change of
  * every execution in the system appended to the notifications stream (and read back) while the page
@@ -45,6 +46,8 @@ export function executionsPage(context: PageContext): HTMLElement {
     textField('skill_id', 'Skill', params.get('skill_id')),
     textField('version', 'Version (a semver range)', params.get('version')),
     admin ? textField('caller_id', 'Caller', params.get('caller_id')) : '',
+    textField('schedule_id', 'Schedule id', params.get('schedule_id')),
+    textField('batch_id', 'Batch id', params.get('batch_id')),
     textField('since', 'Created since', params.get('since'), 'datetime-local'),
     textField('until', 'Created until', params.get('until'), 'datetime-local'),
     h(
@@ -71,7 +74,7 @@ export function executionsPage(context: PageContext): HTMLElement {
     event.preventDefault();
     const data = new FormData(form);
     const next = new URLSearchParams();
-    for (const name of ['skill_id', 'version', 'caller_id', 'since', 'until']) {
+    for (const name of ['skill_id', 'version', 'caller_id', 'schedule_id', 'batch_id', 'since', 'until']) {
       const value = String(data.get(name) ?? '').trim();
       if (value) next.set(name, value);
     }
@@ -79,6 +82,18 @@ export function executionsPage(context: PageContext): HTMLElement {
     if (checked.length) next.set('status', checked.join(','));
     const text = next.toString();
     context.navigate(`#/executions${text ? `?${text}` : ''}`);
+  });
+
+  /** The filters in the address, as the service takes them. */
+  const filter = () => ({
+    skill_id: params.get('skill_id') ?? undefined,
+    version: params.get('version') ?? undefined,
+    status: params.get('status') ?? undefined,
+    caller_id: admin ? (params.get('caller_id') ?? undefined) : undefined,
+    schedule_id: params.get('schedule_id') ?? undefined,
+    batch_id: params.get('batch_id') ?? undefined,
+    since: rfc3339(params.get('since')),
+    until: rfc3339(params.get('until')),
   });
 
   const live = h('p', { class: 'live', role: 'status' }, '');
@@ -91,16 +106,7 @@ export function executionsPage(context: PageContext): HTMLElement {
 
   async function load(): Promise<void> {
     const answer = await context.api.request<ExecutionPage>(
-      `/executions${query({
-        skill_id: params.get('skill_id') ?? undefined,
-        version: params.get('version') ?? undefined,
-        status: params.get('status') ?? undefined,
-        caller_id: admin ? (params.get('caller_id') ?? undefined) : undefined,
-        since: rfc3339(params.get('since')),
-        until: rfc3339(params.get('until')),
-        limit: PAGE_SIZE,
-        cursor: cursors[page],
-      })}`,
+      `/executions${query({ ...filter(), limit: PAGE_SIZE, cursor: cursors[page] })}`,
       { signal: context.signal },
     );
     const shown = answer.executions;
@@ -233,7 +239,73 @@ export function executionsPage(context: PageContext): HTMLElement {
     }
   }
 
+  /**
+   * Cancels every execution the filters find that has not ended (POST /executions/cancel, page
+   * after page), once the person confirms: theirs, or for an admin anyone's.
+   */
+  function bulkCancel(): HTMLElement {
+    const area = h('div', { class: 'bulk-cancel', 'aria-live': 'polite' });
+    const offer = () =>
+      replace(
+        area,
+        h('button', { type: 'button', class: 'secondary', onclick: ask }, 'Cancel matching executions…'),
+      );
+    const ask = () =>
+      replace(
+        area,
+        h(
+          'p',
+          { class: 'notice notice-warning' },
+          `Cancel every execution these filters find that has not ended (${admin ? "anyone's" : 'yours'})?`,
+        ),
+        h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', class: 'danger', onclick: () => void cancelAll() }, 'Cancel them'),
+          h('button', { type: 'button', class: 'secondary', onclick: offer }, 'Keep them'),
+        ),
+      );
+    async function cancelAll(): Promise<void> {
+      replace(area, h('p', { role: 'status' }, 'Canceling…'));
+      let canceled = 0;
+      try {
+        let cursor: string | undefined;
+        do {
+          const answer: BulkCancelResult = await context.api.request<BulkCancelResult>('/executions/cancel', {
+            method: 'POST',
+            json: { ...filter(), limit: 1000, cursor },
+          });
+          canceled += answer.canceled;
+          cursor = answer.next_cursor ?? undefined;
+        } while (cursor !== undefined && !context.signal.aborted);
+      } catch (error) {
+        replace(area, errorView(error));
+        return;
+      }
+      replace(
+        area,
+        h(
+          'p',
+          { class: 'notice', role: 'status' },
+          `Canceled ${canceled} execution${canceled === 1 ? '' : 's'}.`,
+        ),
+      );
+      refresh();
+    }
+    offer();
+    return area;
+  }
+
   refresh();
   void follow();
-  return h('section', { class: 'page' }, heading, form, live, results, pager);
+  return h(
+    'section',
+    { class: 'page' },
+    heading,
+    form,
+    mayInvoke(context.me) ? bulkCancel() : '',
+    live,
+    results,
+    pager,
+  );
 }

@@ -4,6 +4,7 @@ import { every, link, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { duration, time } from '../format';
+import { pauseControl, pausedBadge } from '../pause-control';
 import type { Execution, ExecutionPage } from '../protocol';
 import { sparkline } from '../sparkline';
 
@@ -27,8 +28,8 @@ interface History {
 
 /**
  * #/workers (admins): the workers alive and what each hosts and runs now, each hosted version's
- * queue (depth, age of the oldest in line), and its throughput and errors over the last hour as
- * sparklines, from the service's own data: GET /admin/fleet (the registry's leases and BullMQ's
+ * queue (depth, age of the oldest in line, whether its skill is paused, with the button that pauses
+ * or resumes it), and its throughput and errors over the last hour as sparklines, from the service's own data: GET /admin/fleet (the registry's leases and BullMQ's
  * counts) every 3 s, and the execution history (GET /executions) every 15 s.
  */
 export function fleetPage(context: PageContext): HTMLElement {
@@ -146,6 +147,7 @@ export function fleetPage(context: PageContext): HTMLElement {
               'Oldest waiting',
               'Completed',
               'Failed',
+              'Operator',
             ].map((label) => h('th', { scope: 'col' }, label)),
           ),
         ),
@@ -169,6 +171,7 @@ export function fleetPage(context: PageContext): HTMLElement {
                   },
                   key,
                 ),
+                queue.paused ? [' ', pausedBadge()] : '',
               ),
               h('td', {}, String(queue.workers)),
               h('td', { class: 'waiting' }, String(queue.waiting)),
@@ -186,6 +189,11 @@ export function fleetPage(context: PageContext): HTMLElement {
                 {},
                 sparkline(series?.failed ?? zeros, `${key} failed or timed out per 5 minutes`, 'error'),
                 total(series?.failed),
+              ),
+              h(
+                'td',
+                {},
+                pauseControl(context.api, queue.skill_id, queue.paused, () => void readFleet()),
               ),
             );
           }),

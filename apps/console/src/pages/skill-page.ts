@@ -1,10 +1,11 @@
 import type { SkillVersionList } from '@skillrun/client';
 import { ApiError } from '../api';
-import { link, mayInvoke, type PageContext } from '../context';
+import { isAdmin, link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { time } from '../format';
 import { jsonView } from '../json-view';
+import { pauseControl, pausedText } from '../pause-control';
 import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
@@ -39,9 +40,17 @@ export function violationsOf(error: unknown): Violation[] | undefined {
     : undefined;
 }
 
+/** Whether this service's workers run the version (a skill registered from elsewhere runs at its provider). */
+function isHosted(descriptor: SkillDescriptor, versions: SkillVersionList | undefined): boolean {
+  return (
+    versions?.versions.find((version) => version.version === descriptor.version)?.source !== 'registered'
+  );
+}
+
 /**
- * #/skills/{id}: a skill's descriptor, readably: what it does, its versions (deprecated ones
- * marked), its inputs and output as tables, and a form generated from its inputs that invokes it
+ * #/skills/{id}: a skill's descriptor, readably: what it does, for admins whether it is paused (and
+ * the button that pauses or resumes it), its versions (deprecated ones marked), its inputs and
+ * output as tables, and a form generated from its inputs that invokes it
  * (the service's validation messages appear beside the fields) and then opens the execution,
  * which follows it live.
  */
@@ -69,6 +78,7 @@ export function skillPage(context: PageContext): HTMLElement {
             `Version ${descriptor.version} is deprecated (${time(deprecated.deprecated_at)}): ${deprecated.message}`,
           )
         : '',
+      isAdmin(context.me) && isHosted(descriptor, versions) ? operatorControls(descriptor) : '',
       h('p', { class: 'lead' }, descriptor.description),
       h(
         'dl',
@@ -107,6 +117,26 @@ export function skillPage(context: PageContext): HTMLElement {
       ),
     );
     body.setAttribute('aria-busy', 'false');
+  }
+
+  /**
+   * An admin's hold on a skill this service's workers host: whether it is paused (`x-paused`,
+   * which admins see), and the button that pauses or resumes it.
+   */
+  function operatorControls(descriptor: SkillDescriptor): HTMLElement {
+    const area = h('div', { class: 'operator', 'aria-live': 'polite' });
+    const show = (pause: SkillDescriptor['x-paused']) =>
+      replace(
+        area,
+        pause ? h('p', { class: 'notice notice-warning' }, pausedText(pause)) : '',
+        pauseControl(context.api, descriptor.id, pause !== undefined, (state) =>
+          show(
+            state.paused ? { paused_at: state.paused_at ?? '', paused_by: state.paused_by ?? '' } : undefined,
+          ),
+        ),
+      );
+    show(descriptor['x-paused']);
+    return area;
   }
 
   function versionsTable(versions: SkillVersionList): HTMLElement {
