@@ -1,8 +1,6 @@
-import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { stringify } from 'yaml';
 import { gatewayObjects } from './gateway';
 import { monitoringObjects } from './monitoring';
-import { metadataOf, sharedConfigName, sharedSettings } from './pod-parts';
 import { parseValues, type Values } from './values';
 import { workerPoolObjects } from './worker-pool';
 
@@ -15,15 +13,14 @@ export interface Manifest {
   toJSON(): unknown;
 }
 
-/** Every object of a deployment, from checked values; each validated against its schema. */
+/**
+ * Every object of a deployment but the shared ConfigMap (the base's kustomization generates it, so
+ * that its name changes with its content and an overlay's change rolls the pods), from checked
+ * values; each validated against its schema.
+ */
 export function buildManifests(input: unknown): Manifest[] {
   const values: Values = parseValues(input);
-  const sharedConfig = new ConfigMap({
-    metadata: metadataOf(values, sharedConfigName(values)),
-    data: sharedSettings(values),
-  });
   const manifests: Manifest[] = [
-    sharedConfig,
     ...gatewayObjects(values),
     ...values.workerPools.flatMap((pool) => workerPoolObjects(values, pool)),
     ...monitoringObjects(values),
@@ -32,9 +29,8 @@ export function buildManifests(input: unknown): Manifest[] {
   return manifests;
 }
 
-/** The objects as one multi-document YAML file, for kubectl apply -f. */
-export function toYaml(manifests: Manifest[], source: string): string {
-  const header = `# Generated from ${source} by scripts/kubernetes/render.mts (docs/kubernetes.md): edit the values, not this file.\n`;
+/** The objects as one multi-document YAML file, a resource of the base's kustomization. */
+export function toYaml(manifests: Manifest[], header: string): string {
   return (
     header + manifests.map((manifest) => `---\n${stringify(manifest.toJSON(), { lineWidth: 0 })}`).join('')
   );

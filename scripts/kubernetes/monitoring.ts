@@ -53,9 +53,9 @@ export function monitoringObjects(values: Values) {
       new ServiceMonitor({
         metadata: monitoringMetadata(name, component),
         spec: {
-          // The job label is the Service's name: what the KEDA queries select.
+          // The job label is the Service's name: what the KEDA queries select. No namespaceSelector:
+          // the monitor's own namespace, wherever an overlay puts it.
           selector: { matchLabels: labelsOf(values, component) },
-          namespaceSelector: { matchNames: [values.namespace] },
           endpoints: [{ port, path: '/metrics', interval: '15s' }],
         },
       }),
