@@ -243,12 +243,12 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
     expect(done.body).toMatchObject({ status: 'completed', output: { label: 'outlives-its-gateway' } });
   });
 
-  it('refuses invalid credentials with 401 in our envelope', async () => {
+  it('refuses invalid credentials with 401, a JSON-RPC error carrying our envelope', async () => {
     const answer = await system.client.request('/a2a', {
       json: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },
       headers: { 'x-api-key': 'srk_not-a-key', 'a2a-version': '1.0' },
     });
     expect(answer.status).toBe(401);
-    expect(answer.body).toMatchObject({ error: { code: 'AUTH_REQUIRED' } });
+    expect(answer.body).toMatchObject({ id: 1, error: { data: { error: { code: 'AUTH_REQUIRED' } } } });
   });
 });

@@ -43,12 +43,18 @@ describe('ApiKeyStore: API keys kept as hashes in Redis', () => {
       scopes: ['skill:invoke', 'skill:read'],
       skills: ['text_stats'],
       method: 'api_key',
+      keyId: record.id,
     });
   });
 
   it('leaves out skills for a key that may use every skill', async () => {
-    const { key } = await store.create({ callerId: 'admin-bot', scopes: ['admin'] });
-    expect(await store.verify(key)).toEqual({ callerId: 'admin-bot', scopes: ['admin'], method: 'api_key' });
+    const { key, record } = await store.create({ callerId: 'admin-bot', scopes: ['admin'] });
+    expect(await store.verify(key)).toEqual({
+      callerId: 'admin-bot',
+      scopes: ['admin'],
+      method: 'api_key',
+      keyId: record.id,
+    });
   });
 
   it('stores neither the key nor its secret, in any form', async () => {

@@ -93,6 +93,16 @@ describe('bad input gets the spec error envelope, before anything is enqueued', 
         { caller: { id: 'a', type: 'user' }, skill_id: 'echo', inputs: {}, context: { timeout_ms: -5 } },
         '/context/timeout_ms',
       ],
+      // An unknown context field is a typo to point out, not to ignore (this one would run at once).
+      [
+        {
+          caller: { id: 'a', type: 'user' },
+          skill_id: 'echo',
+          inputs: { text: 'x' },
+          context: { delay: 5000 },
+        },
+        '/context/delay',
+      ],
       [{ caller: { id: 'a', type: 'user' }, skill_id: 'other', inputs: { text: 'x' } }, '/skill_id'],
       [[1, 2, 3], '/'],
     ];

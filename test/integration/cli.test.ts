@@ -5,7 +5,7 @@ import { freePort } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runSkillrun } from '../support/cli-process';
 import { CliTmux } from '../support/cli-tmux';
-import { fixtureSkills, repoRoot } from '../support/service-process';
+import { fixtureSkills, repoRoot, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -139,6 +139,44 @@ describe('skillrun, the command line, against a real service', () => {
     expect(JSON.parse(result.stdout)).toEqual({ steps: 2 });
   });
 
+  it('invoke --delay and --run-at start it later (accepted with scheduled_for until then); bad ones exit 2', async () => {
+    const delayed = await skillrun(['invoke', 'echo', 'text=later', '--delay', '2s', '--json']);
+    expectCode(delayed, 0);
+    const accepted = JSON.parse(delayed.stdout) as {
+      execution_id: string;
+      timestamps: { created_at: string; scheduled_for: string };
+    };
+    expect(Date.parse(accepted.timestamps.scheduled_for) - Date.parse(accepted.timestamps.created_at)).toBe(
+      2000,
+    );
+    const runAt = new Date(Date.now() + 1500).toISOString();
+    const timed = await skillrun(['invoke', 'echo', 'text=at', '--run-at', runAt, '--wait', '--json']);
+    expectCode(timed, 0);
+    const ran = JSON.parse(timed.stdout) as {
+      status: string;
+      timestamps: { created_at: string; scheduled_for: string; started_at: string };
+    };
+    expect(ran.status).toBe('completed');
+    // Due at run_at, or at once when a slow start of the CLI let run_at pass before the invocation.
+    expect(Date.parse(ran.timestamps.scheduled_for)).toBe(
+      Math.max(Date.parse(runAt), Date.parse(ran.timestamps.created_at)),
+    );
+    expect(Date.parse(ran.timestamps.started_at)).toBeGreaterThanOrEqual(Date.parse(runAt));
+    const { final } = await system.client.waitForEnd('echo', accepted.execution_id);
+    expect(final.status).toBe('completed');
+
+    for (const [args, said] of [
+      [['--delay', 'soon'], /--delay/],
+      [['--delay', '1s', '--run-at', runAt], /cannot be used with/],
+      [['--run-at', 'tomorrow'], /\/context\/run_at/],
+      [['--delay', '400d'], /\/context\/delay_ms/],
+    ] as const) {
+      const bad = await skillrun(['invoke', 'echo', 'text=never', ...args]);
+      expectCode(bad, 2);
+      expect(bad.stderr).toMatch(said);
+    }
+  });
+
   it('follows an execution started elsewhere: result while running, --timeout, status --wait, result --wait', async () => {
     const started = await skillrun(['invoke', 'stepper', 'steps=10', 'pause_ms=1000']);
     expectCode(started, 0);
@@ -236,6 +274,70 @@ describe('skillrun, the command line, against a real service', () => {
     const late = await skillrun(['cancel', 'echo', done.execution_id]);
     expectCode(late, 1);
     expect(late.stderr).toContain('EXECUTION_ENDED');
+  });
+
+  it('invoke --batch: the batch id and each item in its place; --wait follows it to its end', async () => {
+    const file = join(scratch, 'items.jsonl');
+    await writeFile(
+      file,
+      [
+        JSON.stringify({ skill_id: 'echo', inputs: { text: 'one' } }),
+        '',
+        // No skill_id: the command's skill.
+        JSON.stringify({ inputs: { text: 42 } }),
+        JSON.stringify({ skill_id: 'stepper', inputs: { steps: 2, pause_ms: 10 } }),
+      ].join('\n'),
+    );
+    const run = await skillrun(['invoke', 'echo', '--batch', file]);
+    expectCode(run, 1);
+    const [batch, ...places] = run.stdout.trim().split('\n');
+    expect(batch).toMatch(/^batch [0-9a-f-]{36}$/);
+    expect(places[0]).toMatch(/^1 [0-9a-f-]{36}$/);
+    expect(places[1]).toMatch(/^2 INVALID_INPUT /);
+    expect(places[2]).toMatch(/^3 [0-9a-f-]{36}$/);
+
+    const lines = ['a', 'b'].map((text) => JSON.stringify({ skill_id: 'echo', inputs: { text } })).join('\n');
+    const waited = await skillrun(['invoke', '--batch', '-', '--wait'], { stdin: lines });
+    expectCode(waited, 0);
+    const printed = waited.stdout.trim().split('\n');
+    const ids = printed.slice(1, 3).map((line) => line.split(' ')[1]);
+    expect(printed.slice(3)).toEqual(ids.map((id) => `completed ${id}`));
+    expect(waited.stderr).toContain('2 completed');
+
+    const bad = await skillrun(['invoke', '--batch', '-'], {
+      stdin: '{"skill_id":"echo","inputs":{}}\nnot json',
+    });
+    expectCode(bad, 2);
+    expect(bad.stderr).toContain('line 2 of standard input is not JSON');
+  });
+
+  it('pauses and resumes a skill as an admin, and cancels what filters find with cancel --all', async () => {
+    const admin = { env: { SKILLRUN_API_KEY: TEST_ADMIN_KEY, SKILLRUN_CALLER: '' } };
+    const paused = await skillrun(['pause', 'sleepy', '--json'], admin);
+    expectCode(paused, 0);
+    expect(JSON.parse(paused.stdout)).toMatchObject({ skill_id: 'sleepy', paused: true, paused_by: 'admin' });
+    const again = await skillrun(['pause', 'sleepy'], admin);
+    expectCode(again, 0);
+    expect(again.stdout.trim()).toMatch(/^sleepy paused since \S+ by admin$/);
+    expectCode(await skillrun(['pause', 'sleepy']), 4);
+
+    const as = { env: { SKILLRUN_API_KEY: await system.client.createKey('cli-bulk'), SKILLRUN_CALLER: '' } };
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) ids.push((await skillrun(['invoke', 'sleepy', 'ms=1'], as)).stdout.trim());
+    for (const args of [['--all', 'sleepy'], ['sleepy'], ['sleepy', String(ids[0]), '--skill', 'sleepy']]) {
+      expectCode(await skillrun(['cancel', ...args], as), 2);
+    }
+    const bulk = await skillrun(['cancel', '--all', '--skill', 'sleepy', '--status', 'accepted'], as);
+    expectCode(bulk, 0);
+    expect(bulk.stdout.trim()).toBe('canceled 3 executions');
+    for (const id of ids)
+      expect((await system.client.status('sleepy', id, { 'x-api-key': TEST_ADMIN_KEY })).status).toBe(
+        'canceled',
+      );
+
+    const resumed = await skillrun(['resume', 'sleepy'], admin);
+    expectCode(resumed, 0);
+    expect(resumed.stdout.trim()).toBe('sleepy runs (not paused)');
   });
 
   it('lists executions with filters (skill, status, since, until, limit, cursor) as a table and JSON', async () => {

@@ -1,5 +1,6 @@
 import { type Execution, type SkillDescriptor, SkillrunClient, SkillrunError } from '@skillrun/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutAfterEvents } from '../support/cut-stream';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -81,26 +82,7 @@ describe('the TypeScript client against the service', () => {
       if (dropped || !String(input).includes('/events/') || !response.body) return response;
       dropped = true;
       // The first event gets through, then the connection breaks.
-      const reader = response.body.getReader();
-      const passed: Uint8Array[] = [];
-      let text = '';
-      while (!/data:[^\n]*\n\n/.test(text)) {
-        const { value, done } = await reader.read();
-        if (done || !value) break;
-        passed.push(value);
-        text += new TextDecoder().decode(value);
-      }
-      const cut = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          const chunk = passed.shift();
-          if (chunk) controller.enqueue(chunk);
-          else {
-            void reader.cancel();
-            controller.error(new TypeError('terminated'));
-          }
-        },
-      });
-      return new Response(cut, { status: response.status, headers: response.headers });
+      return cutAfterEvents(response, 1);
     };
     const streaming = new SkillrunClient({ baseUrl: system.gateway.url, fetch: dropping });
     const handle = await streaming.invoke('stepper', { steps: 4, pause_ms: 200 });
@@ -210,6 +192,72 @@ describe('the TypeScript client against the service', () => {
     expect(anonymous).toMatchObject({ code: 'AUTH_REQUIRED', httpStatus: 401 });
     // Another caller cannot read it: the same 404 as for an execution that does not exist.
     await expect(client.status(handle)).rejects.toMatchObject({ httpStatus: 404 });
+  });
+
+  it('runs a batch: each item in its place, waits for its end, lists its executions, cancels one', async () => {
+    const owner = new SkillrunClient({
+      baseUrl: system.gateway.url,
+      apiKey: await system.client.createKey('batcher'),
+    });
+    const accepted = await owner.batch([
+      { skill_id: 'echo', inputs: { text: 'one' } },
+      { skill_id: 'echo', inputs: { text: 42 } },
+      { skill_id: 'stepper', inputs: { steps: 2, pause_ms: 50 } },
+    ]);
+    expect(accepted.executions.map((slot) => ('error' in slot ? slot.error.code : 'started'))).toEqual([
+      'started',
+      'INVALID_INPUT',
+      'started',
+    ]);
+    const updates: boolean[] = [];
+    const ended = await owner.waitBatch(accepted.batch_id, { onUpdate: (view) => updates.push(view.ended) });
+    expect(ended).toMatchObject({ ended: true, items: 3, counts: { completed: 2 } });
+    expect(updates.at(-1)).toBe(true);
+    const page = await owner.executions({ batch_id: accepted.batch_id });
+    expect(page.executions.map((execution) => execution.batch_id)).toEqual([
+      accepted.batch_id,
+      accepted.batch_id,
+    ]);
+
+    const slow = await owner.batch([{ skill_id: 'sleepy', inputs: { ms: 4000 } }]);
+    const canceled = await owner.cancelBatch(slow.batch_id);
+    expect(canceled).toMatchObject({ ended: true, counts: { canceled: 1 } });
+    await expect(client.getBatch(slow.batch_id)).rejects.toMatchObject({
+      code: 'BATCH_NOT_FOUND',
+      httpStatus: 404,
+    });
+  });
+
+  it('makes, lists, reads, pauses and deletes a schedule, whose runs are its executions', async () => {
+    const key = await system.client.createKey('client-scheduler');
+    const owner = new SkillrunClient({ baseUrl: system.gateway.url, apiKey: key });
+    const schedule = await owner.createSchedule({
+      skill_id: 'echo',
+      every_ms: 1000,
+      inputs: { text: 'again' },
+    });
+    expect(schedule).toMatchObject({ skill_id: 'echo', every_ms: 1000, caller: { id: 'client-scheduler' } });
+    expect(schedule.next_runs).toHaveLength(5);
+    expect((await owner.listSchedules()).schedules.map((found) => found.schedule_id)).toEqual([
+      schedule.schedule_id,
+    ]);
+    await expect
+      .poll(async () => (await owner.getSchedule(schedule.schedule_id)).last_runs?.length ?? 0, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    const paused = await owner.updateSchedule(schedule.schedule_id, { paused: true });
+    expect(paused).toMatchObject({ paused: true, next_runs: [] });
+    const runs = await owner.executions({ schedule_id: schedule.schedule_id });
+    expect(runs.executions[0]).toMatchObject({ schedule_id: schedule.schedule_id, skill_id: 'echo' });
+    await owner.deleteSchedule(schedule.schedule_id);
+    await expect(owner.getSchedule(schedule.schedule_id)).rejects.toMatchObject({
+      code: 'SCHEDULE_NOT_FOUND',
+      httpStatus: 404,
+    });
+    await expect(
+      owner.createSchedule({ skill_id: 'echo', every_ms: 10, inputs: { text: 'x' } }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', httpStatus: 400 });
   });
 
   it('aborts a wait with the signal’s reason, and gives up at timeoutMs with WAIT_TIMEOUT', async () => {

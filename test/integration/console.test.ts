@@ -224,6 +224,26 @@ describe('the console, in a browser', () => {
     );
   });
 
+  it('shows when a delayed execution is due in its timeline, and that it waits for that, not in the queue', async () => {
+    const delayed = await client.invoke(
+      'greet',
+      { name: 'Later' },
+      { caller: { id: 'alice', type: 'user' }, context: { delay_ms: 600_000 } },
+      headers('alice'),
+    );
+    expect(delayed.status).toBe(202);
+    const id = String(delayed.body.execution_id);
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/greet/${id}`);
+    await page.locator('.headline .status-accepted').waitFor();
+    expect(await page.locator('ol.timeline').textContent()).toMatch(
+      /Accepted.*Due .+Delayed: starts in \d+ min/s,
+    );
+    expect(await page.locator('ol.timeline').textContent()).not.toContain('Waiting in the queue');
+    expect((await client.cancel('greet', id, headers('alice'))).status).toBe(200);
+    await page.locator('.headline .status-canceled').waitFor();
+  });
+
   it('holds a large output back behind "Show all", and keeps it whole', async () => {
     const id = await client.invokeAs('alice', 'big', { lines: 2000 }, headers('alice'));
     const { page } = await open('alice');
@@ -266,6 +286,18 @@ describe('the console, in a browser', () => {
 
   it('meets WCAG 2 AA on its main pages, as axe-core measures them in the browser', async () => {
     const executionId = await client.invokeAs('alice', 'greet', { name: 'Axe' }, headers('alice'));
+    // Yearly: listed, never run here.
+    const scheduled = await client.request<{ schedule_id: string }>('/schedules', {
+      json: { skill_id: 'greet', cron: '0 0 1 1 *', inputs: { name: 'Axe' } },
+      headers: headers('alice'),
+    });
+    const batch = await client.request<{ batch_id: string }>('/batches', {
+      json: {
+        caller: { id: 'alice', type: 'user' },
+        items: [{ skill_id: 'greet', inputs: { name: 'Axe' } }],
+      },
+      headers: headers('alice'),
+    });
     const taskId = await client.invokeAs('alice', 'approve', { text: 'Measured?' }, headers('alice'));
     const canceledId = await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice'));
     await client.cancel('slow', canceledId, headers('alice'));
@@ -291,6 +323,16 @@ describe('the console, in a browser', () => {
       ['#/tasks', () => page.getByRole('link', { name: `${taskId.slice(0, 8)}…` }).waitFor()],
       [`#/tasks/${taskId}`, () => page.getByRole('button', { name: 'Claim' }).waitFor()],
       ['#/workers', () => page.locator('tr[data-worker-id]').first().waitFor()],
+      ['#/schedules', () => page.locator(`tr[data-schedule-id="${scheduled.body.schedule_id}"]`).waitFor()],
+      [
+        `#/schedules/${scheduled.body.schedule_id}`,
+        () => page.getByRole('button', { name: 'Pause' }).waitFor(),
+      ],
+      ['#/batches', () => page.getByRole('button', { name: 'Open batch' }).waitFor()],
+      [
+        `#/batches/${batch.body.batch_id}`,
+        () => page.getByText('Ended: every execution of the batch has ended.').waitFor(),
+      ],
     ];
     for (const [address, shown] of pages) {
       await page.goto(`${origin}/console/${address}`);
@@ -414,6 +456,50 @@ describe('the console, in a browser', () => {
     expect((await client.request('/admin/fleet', { headers: headers('alice') })).status).toBe(403);
   });
 
+  it('lets an admin pause a skill and resume it, from its page and from the workers page', async () => {
+    const { page } = await open('admin');
+    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.getByRole('button', { name: 'Pause skill greet' }).click();
+    await page
+      .getByText(/^Paused since .* by admin: its executions are accepted and wait; none starts\.$/)
+      .waitFor();
+    expect(
+      (await client.request('/skills/greet', { headers: ADMIN_HEADERS })).body['x-paused'],
+    ).toMatchObject({
+      paused_by: 'admin',
+    });
+    const held = await client.invokeAs('alice', 'greet', { name: 'Held' }, headers('alice'));
+
+    await page.getByRole('link', { name: 'Workers' }).click();
+    const greet = page.locator('tr[data-queue="greet@1.0.0"]');
+    await greet.locator('.status-paused').waitFor();
+    await greet.getByRole('button', { name: 'Resume skill greet' }).click();
+    await greet.locator('.status-paused').waitFor({ state: 'detached' });
+    expect((await client.waitForEnd('greet', held, 20_000, headers('alice'))).final.status).toBe('completed');
+    // Not for callers: they see no pause and have no button.
+    expect(
+      (await client.request('/skills/greet/pause', { method: 'POST', headers: headers('alice') })).status,
+    ).toBe(403);
+  });
+
+  it('cancels every execution the filters find, once asked to confirm', async () => {
+    const ids = [
+      await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice')),
+      await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice')),
+    ];
+    const bobs = await client.invokeAs('bob', 'slow', { ms: 60000 }, headers('bob'));
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions?skill_id=slow&status=accepted,running`);
+    await page.locator(`tr[data-execution-id="${ids[0]}"]`).waitFor();
+    await page.getByRole('button', { name: 'Cancel matching executions…' }).click();
+    await page.getByText('Cancel every execution these filters find that has not ended (yours)?').waitFor();
+    await page.getByRole('button', { name: 'Cancel them' }).click();
+    await page.getByText(/^Canceled \d+ executions?\.$/).waitFor();
+    for (const id of ids) expect((await client.status('slow', id, headers('alice'))).status).toBe('canceled');
+    expect((await client.status('slow', bobs, headers('bob'))).status).not.toBe('canceled');
+    await client.cancel('slow', bobs, headers('bob'));
+  });
+
   it("shows an admin everyone's executions, and one caller's when asked", async () => {
     const id = await client.invokeAs('bob', 'greet', { name: 'Bo' }, headers('bob'));
     const alices = await client.invokeAs('alice', 'greet', { name: 'Al' }, headers('alice'));
@@ -429,5 +515,147 @@ describe('the console, in a browser', () => {
       .poll(async () => new Set(await page.locator('tbody tr td:last-child').allTextContents()))
       .toEqual(new Set(['alice']));
     expect((await client.request('/executions', { headers: ADMIN_HEADERS })).status).toBe(200);
+  });
+
+  it('finds a batch from the list and its executions, shows its counts live, and cancels what has not ended', async () => {
+    const batch = await client.request<{ batch_id: string; executions: Record<string, unknown>[] }>(
+      '/batches',
+      {
+        json: {
+          caller: { id: 'alice', type: 'user' },
+          items: [
+            { skill_id: 'greet', inputs: { name: 'Batch' } },
+            { skill_id: 'slow', inputs: { ms: 60000 } },
+            { skill_id: 'greet', inputs: { name: 'Batch', times: 9 } },
+            { skill_id: 'slow', inputs: { ms: 60000 } },
+          ],
+        },
+        headers: headers('alice'),
+      },
+    );
+    expect(batch.status).toBe(202);
+    const batchId = batch.body.batch_id;
+    const [greeted, slowOne, refused, slowTwo] = batch.body.executions.map((slot) => slot.execution_id);
+    expect(refused).toBeUndefined();
+    const outside = await client.invokeAs('alice', 'greet', { name: 'Alone' }, headers('alice'));
+    const { page } = await open('alice');
+    const row = (id: unknown) => page.locator(`tr[data-execution-id="${id}"]`);
+
+    // The list, filtered by the batch: its three executions, nothing else.
+    await row(outside).waitFor();
+    await page.getByLabel('Batch id').fill(batchId);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`batch_id=${batchId}`));
+    await row(outside).waitFor({ state: 'detached' });
+    for (const id of [greeted, slowOne, slowTwo]) await row(id).waitFor();
+
+    // An execution of the batch links to it.
+    await row(greeted).getByRole('link').click();
+    await page.getByText('Hello, Batch!').waitFor();
+    expect(await page.locator('dl.facts').textContent()).toContain('Item of batch');
+    await page.getByRole('link', { name: batchId }).click();
+
+    // The batch, in the items' order (the refused item started none), its counts kept current.
+    await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
+    await row(greeted).locator('.status-completed').waitFor({ timeout: 20_000 });
+    expect(
+      await page
+        .locator('table.batch-executions tbody tr')
+        .evaluateAll((rows) => rows.map((tr) => tr.getAttribute('data-execution-id'))),
+    ).toEqual([greeted, slowOne, slowTwo]);
+    const count = (status: string) => page.locator(`ul.batch-counts li[data-status="${status}"]`);
+    await expect.poll(async () => count('completed').textContent()).toBe('completed 1');
+    expect(await page.locator('dl.facts').textContent()).toMatch(/Items4Executions3/);
+    await page.getByText('1 of 3 ended').waitFor();
+    await tab?.screenshot('batch');
+    // One canceled elsewhere (over HTTP) while the page is open: it shows without a reload.
+    expect((await client.cancel('slow', String(slowOne), headers('alice'))).status).toBe(200);
+    await row(slowOne).locator('.status-canceled').waitFor();
+    await page.getByText('2 of 3 ended').waitFor();
+    expect(await count('canceled').textContent()).toBe('canceled 1');
+
+    // Changed its mind once, then cancels what has not ended.
+    await page.getByRole('button', { name: 'Cancel batch…' }).click();
+    await page.getByRole('button', { name: 'Keep them' }).click();
+    await page.getByRole('button', { name: 'Cancel batch…' }).click();
+    await page.getByText('Cancel every execution of this batch that has not ended?').waitFor();
+    await page.getByRole('button', { name: 'Cancel them' }).click();
+    await page.getByText('Ended: every execution of the batch has ended.').waitFor();
+    expect(await count('canceled').textContent()).toBe('canceled 2');
+    expect(await page.getByRole('button', { name: 'Cancel batch…' }).isHidden()).toBe(true);
+    for (const id of [slowOne, slowTwo])
+      expect((await client.status('slow', String(id), headers('alice'))).status).toBe('canceled');
+
+    // Its executions in the list, by the link the batch gives; a batch opened by its id.
+    await page.getByRole('link', { name: 'Its executions, with their durations and filters' }).click();
+    await row(slowOne).locator('.status-canceled').waitFor();
+    expect(await page.getByLabel('Batch id').inputValue()).toBe(batchId);
+    await page.getByRole('link', { name: 'Batches' }).click();
+    // The list's own "Batch id" filter is there until the batches page replaces it.
+    await page.getByRole('heading', { name: 'Batches', exact: true }).waitFor();
+    await page.getByLabel('Batch id').fill(batchId);
+    await page.getByRole('button', { name: 'Open batch' }).click();
+    await page.getByText('Ended: every execution of the batch has ended.').waitFor();
+
+    // Another caller's batch is not found, as an unknown one.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await tab?.signIn(keys.bob ?? '');
+    await page.goto(`${origin}/console/#/batches/${batchId}`);
+    await page.getByText('BATCH_NOT_FOUND').waitFor();
+  });
+
+  it('shows a schedule with its next and latest runs, each linking to its execution (which links back), and pauses, resumes and deletes it', async () => {
+    keys.carol = await client.createKey('carol');
+    const made = await client.request<{ schedule_id: string }>('/schedules', {
+      json: { skill_id: 'greet', every_ms: 1000, inputs: { name: 'Cron' } },
+      headers: headers('carol'),
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.schedule_id;
+    const { page } = await open('carol');
+    await page.getByRole('link', { name: 'Schedules' }).click();
+    await page.locator(`tr[data-schedule-id="${id}"]`).getByText('every 1 s').waitFor();
+    await page.getByRole('link', { name: id }).click();
+    await page.getByRole('heading', { name: `Schedule ${id}` }).waitFor();
+    await page.locator('ol.next-runs li').first().waitFor();
+    await page.locator('tr[data-outcome="launched"] .status-completed').first().waitFor();
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('None while paused.').waitFor();
+    expect(
+      (await client.request<{ paused: boolean }>(`/schedules/${id}`, { headers: headers('carol') })).body
+        .paused,
+    ).toBe(true);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+
+    await page.locator('tr[data-outcome="launched"] a').first().click();
+    await page.getByText('Hello, Cron!').waitFor();
+    await page.getByRole('link', { name: id }).click();
+    await page.getByRole('button', { name: 'Delete schedule' }).click();
+    await page.waitForURL((url) => url.hash === '#/schedules');
+    await page.getByText('No schedules.').waitFor();
+    expect((await client.request(`/schedules/${id}`, { headers: headers('carol') })).status).toBe(404);
+  });
+
+  it("shows what an execution's skill streams on its page as it comes, then its output", async () => {
+    // Its own worker, last: the skills the other tests list stay as they were.
+    await system.addWorker({ SKILLS_DIR: `${repoRoot}test/fixtures/emit-skills` });
+    const id = await client.invokeAs(
+      'alice',
+      'emitter',
+      { count: 12, pause_ms: 150, kind: 'text' },
+      headers('alice'),
+    );
+    const { page } = await open('alice');
+    await page.goto(`${origin}/console/#/executions/emitter/${id}`);
+    const streamed = page.getByLabel('Streamed output');
+    await streamed.getByText('line 2').waitFor();
+    // Live: more arrives while it runs, in order, each line once.
+    await page.locator('.headline .status-completed').waitFor({ timeout: 20_000 });
+    expect(await streamed.textContent()).toBe(
+      Array.from({ length: 12 }, (_, index) => `line ${index + 1}\n`).join(''),
+    );
+    await page.getByText('"emitted"').waitFor();
   });
 });

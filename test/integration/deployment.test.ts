@@ -28,8 +28,10 @@ interface Compose {
   services: Record<string, ComposeService>;
 }
 interface Panel {
+  id: number;
   type: string;
   title: string;
+  gridPos: { x: number; y: number; w: number; h: number };
   datasource?: { uid?: string };
   targets?: { expr?: string }[];
 }
@@ -274,6 +276,21 @@ describe('the Grafana dashboard', () => {
     for (const panel of panelsWithQueries) {
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
       for (const target of panel.targets ?? []) expect(target.expr, panel.title).toMatch(/\w/);
+    }
+  });
+
+  it('gives each panel an id of its own and a place of its own: no two overlap on the grid', () => {
+    const ids = dashboard.panels.map((panel) => panel.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cells = new Map<string, string>();
+    for (const { title, gridPos } of dashboard.panels) {
+      for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++) {
+        for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
+          expect(cells.get(`${x},${y}`), `${title} at ${x},${y}`).toBeUndefined();
+          cells.set(`${x},${y}`, title);
+        }
+      }
+      expect(gridPos.x + gridPos.w, title).toBeLessThanOrEqual(24);
     }
   });
 

@@ -20,7 +20,6 @@ import { TcpProxy } from '../support/tcp-proxy';
 // The Sentinel promotes the replica; the service must follow within a few seconds.
 
 const MASTER_NAME = 'partitioned-master';
-const STOPPED = 'stopped answering';
 
 describe('a Redis master cut off by the network', () => {
   let master: RedisServerProcess;
@@ -124,11 +123,15 @@ describe('a Redis master cut off by the network', () => {
     const { final } = await client.waitForEnd('echo', executionId, deadline - Date.now());
     expect(final).toMatchObject({ status: 'completed', output: { text: 'after' } });
 
+    // Each process says once that it left the master: found silent, or told of the promotion first.
+    const redis = `Redis at Sentinels 127.0.0.1:${sentinelAsk.options.port} (master "${MASTER_NAME}")`;
+    const left = [
+      `${redis} stopped answering: reconnecting`,
+      `${redis} promoted 127.0.0.1:${replicaPort}: reconnecting`,
+    ];
     for (const process of [gateway.process, worker]) {
-      const lines = process.logs.filter((line) => line.msg?.includes(STOPPED));
-      expect(lines.map((line) => line.msg)).toEqual([
-        `Redis at Sentinels 127.0.0.1:${sentinelAsk.options.port} (master "${MASTER_NAME}") ${STOPPED}: reconnecting`,
-      ]);
+      const lines = process.logs.filter((line) => left.includes(String(line.msg)));
+      expect(lines).toHaveLength(1);
     }
   });
 });

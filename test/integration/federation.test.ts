@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Execution, SkillDescriptor } from '@skillrun/core';
+import { RedisKeys, remoteQueueName } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
@@ -103,6 +104,18 @@ describe('api federation: a skill registered from another deployment runs here',
     expect((await consumer.client.cancel('sleepy', id)).body.status).toBe('canceled');
     const remoteId = String(await remoteIdOf(id));
     await expect.poll(async () => (await provider.client.status('sleepy', remoteId)).status).toBe('canceled');
+  });
+
+  it('takes a delayed execution canceled before it is due off the remote queue: the provider never hears of it', async () => {
+    const delayed = await invoke('sleepy', { ms: 10 }, { context: { delay_ms: 1000 } });
+    const id = String(delayed.body.execution_id);
+    expect((await consumer.client.cancel('sleepy', id)).body.status).toBe('canceled');
+    expect(await consumerRedis.exists(new RedisKeys('{skillrun}').job(remoteQueueName(), id))).toBe(0);
+    // One due after it runs through the provider: by then the canceled one would have been due too.
+    const after = await invoke('sleepy', { ms: 10 }, { context: { delay_ms: 1500 } });
+    const { final } = await consumer.client.waitForEnd('sleepy', String(after.body.execution_id));
+    expect(final.status).toBe('completed');
+    expect(await remoteIdOf(id)).toBeNull();
   });
 
   it('runs a composite whose step is a registered skill', async () => {

@@ -61,6 +61,7 @@ describe('skillrun keys (npm run keys): create, list and revoke API keys from th
       scopes: ['skill:invoke', 'skill:read'],
       skills: ['text_stats'],
       method: 'api_key',
+      keyId: record.id,
     });
   });
 

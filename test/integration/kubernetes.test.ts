@@ -1,31 +1,41 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { CommonConfig } from '@skillrun/core';
+import type { RedisTarget } from '@skillrun/core/data';
+import { loadGatewayConfig } from '@skillrun/gateway';
+import { loadWorkerConfig } from '@skillrun/worker';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { buildManifests } from '../../scripts/kubernetes/manifests';
-import { renderFile } from '../../scripts/kubernetes/render-file';
+import { renderBase } from '../../scripts/kubernetes/render-base';
+import type { WorkerPoolValues } from '../../scripts/kubernetes/values';
+import { workerMemoryLimitMi } from '../../scripts/kubernetes/worker-pool';
 import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import {
   containerOf,
   envOf,
   type KubeObject,
+  kustomize,
   selects,
+  startEnvOf,
   validatedObjects,
 } from '../support/kubernetes-manifests';
 import { repoRoot } from '../support/service-process';
 
-// The Kubernetes manifests (docs/kubernetes.md), checked without a cluster: each example's values
-// render to the committed file, every object passes its Kubernetes, KEDA or prometheus-operator
-// schema, and the invariants the compose test checks hold here too.
+// The Kubernetes manifests (docs/kubernetes.md), checked without a cluster: the base renders from
+// its values to the committed files; the base and every overlay, as `kubectl kustomize` renders
+// them (what `kubectl apply -k` applies), hold only objects that pass their Kubernetes, KEDA or
+// prometheus-operator schema, and the invariants the compose test checks hold there too; each
+// overlay's Redis reaches gateways and workers as their own configuration reads it.
 
 const run = promisify(execFile);
 const readRepoFile = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
-const VALUES = 'deploy/kubernetes/values';
-const RENDERED = 'deploy/kubernetes/rendered';
-const examples = readdirSync(join(repoRoot, VALUES)).filter((name) => name.endsWith('.yaml'));
+const BASE_DIR = 'deploy/kubernetes/base';
+const OVERLAYS_DIR = 'deploy/kubernetes/overlays';
+const overlays = readdirSync(join(repoRoot, OVERLAYS_DIR)).sort();
 
 /** Settings that hold credentials: only ever from a Secret. */
 const SECRET_SETTINGS = [
@@ -36,29 +46,102 @@ const SECRET_SETTINGS = [
   'REDIS_SENTINEL_PASSWORD',
 ];
 
-const exampleValues = (file: string) => parse(readRepoFile(`${VALUES}/${file}`)) as Record<string, unknown>;
-
 interface PoolValues {
   name: string;
   minReplicas?: number;
   cooldownSeconds?: number;
 }
 
-it('scales to zero only the pools whose values ask: one of the examples has one, the others none', () => {
-  const toZero = examples.map(
-    (file) =>
-      (exampleValues(file).workerPools as PoolValues[]).filter((pool) => pool.minReplicas === 0).length,
+interface Values {
+  workerPools: PoolValues[];
+  gateway: { targetRequestsPerSecond?: number };
+  monitoring: { grafanaDatasourceUid: string };
+}
+
+const baseValues = () => parse(readRepoFile(`${BASE_DIR}/values.yaml`)) as Values & Record<string, unknown>;
+
+/** What a kustomization says: its namespace, images and ConfigMap literals (`NAME=value`). */
+interface Kustomization {
+  namespace?: string;
+  images?: { name: string; newName?: string; newTag?: string }[];
+  configMapGenerator?: { name: string; literals?: string[] }[];
+}
+
+const kustomizationIn = (dir: string) =>
+  parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as Kustomization;
+
+/** The shared settings a kustomization gives: its generator's literals, by name. */
+function sharedLiterals(dir: string): Record<string, string> {
+  const literals = kustomizationIn(dir).configMapGenerator?.find(
+    (each) => each.name === 'skillrun-config',
+  )?.literals;
+  return Object.fromEntries(
+    (literals ?? []).map((literal) => [literal.split('=')[0], literal.slice(literal.indexOf('=') + 1)]),
   );
-  expect(toZero.filter((count) => count > 0)).toHaveLength(1);
+}
+
+/** A deployment as `kubectl apply -k` would make it, and the values its base was rendered from. */
+interface Build {
+  name: string;
+  objects: KubeObject[];
+  values: Values;
+  namespace: string;
+}
+
+function buildOf(name: string, dir: string, values: Values): Build {
+  const objects = validatedObjects(kustomize(dir));
+  return { name, objects, values, namespace: kustomizationIn(dir).namespace ?? '' };
+}
+
+/** A base with what the committed one does not show: a gateway on CPU alone, no pool at zero. */
+function otherBase(): Build {
+  const values = baseValues();
+  delete values.gateway.targetRequestsPerSecond;
+  values.workerPools = values.workerPools.map(({ cooldownSeconds: _, ...pool }) => ({
+    ...pool,
+    minReplicas: 1,
+  }));
+  const dir = mkdtempSync(join(tmpdir(), 'skillrun-base-'));
+  try {
+    writeFileSync(join(dir, 'values.yaml'), stringify(values));
+    for (const [file, text] of Object.entries(renderBase(join(dir, 'values.yaml')))) {
+      writeFileSync(join(dir, file), text);
+    }
+    return buildOf('a base with the gateway on CPU alone and no pool at zero', dir, values);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const builds: Build[] = [
+  buildOf(BASE_DIR, join(repoRoot, BASE_DIR), baseValues()),
+  ...overlays.map((overlay) =>
+    buildOf(`${OVERLAYS_DIR}/${overlay}`, join(repoRoot, OVERLAYS_DIR, overlay), baseValues()),
+  ),
+  otherBase(),
+];
+
+it('shows both ways to scale a pool and the gateway: at zero and not, by KEDA and by a plain HPA', () => {
+  const count = (
+    build: Build | undefined,
+    kind: string,
+    test: (object: KubeObject) => boolean = () => true,
+  ) => build?.objects.filter((object) => object.kind === kind && test(object)).length;
+  const atZero = (scaler: KubeObject) => scaler.spec.minReplicaCount === 0;
+  const [committed, other] = [builds[0], builds.at(-1)];
+  expect([count(committed, 'ScaledObject', atZero), count(other, 'ScaledObject', atZero)]).toEqual([1, 0]);
+  expect([count(committed, 'HorizontalPodAutoscaler'), count(other, 'HorizontalPodAutoscaler')]).toEqual([
+    0, 1,
+  ]);
 });
 
-it('has an example for each way to reach Redis: a URL, Sentinels, a cluster', () => {
-  expect(examples.sort()).toEqual(['redis-cluster.yaml', 'redis-sentinel.yaml', 'redis-url.yaml']);
+it('renders the base from its values to the committed files (node --import tsx scripts/kubernetes/render.mts --base)', () => {
+  for (const [name, text] of Object.entries(renderBase(join(repoRoot, BASE_DIR, 'values.yaml')))) {
+    expect(text, name).toBe(readRepoFile(`${BASE_DIR}/${name}`));
+  }
 });
 
-describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
-  const rendered = readRepoFile(`${RENDERED}/${file}`);
-  const objects = validatedObjects(rendered);
+describe.each(builds)('$name', ({ objects, values, namespace }) => {
   const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
   const named = (kind: string, name: string) => {
     const found = ofKind(kind).find((object) => object.metadata.name === name);
@@ -70,24 +153,32 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
   const workers = deployments.filter((deployment) => deployment !== gateway);
   const podLabels = (deployment: KubeObject) =>
     deployment.spec.template.metadata.labels as Record<string, string>;
-  const sharedConfig = named('ConfigMap', 'skillrun-config').data ?? {};
+  const sharedConfigs = ofKind('ConfigMap').filter((object) =>
+    object.metadata.name.startsWith('skillrun-config-'),
+  );
+  const sharedConfig = sharedConfigs[0]?.data ?? {};
   const poolOf = (worker: KubeObject) => {
-    const pools = exampleValues(file).workerPools as PoolValues[];
-    const pool = pools.find((each) => worker.metadata.name === `skillrun-worker-${each.name}`);
+    const pool = values.workerPools.find((each) => worker.metadata.name === `skillrun-worker-${each.name}`);
     if (!pool) throw new Error(`no pool for ${worker.metadata.name}`);
     return pool;
   };
-
-  it('renders to the committed file (node --import tsx scripts/kubernetes/render.mts --examples)', () => {
-    expect(renderFile(join(repoRoot, VALUES, file))).toBe(rendered);
-  });
 
   it('holds only objects that pass their schema, each name once per kind, all in one namespace', () => {
     expect(objects.length).toBeGreaterThan(10);
     const keys = objects.map((object) => `${object.kind}/${object.metadata.name}`);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(new Set(objects.map((object) => object.metadata.namespace))).toEqual(new Set(['skillrun']));
+    expect(new Set(objects.map((object) => object.metadata.namespace))).toEqual(new Set([namespace]));
     expect(workers.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("reads one shared ConfigMap, its name the generator's with a hash of its content", () => {
+    expect(sharedConfigs).toHaveLength(1);
+    for (const deployment of deployments) {
+      const configMaps = (containerOf(deployment).envFrom ?? []).flatMap(
+        (source) => source.configMapRef?.name ?? [],
+      );
+      expect(configMaps, deployment.metadata.name).toEqual([sharedConfigs[0]?.metadata.name]);
+    }
   });
 
   it('starts gateways and workers from one image with the command lines of npm run start:gateway and start:worker', () => {
@@ -150,9 +241,7 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     const gatewayScalers = ofKind('ScaledObject').filter(
       (scaler) => scaler.spec.scaleTargetRef.name === 'skillrun-gateway',
     );
-    const { gateway: gatewayValues } = exampleValues(file) as {
-      gateway: { targetRequestsPerSecond?: number };
-    };
+    const { gateway: gatewayValues } = values;
     if (gatewayValues.targetRequestsPerSecond === undefined) {
       // A plain HPA on CPU.
       expect(gatewayScalers).toEqual([]);
@@ -170,7 +259,7 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
       }[];
       expect(triggers.map((trigger) => trigger.type)).toEqual(['cpu', 'prometheus']);
       expect(triggers[1]?.metadata.query).toContain(
-        'rate(skillrun_http_requests_total{namespace="skillrun", job="skillrun-gateway"}',
+        `rate(skillrun_http_requests_total{namespace="${namespace}", job="skillrun-gateway"}`,
       );
       expect(Number(triggers[1]?.metadata.threshold)).toBe(gatewayValues.targetRequestsPerSecond);
     }
@@ -216,8 +305,8 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
         // gateways, as theirs names them, for a pool that scales to zero).
         expect(query).toContain(
           toZero
-            ? 'namespace="skillrun", job=~"skillrun-worker|skillrun-gateway"'
-            : 'namespace="skillrun", job="skillrun-worker"',
+            ? `namespace="${namespace}", job=~"skillrun-worker|skillrun-gateway"`
+            : `namespace="${namespace}", job="skillrun-worker"`,
         );
       }
       expect(Number(triggers[0]?.metadata.threshold)).toBe(
@@ -281,15 +370,7 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     }
   });
 
-  it('reaches Redis as the values say, keys under a hash-tagged prefix', () => {
-    const values = exampleValues(file) as { redis: { mode: string } };
-    const settings = Object.keys(sharedConfig).filter((name) => name.startsWith('REDIS_'));
-    const expected = {
-      url: ['REDIS_URL'],
-      sentinel: ['REDIS_SENTINELS', 'REDIS_SENTINEL_NAME'],
-      cluster: ['REDIS_CLUSTER_NODES'],
-    }[values.redis.mode];
-    expect(settings.sort()).toEqual(expected);
+  it('keeps its keys under a hash-tagged prefix', () => {
     expect(sharedConfig.KEY_PREFIX).toMatch(/\{[^{}]+\}/);
   });
 
@@ -321,8 +402,7 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
     const dashboard = named('ConfigMap', 'skillrun-dashboard');
     expect(dashboard.metadata.labels?.grafana_dashboard).toBe('1');
     const original = readRepoFile('deploy/grafana/dashboards/skillrun.json');
-    const uid = (exampleValues(file) as { monitoring: { grafanaDatasourceUid: string } }).monitoring
-      .grafanaDatasourceUid;
+    const uid = values.monitoring.grafanaDatasourceUid;
     // The compose dashboard, but for the datasource's uid and the jobs the ServiceMonitors name.
     const text = dashboard.data?.['skillrun.json'] ?? '';
     expect(text).toBe(
@@ -336,8 +416,149 @@ describe.each(examples)('deploy/kubernetes/values/%s', (file) => {
   });
 });
 
+it('has an overlay for each way to reach Redis: a URL, Sentinels, a cluster', () => {
+  expect(overlays).toEqual(['cluster', 'redis-url', 'sentinel']);
+});
+
+it('leaves Redis to the overlays in the base: without one, REDIS_URL comes from the shared Secret', () => {
+  expect(
+    Object.keys(sharedLiterals(join(repoRoot, BASE_DIR))).filter((name) => name.startsWith('REDIS_')),
+  ).toEqual([]);
+});
+
+/** Where the processes look without REDIS_URL: the Sentinel and cluster overlays leave it to the Secret. */
+const DEFAULT_REDIS_URL = CommonConfig.REDIS_URL.default;
+const hostPorts = (list = '') =>
+  list.split(',').map((entry) => {
+    const [host = '', port] = entry.split(':');
+    return { host, port: Number(port) };
+  });
+
+/** The Redis each overlay is for, from its settings, as the processes' configuration reads it. */
+const REDIS_TARGETS: Record<string, (settings: Record<string, string>) => RedisTarget> = {
+  'redis-url': (settings) => ({ url: settings.REDIS_URL ?? '' }),
+  sentinel: (settings) => ({
+    url: DEFAULT_REDIS_URL,
+    sentinels: { nodes: hostPorts(settings.REDIS_SENTINELS), name: settings.REDIS_SENTINEL_NAME ?? '' },
+  }),
+  cluster: (settings) => ({
+    url: DEFAULT_REDIS_URL,
+    cluster: { nodes: hostPorts(settings.REDIS_CLUSTER_NODES) },
+  }),
+};
+
+/** An overlay's kustomization.yaml in a folder of its own, its base found from there. */
+function copyOfOverlay(overlay: string, edit: (kustomization: Record<string, unknown>) => void): string {
+  const copy = mkdtempSync(join(tmpdir(), 'skillrun-overlay-'));
+  const kustomization = kustomizationIn(join(repoRoot, OVERLAYS_DIR, overlay)) as Record<string, unknown>;
+  kustomization.resources = [relative(copy, join(repoRoot, BASE_DIR))];
+  edit(kustomization);
+  writeFileSync(join(copy, 'kustomization.yaml'), stringify(kustomization));
+  return copy;
+}
+
+describe.each(overlays)('deploy/kubernetes/overlays/%s', (overlay) => {
+  const dir = join(repoRoot, OVERLAYS_DIR, overlay);
+  const build = builds.find((each) => each.name === `${OVERLAYS_DIR}/${overlay}`);
+  if (!build) throw new Error(`no build of ${overlay}`);
+  const deployments = build.objects.filter((object) => object.kind === 'Deployment');
+  const settings = sharedLiterals(dir);
+
+  it('gives gateways and workers its Redis settings, which their configuration reads as the Redis it is for', () => {
+    const expected = REDIS_TARGETS[overlay];
+    if (!expected) throw new Error(`no Redis expected of ${overlay}`);
+    expect(Object.keys(settings).some((name) => name.startsWith('REDIS_'))).toBe(true);
+    expect(deployments.length).toBeGreaterThanOrEqual(3);
+    for (const deployment of deployments) {
+      const { name } = deployment.metadata;
+      const env = startEnvOf(containerOf(deployment), build.objects);
+      for (const [setting, value] of Object.entries(settings))
+        expect(env[setting], `${name} ${setting}`).toBe(value);
+      const config =
+        name === 'skillrun-gateway' ? loadGatewayConfig(env) : loadWorkerConfig(env, { skillsDir: 'skills' });
+      expect(config.redisTarget, name).toEqual(expected(settings));
+    }
+  });
+
+  it('runs the image its images entry names', () => {
+    const [image, ...others] = kustomizationIn(dir).images ?? [];
+    expect(others).toEqual([]);
+    for (const deployment of deployments) {
+      expect(containerOf(deployment).image, deployment.metadata.name).toBe(
+        `${image?.newName}:${image?.newTag}`,
+      );
+    }
+  });
+
+  it("takes every object, and KEDA's queries, to another namespace when its namespace line changes", () => {
+    const copy = copyOfOverlay(overlay, (kustomization) => {
+      kustomization.namespace = 'skillrun-elsewhere';
+    });
+    try {
+      const moved = validatedObjects(kustomize(copy));
+      expect(new Set(moved.map((object) => object.metadata.namespace))).toEqual(
+        new Set(['skillrun-elsewhere']),
+      );
+      const queries = moved
+        .filter((object) => object.kind === 'ScaledObject')
+        .flatMap((scaler) =>
+          (scaler.spec.triggers as { metadata: { query?: string } }[]).flatMap(
+            (trigger) => trigger.metadata.query ?? [],
+          ),
+        );
+      expect(queries.length).toBeGreaterThanOrEqual(2 * (deployments.length - 1));
+      for (const query of queries) expect(query).toContain('{namespace="skillrun-elsewhere", ');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
+it("makes what docs/kubernetes.md's More patches say, added to an overlay", () => {
+  const docs = readRepoFile('docs/kubernetes.md');
+  const section = docs.slice(docs.indexOf('### More patches'));
+  const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const { patches } = parse(block) as { patches: unknown[] };
+  const prometheus = /serverAddress, value: "([^"]+)"/.exec(block)?.[1];
+  const copy = copyOfOverlay('redis-url', (kustomization) => {
+    kustomization.patches = [...(kustomization.patches as unknown[]), ...patches];
+  });
+  try {
+    const objects = validatedObjects(kustomize(copy));
+    const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
+    // Every trigger that asks Prometheus asks the other one.
+    const addresses = ofKind('ScaledObject').flatMap((scaler) =>
+      (scaler.spec.triggers as { type: string; metadata: { serverAddress?: string } }[])
+        .filter((trigger) => trigger.type === 'prometheus')
+        .map((trigger) => trigger.metadata.serverAddress),
+    );
+    expect(addresses.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(addresses)).toEqual(new Set([prometheus]));
+    for (const object of [...ofKind('ServiceMonitor'), ...ofKind('PrometheusRule')]) {
+      expect(object.metadata.labels?.release, object.metadata.name).toBe('prometheus');
+    }
+    const deployment = (name: string) => {
+      const found = ofKind('Deployment').find((object) => object.metadata.name === name);
+      if (!found) throw new Error(`no Deployment ${name}`);
+      return containerOf(found);
+    };
+    const gateway = loadGatewayConfig(startEnvOf(deployment('skillrun-gateway'), objects));
+    expect(gateway.OAUTH_ISSUER).toBe('https://auth.example.com/');
+    expect(gateway.CONSOLE_OAUTH_CLIENT_ID).toBe('skillrun-console');
+    const llm = deployment('skillrun-worker-llm');
+    const env = envOf(llm);
+    const limit = workerMemoryLimitMi({
+      sandboxThreads: Number(env.SANDBOX_THREADS),
+      sandboxThreadMemoryMb: Number(env.SANDBOX_THREAD_MEMORY_MB),
+    } as WorkerPoolValues);
+    expect([env.SANDBOX_THREAD_MEMORY_MB, llm.resources?.limits?.memory]).toEqual(['256', `${limit}Mi`]);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
 describe('values the renderer refuses', () => {
-  const base = () => exampleValues('redis-url.yaml');
+  const base = baseValues;
 
   it('a cluster without a hash tag in the key prefix', () => {
     const values = { ...base(), redis: { mode: 'cluster', nodes: ['redis-0:6379'] }, keyPrefix: 'skillrun' };
@@ -349,7 +570,7 @@ describe('values the renderer refuses', () => {
   });
 
   it('a pool that would scale to zero without minReplicas 0, a pool without skills, a setting it does not know', () => {
-    const pool = (base().workerPools as Record<string, unknown>[])[0];
+    const pool = base().workerPools[0];
     // KEDA would keep one replica, so the mark would only hide a pool that is down from the alerts.
     expect(() =>
       buildManifests({ ...base(), workerPools: [{ ...pool, env: { WORKER_SCALE_TO_ZERO: 'true' } }] }),

@@ -36,8 +36,13 @@ describe('LlmClient against an OpenAI-compatible server', () => {
     };
   }
 
-  function complete(overrides: Partial<ResolvedLlmSettings> = {}, signal = new AbortController().signal) {
+  function complete(
+    overrides: Partial<ResolvedLlmSettings> = {},
+    signal = new AbortController().signal,
+    onDelta?: (text: string) => void,
+  ) {
     const request: LlmRequest = {
+      ...(onDelta ? { onDelta } : {}),
       skillId: 'text/summarize@1.0.0',
       settings: settings(overrides),
       systemPrompt: PROMPT,
@@ -66,6 +71,31 @@ describe('LlmClient against an OpenAI-compatible server', () => {
 
   const bodyOf = (index: number) => llm.requests[index]?.body;
   const lastMessageOf = (index: number) => bodyOf(index)?.messages.at(-1)?.content ?? '';
+
+  describe('streamed (stream: true, server-sent events)', () => {
+    it('hands each piece of text over as it comes, then answers the whole, with its usage', async () => {
+      llm.script({
+        json: { summary: 'Short.' },
+        deltas: ['{"summ', 'ary": ', '"Short."}'],
+        usage: { prompt_tokens: 9, completion_tokens: 3 },
+      });
+      const pieces: string[] = [];
+      expect(await complete({}, undefined, (text) => pieces.push(text))).toEqual({ summary: 'Short.' });
+      expect(pieces).toEqual(['{"summ', 'ary": ', '"Short."}']);
+      expect(usage).toEqual([{ model: 'fake-model', prompt_tokens: 9, completion_tokens: 3 }]);
+      expect(bodyOf(0)).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    });
+
+    it("streams a repair round's answer after the first, and tells a streamed refusal as LLM_REFUSED", async () => {
+      llm.script({ content: 'not json' }, { json: { summary: 'Fixed.' } });
+      const pieces: string[] = [];
+      expect(await complete({}, undefined, (text) => pieces.push(text))).toEqual({ summary: 'Fixed.' });
+      expect(pieces.join('')).toBe('not json{"summary":"Fixed."}');
+      llm.script({ refusal: 'I cannot help with that.' });
+      const refused = await failure(complete({}, undefined, () => {}));
+      expect(refused.code).toBe('LLM_REFUSED');
+    });
+  });
 
   it('returns a valid JSON answer, having sent the prompt, the schema and the input', async () => {
     llm.script({ json: { summary: 'Short.' } });

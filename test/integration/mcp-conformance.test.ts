@@ -20,7 +20,10 @@ const NODE = process.env.CONFORMANCE_NODE ?? process.execPath;
 /** The suite uses fs.globSync, which Node has from 22 on. */
 const SUITE_NODE_MAJOR = 22;
 
-/** Skills named as the suite's scenarios call their tools (tools-call-error's test_error_handling...). */
+/**
+ * Skills named as the suite's scenarios call their tools (tools-call-error's test_error_handling,
+ * json-schema-2020-12's json_schema_2020_12_tool, whose input schema is the suite's example).
+ */
 const CONFORMANCE_SKILLS = fileURLToPath(new URL('../fixtures/conformance-skills', import.meta.url));
 
 /** The server scenarios this gateway is held to: each runs against it and must pass, every check. */
@@ -29,6 +32,7 @@ const APPLY = [
   'ping',
   'tools-list',
   'tools-call-error',
+  'json-schema-2020-12',
   'server-sse-multiple-streams',
   'dns-rebinding-protection',
 ];
@@ -66,20 +70,6 @@ const CANNOT_APPLY: Record<string, string> = {
   'prompts-get-with-args': 'no prompts are offered',
   'prompts-get-embedded-resource': 'no prompts are offered',
   'prompts-get-with-image': 'no prompts are offered',
-};
-
-/**
- * A scenario that applies and fails, with the checks it fails and why: a known gap. Its test fails
- * once the gap closes, so that the scenario moves to APPLY.
- */
-const KNOWN_GAP = {
-  scenario: 'json-schema-2020-12',
-  failing: [
-    'json-schema-2020-12-$schema',
-    'json-schema-2020-12-$defs',
-    'json-schema-2020-12-additionalProperties',
-  ],
-  why: "a descriptor's inputs are spec 002's list of parameters, which keeps no top-level $schema, $defs or additionalProperties, and tools/list builds inputSchema from it (a property's $ref to $defs is left dangling)",
 };
 
 interface Check {
@@ -142,17 +132,11 @@ describe('the MCP conformance suite (@modelcontextprotocol/conformance) against 
     expect(unmet, JSON.stringify(unmet, null, 2)).toEqual([]);
   });
 
-  it(`fails ${KNOWN_GAP.scenario} only as known: ${KNOWN_GAP.why}`, async () => {
-    const checks = await scenario(KNOWN_GAP.scenario);
-    const unmet = checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO');
-    expect(unmet.map((check) => check.id).sort()).toEqual([...KNOWN_GAP.failing].sort());
-  });
-
   it('has every server scenario of the installed suite either run here or said why it cannot apply', async () => {
     const { stdout } = await suite(['list', '--server']);
     const offered = [...stdout.matchAll(/^\s+- ([\w-]+) \[/gm)].map((match) => match[1]);
     expect(offered.length).toBeGreaterThan(0);
-    const classified = [...APPLY, KNOWN_GAP.scenario, ...Object.keys(CANNOT_APPLY)];
+    const classified = [...APPLY, ...Object.keys(CANNOT_APPLY)];
     expect([...offered].sort()).toEqual(classified.sort());
   });
 });

@@ -1,5 +1,6 @@
 import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpRequest } from '../support/mcp-json-rpc';
 import { type RawAnswer, rawRequest } from '../support/raw-http';
 import { TestSystem } from '../support/system';
 
@@ -41,7 +42,7 @@ describe('MCP refuses web pages of foreign origins (DNS rebinding)', () => {
     await system?.stop();
   });
 
-  it('refuses a foreign Origin with 403 in our envelope, a rebound name too', async () => {
+  it('refuses a foreign Origin with 403 (a JSON-RPC error carrying our envelope), a rebound name too', async () => {
     const port = new URL(system.gateway.url).port;
     const foreign: Record<string, string>[] = [
       { origin: 'http://evil.example.com' },
@@ -52,8 +53,19 @@ describe('MCP refuses web pages of foreign origins (DNS rebinding)', () => {
     for (const headers of foreign) {
       const answer = await initialize(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
-      expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'ACCESS_DENIED' } });
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { data: { error: { code: 'ACCESS_DENIED' } } },
+      });
     }
+    // A request of revision 2026-07-28 (no session) as well.
+    const modern = await mcpRequest(
+      system.gateway.url,
+      'tools/list',
+      {},
+      { headers: { origin: 'http://evil.example.com' } },
+    );
+    expect(modern.status).toBe(403);
+    expect(modern.body).toMatchObject({ error: { data: { error: { code: 'ACCESS_DENIED' } } } });
   });
 
   it('takes no Origin, its own base URL, an allowed one, and its own address or localhost', async () => {
@@ -81,7 +93,7 @@ describe('MCP refuses web pages of foreign origins (DNS rebinding)', () => {
         headers: { ...MCP_HEADERS, 'mcp-session-id': session, origin: 'http://evil.example.com' },
       });
       expect(response.status, method).toBe(403);
-      expect(await response.json()).toMatchObject({ error: { code: 'ACCESS_DENIED' } });
+      expect(await response.json()).toMatchObject({ error: { data: { error: { code: 'ACCESS_DENIED' } } } });
     }
     // The session is still there for its own client.
     const deleted = await fetch(`${system.gateway.url}/mcp`, {

@@ -106,7 +106,10 @@ describe('MCP sessions: a cap per caller and per anonymous address, and room mad
     const thirdCall = await busy('anonymous', third, gate);
     const refused = await initialize('anonymous');
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, data: { error: { code: 'RATE_LIMIT_EXCEEDED' } } },
+    });
     // Another caller is not counted against it.
     const alices = await opened('alice');
 
@@ -135,7 +138,9 @@ describe('MCP sessions: a cap per caller and per anonymous address, and room mad
     const bob = await opened('bob');
     const closed = await ping('anonymous', String(anonymous[1]));
     expect(closed.status).toBe(404);
-    expect(JSON.parse(closed.body)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(JSON.parse(closed.body)).toMatchObject({
+      error: { code: -32000, data: { error: { code: 'NOT_FOUND' } } },
+    });
     for (const [who, session] of [
       ['anonymous', anonymous[0]],
       ['alice', alice[0]],

@@ -10,6 +10,7 @@ import type { Execution } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/agent-mcp';
 import { type JwksServer, startJwksServer } from '../support/jwks-server';
+import { mcpRequest } from '../support/mcp-json-rpc';
 import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -269,19 +270,39 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     await expect.poll(() => changes).toBeGreaterThan(0);
   });
 
-  it("takes an OAuth 2 bearer token as HTTP does: the call is the token subject's", async () => {
+  it("takes an OAuth 2 bearer token as HTTP does, in both eras: the call is the token subject's", async () => {
     const token = await jwks.sign({ sub: 'agent-jwt', scope: 'skill:invoke skill:read' });
-    const viaToken = await connect({ authorization: `Bearer ${token}` });
+    const bearer = { authorization: `Bearer ${token}` };
+    const viaToken = await connect(bearer);
     const result = await viaToken.callTool({ name: 'echo', arguments: { text: 'jwt' } });
     expect(result.structuredContent).toMatchObject({ text: 'jwt' });
+    const stateless = await mcpRequest(
+      system.gateway.url,
+      'tools/call',
+      { name: 'echo', arguments: { text: 'jwt-2026' } },
+      { headers: bearer },
+    );
+    expect(stateless.body).toMatchObject({ result: { structuredContent: { text: 'jwt-2026' } } });
     const history = await system.client.request<{ executions: Execution[] }>('/executions?skill_id=echo', {
-      headers: { authorization: `Bearer ${token}` },
+      headers: bearer,
     });
-    expect(history.body.executions.map((execution) => execution.caller.id)).toEqual(['agent-jwt']);
+    expect(history.body.executions.map((execution) => execution.caller.id)).toEqual([
+      'agent-jwt',
+      'agent-jwt',
+    ]);
     const forged = await jwks.sign({ sub: 'agent-jwt' }, { key: 'other' });
     await expect(connectMcp(system.gateway.url, { authorization: `Bearer ${forged}` })).rejects.toThrow(
       /AUTH_REQUIRED/,
     );
+    const forgedStateless = await mcpRequest(
+      system.gateway.url,
+      'tools/list',
+      {},
+      {
+        headers: { authorization: `Bearer ${forged}` },
+      },
+    );
+    expect(forgedStateless.status).toBe(401);
   });
 
   it('lets a gateway shut down promptly with a session, its GET stream and a call in flight, which runs on', async () => {
@@ -304,7 +325,7 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
     expect(done.body).toMatchObject({ status: 'completed', output: { label: 'outlives-its-gateway' } });
   });
 
-  it('refuses invalid credentials (AUTH_REQUIRED) and a request without a session with our envelope', async () => {
+  it('refuses invalid credentials, a request without a session and a body that is not JSON in JSON-RPC', async () => {
     await expect(connectMcp(system.gateway.url, { 'x-api-key': 'srk_not-a-key' })).rejects.toThrow(
       /AUTH_REQUIRED/,
     );
@@ -313,12 +334,26 @@ describe('MCP at /mcp (Streamable HTTP), with the MCP SDK client', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     expect(stray.status).toBe(400);
-    expect(stray.body).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    expect(stray.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32600, data: { error: { code: 'INVALID_INPUT' } } },
+    });
     const gone = await system.client.request('/mcp', {
-      json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      json: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       headers: { accept: 'application/json, text/event-stream', 'mcp-session-id': 'no-such-session' },
     });
     expect(gone.status).toBe(404);
-    expect(gone.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(gone.body).toMatchObject({
+      id: 2,
+      error: { code: -32000, data: { error: { code: 'NOT_FOUND' } } },
+    });
+    const malformed = await system.client.request('/mcp', {
+      method: 'POST',
+      body: '{"jsonrpc": "2.0", "id": 3,',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   });
 });

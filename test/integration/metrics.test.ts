@@ -284,6 +284,42 @@ describe('metrics, scraped after real traffic', () => {
     expect(restored.value('skillrun_readiness_check', { check: 'eviction_policy', status: 'ok' })).toBe(1);
   });
 
+  it("counts a batch's items by outcome, each an invocation accepted or rejected as well", async () => {
+    const before = await scrape(`${system.gateway.url}/metrics`);
+    // Both outcomes show from the start, at 0 until a batch comes, so rate() sees the first one.
+    expect(before.value('skillrun_batch_items_total', { outcome: 'accepted' })).toBe(0);
+    expect(before.value('skillrun_batch_items_total', { outcome: 'rejected' })).toBe(0);
+    const accepted = (scraped: Scrape) =>
+      scraped.value('skillrun_invocations_accepted_total', { skill: 'echo' });
+    const missing = (scraped: Scrape) =>
+      scraped.value('skillrun_invocations_rejected_total', { reason: 'MISSING_REQUIRED_PARAM' });
+
+    const batch = await system.client.request<{
+      executions: ({ execution_id: string } | { error: unknown })[];
+    }>('/batches', {
+      json: {
+        caller: CALLER,
+        items: [
+          { skill_id: 'echo', inputs: { text: 'first' } },
+          { skill_id: 'echo', inputs: {} },
+          { skill_id: 'echo', inputs: { text: 'third' } },
+        ],
+      },
+    });
+    expect(batch.status).toBe(202);
+    expect(batch.body.executions.map((slot) => 'execution_id' in slot)).toEqual([true, false, true]);
+    for (const slot of batch.body.executions)
+      if ('execution_id' in slot) executionIds.push(slot.execution_id);
+
+    const after = await scrape(`${system.gateway.url}/metrics`);
+    expect(after.value('skillrun_batch_items_total', { outcome: 'accepted' })).toBe(2);
+    expect(after.value('skillrun_batch_items_total', { outcome: 'rejected' })).toBe(1);
+    expect((accepted(after) ?? 0) - (accepted(before) ?? 0)).toBe(2);
+    expect((missing(after) ?? 0) - (missing(before) ?? 0)).toBe(1);
+    expectBoundedLabels(after.text);
+    expectPromtoolPasses(after.text);
+  });
+
   /** No execution id, trace id or caller anywhere in the text: labels stay bounded. */
   function expectBoundedLabels(text: string): void {
     expect(executionIds.length).toBeGreaterThan(0);

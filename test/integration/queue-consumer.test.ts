@@ -38,6 +38,7 @@ describe('queues consumed under one bound of slots', () => {
     slots: ExecutionSlots,
     handler: JobHandler,
     settle: (job: Job) => Promise<void> = async () => {},
+    drainDelay?: number,
   ): QueueConsumer {
     const consumer = new QueueConsumer({
       queue,
@@ -46,7 +47,7 @@ describe('queues consumed under one bound of slots', () => {
       handler,
       settle,
       givenUp: () => {},
-      worker: { connection, prefix: PREFIX, lockDuration: 30_000 },
+      worker: { connection, prefix: PREFIX, lockDuration: 30_000, ...(drainDelay ? { drainDelay } : {}) },
     });
     consumer.start();
     consumers.push(consumer);
@@ -106,6 +107,30 @@ describe('queues consumed under one bound of slots', () => {
     expect(await finished(flaky.id)).toBeLessThan(at + 3000);
     expect((await queue.getJob(String(flaky.id)))?.attemptsMade).toBe(2);
     await queue.close();
+  });
+
+  it('takes nothing from a paused queue and keeps no slot for it, and a resume wakes it at once', async () => {
+    // Only the marker BullMQ adds on resume can wake the paused queue's consumer before the test
+    // ends: its look without one (drainDelay) is minutes away.
+    const slots = new ExecutionSlots(1);
+    const ran: string[] = [];
+    const handler: JobHandler = async (job) => {
+      ran.push(`${job.queueName}:${job.name}`);
+    };
+    consume('held', slots, handler, undefined, 300);
+    consume('served', slots, handler, undefined, 300);
+    const held = new Queue('held', { connection, prefix: PREFIX });
+    const served = new Queue('served', { connection, prefix: PREFIX });
+    await held.pause();
+    await held.addBulk(['a', 'b', 'c'].map((name) => ({ name, data: {} })));
+    await served.add('first', {});
+    // The only slot is free for the other queue: the paused one neither took nor kept it.
+    await expect.poll(() => ran).toEqual(['served:first']);
+    expect(await held.getWaitingCount()).toBe(3);
+    await held.resume();
+    await expect.poll(() => ran.length).toBe(4);
+    expect(ran.slice(1).sort()).toEqual(['held:a', 'held:b', 'held:c']);
+    await Promise.all([held.close(), served.close()]);
   });
 
   it('settles each job once as it ends, in a command Redis runs while the job is still active', async () => {

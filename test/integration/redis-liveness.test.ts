@@ -58,8 +58,14 @@ describe('a Redis that stops answering', () => {
     for (const duplicate of [subscriber, blocked]) {
       duplicate.on('error', () => {});
       opened.push(duplicate);
-      await once(duplicate, 'ready');
     }
+    // Both connect at once: waited for one after the other, the second may be ready already, and
+    // a 'ready' that has passed never comes (the test hung so under CI's load).
+    await Promise.all(
+      [subscriber, blocked].map((duplicate) =>
+        duplicate.status === 'ready' ? undefined : once(duplicate, 'ready'),
+      ),
+    );
     await subscriber.subscribe('liveness-test');
     const read = blocked.blpop('never-pushed', 8).catch(() => null);
     const idsBefore = await Promise.all([request.client('ID'), queue.client('ID')]);

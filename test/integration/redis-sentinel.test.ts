@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findRedisServer, freePort, pingRedis } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
+import { LoopbackSentinel } from '../support/loopback-sentinel';
 import { fixtureSkills, repoRoot, ServiceProcess, startGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -13,7 +13,7 @@ const MASTER_NAME = 'skillrun-master';
 
 describe('Redis through Sentinel', () => {
   let system: TestSystem;
-  let sentinel: ChildProcess | undefined;
+  let sentinel: LoopbackSentinel | undefined;
   let sentinelPort = 0;
   let dir: string;
 
@@ -21,23 +21,16 @@ describe('Redis through Sentinel', () => {
     system = await TestSystem.start();
     dir = await mkdtemp(join(tmpdir(), 'skillrun-sentinel-'));
     const master = new URL(system.redis.url);
-    sentinelPort = await freePort();
-    // Sentinel rewrites its configuration file, so it gets one of its own.
-    const config = join(dir, 'sentinel.conf');
-    await writeFile(
-      config,
-      `port ${sentinelPort}\nbind 127.0.0.1\nsentinel monitor ${MASTER_NAME} ${master.hostname} ${master.port} 1\n`,
+    sentinel = await LoopbackSentinel.start(
+      MASTER_NAME,
+      { host: master.hostname, port: Number(master.port) },
+      dir,
     );
-    sentinel = spawn(findRedisServer() ?? 'redis-server', [config, '--sentinel'], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (!(await pingRedis(`redis://127.0.0.1:${sentinelPort}`, 200))) {
-      if (Date.now() > deadline) throw new Error('the Sentinel did not answer');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    sentinelPort = sentinel.port;
   });
   afterAll(async () => {
     await system?.stop();
-    sentinel?.kill();
+    sentinel?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -185,6 +185,44 @@ describe('the registry: POST /skills, versions, deprecation, search', () => {
     }
   });
 
+  it("validates inputs with the descriptor's x-inputs_schema: $defs its parameters' $refs point into", async () => {
+    const address = {
+      type: 'object',
+      properties: { city: { type: 'string' }, zip: { type: 'integer' } },
+      required: ['city'],
+    };
+    const descriptor = descriptorLike({
+      id: 'com.example.defs',
+      access: 'public',
+      auth: { type: 'none' },
+      inputs: [{ name: 'address', type: 'any', required: true, schema: { $ref: '#/$defs/address' } }],
+      'x-inputs_schema': { $defs: { address }, additionalProperties: false },
+    });
+    expect((await register(descriptor)).status).toBe(201);
+    const fetched = await system.client.request<SkillDescriptor>('/skills/com.example.defs');
+    expect(fetched.body['x-inputs_schema']).toEqual({ $defs: { address }, additionalProperties: false });
+    const invoke = (inputs: unknown) =>
+      system.client.request<Envelope>('/skills/com.example.defs/invoke', {
+        json: { skill_id: 'com.example.defs', caller: { id: 'tester', type: 'user' }, inputs },
+      });
+    const missing = await invoke({ address: { zip: 75001 } });
+    expect([missing.status, missing.body.error.details?.map((detail) => detail.path)]).toEqual([
+      400,
+      ['/inputs/address/city'],
+    ]);
+    const extra = await invoke({ address: { city: 'Lyon' }, nickname: 'x' });
+    expect(extra.status).toBe(400);
+    // Coerced through the $ref, as any input.
+    expect((await invoke({ address: { city: 'Lyon', zip: '69001' } })).status).toBe(202);
+    const said = await register(
+      descriptorLike({ id: 'com.example.defs-2', 'x-inputs_schema': { required: ['text'] } }),
+    );
+    expect([said.status, said.body.error.details?.map((detail) => detail.path)]).toEqual([
+      400,
+      ['/x-inputs_schema/required'],
+    ]);
+  });
+
   it('refuses hostile schemas at registration: catastrophic patterns, huge and deep schemas', async () => {
     const withOutput = (id: string, schema: unknown) =>
       descriptorLike({

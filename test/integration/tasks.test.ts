@@ -180,6 +180,34 @@ describe('task skills: work done by a person or an agent', () => {
     expect((await client.status('review_request', id)).output).toEqual({ approved: true });
   });
 
+  it("lets a link act for the caller who issued it: another's claim holds it back, and does not spend it", async () => {
+    const id = await openTask('review_request', { document: 'claimed after the mail' });
+    const reviewers = await post<{ url: string }>('reviewer', `/tasks/${id}/link`);
+    expect(reviewers.status).toBe(201);
+    expect((await post('lead', `/tasks/${id}/claim`)).status).toBe(200);
+    // The lead holds the task now: the reviewer's link is refused as the reviewer would be, each time.
+    const path = new URL(reviewers.body.url).pathname;
+    for (const _ of [1, 2]) {
+      const refused = await client.request<Refusal>(`${path}/complete`, {
+        json: { output: { approved: true } },
+      });
+      expect([refused.status, refused.body.error?.code]).toEqual([409, 'TASK_CLAIMED']);
+    }
+    const late = await post('reviewer', `/tasks/${id}/link`);
+    expect([late.status, late.body.error?.code]).toEqual([409, 'TASK_CLAIMED']);
+    // The holder's own link hands it in.
+    const leads = await post<{ url: string }>('lead', `/tasks/${id}/link`);
+    expect(leads.status).toBe(201);
+    const done = await client.request<Execution>(`${new URL(leads.body.url).pathname}/complete`, {
+      json: { output: { approved: false } },
+    });
+    expect([done.status, done.body.status, done.body.output]).toEqual([
+      200,
+      'completed',
+      { approved: false },
+    ]);
+  });
+
   it('resumes a composite when its task step is handed in', async () => {
     const accepted = await client.invoke('publish_flow', { text: 'the launch' });
     const parent = String(accepted.body.execution_id);

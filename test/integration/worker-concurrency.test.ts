@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Execution } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mostAtOnce } from '../support/most-at-once';
 import { TestSystem } from '../support/system';
 
 const SLEEPY = fileURLToPath(new URL('../fixtures/skills/sleepy', import.meta.url));
@@ -20,23 +20,6 @@ function sleepyCopies(count: number): { dir: string; names: string[] } {
     writeFileSync(join(dir, name, 'skill.json'), JSON.stringify({ ...definition, name }));
   }
   return { dir, names };
-}
-
-/** The most executions whose [started_at, completed_at] intervals overlap at one instant. */
-function mostAtOnce(executions: Execution[]): number {
-  const edges = executions.flatMap((execution) => [
-    { at: Date.parse(execution.timestamps.started_at ?? ''), step: 1 },
-    { at: Date.parse(execution.timestamps.completed_at ?? ''), step: -1 },
-  ]);
-  // An end and a start at the same millisecond do not overlap: ends first.
-  edges.sort((a, b) => a.at - b.at || a.step - b.step);
-  let running = 0;
-  let most = 0;
-  for (const edge of edges) {
-    running += edge.step;
-    most = Math.max(most, running);
-  }
-  return most;
 }
 
 describe('WORKER_CONCURRENCY across the skills a worker hosts', () => {

@@ -3,7 +3,10 @@ import type { Execution } from '@skillrun/core';
 export interface StreamEvent {
   id: string;
   event: string;
+  /** A `status` event's data. */
   execution: Execution;
+  /** The data of any event, parsed (a `chunk` event's `{seq, chunk}`). */
+  data: unknown;
 }
 
 export interface ReadOptions {
@@ -46,7 +49,8 @@ export async function readStream(
             .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]),
         );
         if (fields.data === undefined) continue;
-        events.push({ id: fields.id ?? '', event: fields.event ?? '', execution: JSON.parse(fields.data) });
+        const data: unknown = JSON.parse(fields.data);
+        events.push({ id: fields.id ?? '', event: fields.event ?? '', execution: data as Execution, data });
         if (events.length === options.stopAfter || options.until?.(events)) {
           controller.abort();
           return { status: 200, events, contentType };

@@ -10,6 +10,9 @@ export interface FakeUsage {
  * One scripted reply. `status` makes it an error (with `retryAfter` seconds or `retryAfterMs` as
  * headers, and `body`, default an OpenAI-style error); otherwise a completion whose content is
  * `JSON.stringify(json)` or `content`, or a `refusal`, ending with `finishReason` (default "stop").
+ * A request with `stream: true` is answered as server-sent events: one `data:` chunk per piece of
+ * `deltas` (by default the content in pieces of `deltaChars`, 4), `deltaPauseMs` apart, then the
+ * finish, the usage if `stream_options.include_usage` asks for it, and `data: [DONE]`.
  */
 export interface FakeAnswer {
   json?: unknown;
@@ -20,14 +23,24 @@ export interface FakeAnswer {
   retryAfter?: number;
   retryAfterMs?: number;
   body?: unknown;
+  /** A completion that calls these tools (finish reason `tool_calls`; `arguments` sent as JSON text). */
+  toolCalls?: { name: string; arguments: unknown }[];
   /** Reply after this long; a client that disconnects first is counted in `aborted`. */
   delayMs?: number;
+  /** Streamed: the content's pieces, in order (they must add up to the content). */
+  deltas?: string[];
+  /** Streamed without `deltas`: the length of each piece of the content. */
+  deltaChars?: number;
+  /** Streamed: the pause between two pieces. */
+  deltaPauseMs?: number;
   usage?: Partial<FakeUsage>;
 }
 
 export interface FakeLlmRequestBody {
   model?: string;
   messages: { role: string; content: string }[];
+  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  tool_choice?: unknown;
   response_format?: { type: string; json_schema?: { name: string; schema?: unknown; strict?: boolean } };
   temperature?: number;
   max_tokens?: number;
@@ -157,6 +170,15 @@ function sendAnswer(res: ServerResponse, answer: FakeAnswer, body: FakeLlmReques
   }
   const content = answer.json === undefined ? (answer.content ?? null) : JSON.stringify(answer.json);
   const usage = { ...DEFAULT_FAKE_USAGE, ...answer.usage };
+  if (body.stream === true) {
+    void sendStream(res, answer, body, serial, content, usage);
+    return;
+  }
+  const toolCalls = answer.toolCalls?.map((call, index) => ({
+    id: `call_${serial}_${index}`,
+    type: 'function',
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
   send(res, 200, {
     id: `chatcmpl-fake-${serial}`,
     object: 'chat.completion',
@@ -165,13 +187,57 @@ function sendAnswer(res: ServerResponse, answer: FakeAnswer, body: FakeLlmReques
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content, refusal: answer.refusal ?? null },
-        finish_reason: answer.finishReason ?? 'stop',
+        message: {
+          role: 'assistant',
+          content,
+          refusal: answer.refusal ?? null,
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: toolCalls ? 'tool_calls' : (answer.finishReason ?? 'stop'),
         logprobs: null,
       },
     ],
     usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
   });
+}
+
+/** A completion as OpenAI streams it: `chat.completion.chunk`s as server-sent events. */
+async function sendStream(
+  res: ServerResponse,
+  answer: FakeAnswer,
+  body: FakeLlmRequestBody,
+  serial: number,
+  content: string | null,
+  usage: FakeUsage,
+): Promise<void> {
+  const head = {
+    id: `chatcmpl-fake-${serial}`,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'fake-model',
+  };
+  const write = (chunk: object) => {
+    if (!res.destroyed) res.write(`data: ${JSON.stringify({ ...head, ...chunk })}\n\n`);
+  };
+  const size = answer.deltaChars ?? 4;
+  const text = content ?? '';
+  const deltas =
+    answer.deltas ??
+    Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  write({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  for (const delta of deltas) {
+    if (answer.deltaPauseMs) await new Promise((resolve) => setTimeout(resolve, answer.deltaPauseMs));
+    write({ choices: [{ index: 0, delta: { content: delta }, finish_reason: null }] });
+  }
+  if (answer.refusal)
+    write({ choices: [{ index: 0, delta: { refusal: answer.refusal }, finish_reason: null }] });
+  write({ choices: [{ index: 0, delta: {}, finish_reason: answer.finishReason ?? 'stop' }] });
+  const options = body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage) {
+    write({ choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+  }
+  if (!res.destroyed) res.end('data: [DONE]\n\n');
 }
 
 function send(

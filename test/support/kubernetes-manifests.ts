@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
@@ -57,6 +58,26 @@ export function containerOf(deployment: KubeObject): IContainer {
   const containers = (deployment.spec as IDeployment['spec'])?.template.spec?.containers ?? [];
   if (containers.length !== 1) throw new Error(`${deployment.metadata.name}: one container expected`);
   return containers[0] as IContainer;
+}
+
+/** What `kubectl kustomize DIR` renders (the YAML `kubectl apply -k DIR` would apply). */
+export function kustomize(dir: string): string {
+  return execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+}
+
+/**
+ * The environment a container starts with, but for Secrets: each ConfigMap it reads whole, then
+ * its own plain variables over them (as the kubelet does); throws on a ConfigMap that is not there.
+ */
+export function startEnvOf(container: IContainer, objects: KubeObject[]): Record<string, string> {
+  const fromConfigMaps = (container.envFrom ?? []).flatMap((source) => {
+    const name = source.configMapRef?.name;
+    if (name === undefined) return [];
+    const configMap = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === name);
+    if (!configMap) throw new Error(`${container.name} reads ConfigMap ${name}, which is not there`);
+    return Object.entries(configMap.data ?? {});
+  });
+  return { ...Object.fromEntries(fromConfigMaps), ...envOf(container) };
 }
 
 /** A container's plain environment (value, not valueFrom), by name. */

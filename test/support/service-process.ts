@@ -6,6 +6,12 @@ import { nodeArgsOf } from '../../scripts/node-args.mjs';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const fixtureSkills = fileURLToPath(new URL('../fixtures/skills', import.meta.url));
 
+export interface SpawnOptions {
+  prefix?: readonly string[];
+  ownGroup?: boolean;
+  nodeFlags?: readonly string[];
+}
+
 export interface LogLine {
   msg?: string;
   level?: number;
@@ -40,13 +46,29 @@ export class ServiceProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  /** `standalone`: the whole service in one process, as `npm start` runs it. */
-  static spawn(app: 'gateway' | 'worker' | 'standalone', env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, nodeArgsOf(app === 'standalone' ? 'start' : `start:${app}`), {
+  /**
+   * `standalone`: the whole service in one process, as `npm start` runs it. `prefix`: a command
+   * that runs node elsewhere (NetworkNamespace's `exec`). `ownGroup`: in a process group of its
+   * own, as a terminal's job is, for `interrupt()`. `nodeFlags`: more flags for node (a test's
+   * instruments, such as `--trace-gc`), before the start script's own.
+   */
+  static spawn(
+    app: 'gateway' | 'worker' | 'standalone',
+    env: Record<string, string>,
+    { prefix = [], ownGroup = false, nodeFlags = [] }: SpawnOptions = {},
+  ): ServiceProcess {
+    const [command = '', ...args] = [
+      ...prefix,
+      process.execPath,
+      ...nodeFlags,
+      ...nodeArgsOf(app === 'standalone' ? 'start' : `start:${app}`),
+    ];
+    const child = spawn(command, args, {
       cwd: repoRoot,
       // Workers' /metrics on any free port: several run at once here.
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: ownGroup,
     });
     return new ServiceProcess(child, app);
   }
@@ -76,6 +98,14 @@ export class ServiceProcess {
     const ready = this.logs.find((line) => line.msg === 'worker ready');
     if (!ready) throw new Error(`${this.name} has not said it is ready`);
     return `http://127.0.0.1:${ready.metrics_port}/metrics`;
+  }
+
+  /** Ctrl-C in its terminal (SIGINT), or the terminal closed (SIGHUP): to its whole process group (spawned with `ownGroup`). */
+  interrupt(signal: 'SIGINT' | 'SIGHUP' = 'SIGINT'): Promise<number | null> {
+    const { pid } = this.child;
+    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null)
+      process.kill(-pid, signal);
+    return this.exited;
   }
 
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -118,8 +148,11 @@ export async function startGateway(env: Record<string, string>): Promise<Started
   return { url, process: gateway };
 }
 
-export async function startWorker(env: Record<string, string>): Promise<ServiceProcess> {
-  const worker = ServiceProcess.spawn('worker', { SKILLS_DIR: fixtureSkills, ...env });
+export async function startWorker(
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): Promise<ServiceProcess> {
+  const worker = ServiceProcess.spawn('worker', { SKILLS_DIR: fixtureSkills, ...env }, { nodeFlags });
   await worker.waitForLog((line) => line.msg === 'worker ready', START_TIMEOUT_MS);
   return worker;
 }

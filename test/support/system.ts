@@ -1,15 +1,19 @@
 import { Client } from './client';
+import { type ClusterOptions, type RedisCluster, startCluster } from './redis-cluster';
 import { type ServiceProcess, type StartedGateway, startGateway, startWorker } from './service-process';
 import { startTestRedis, type TestRedis, type TestRedisOptions } from './test-redis';
 
-/** A gateway and workers on a Redis of their own: what each integration test file runs against. */
-export class TestSystem {
+/**
+ * A gateway and workers on a Redis of their own (one server, or a cluster): what each integration
+ * test file runs against.
+ */
+export class TestSystem<R extends TestRedis | RedisCluster = TestRedis> {
   readonly workers: ServiceProcess[] = [];
   /** Gateways besides the first, as replicas behind a load balancer would be. */
   readonly replicas: StartedGateway[] = [];
 
   private constructor(
-    readonly redis: TestRedis,
+    readonly redis: R,
     readonly gateway: StartedGateway,
     readonly env: Record<string, string>,
   ) {}
@@ -23,9 +27,31 @@ export class TestSystem {
     redisOptions: TestRedisOptions = {},
   ): Promise<TestSystem> {
     const redis = await startTestRedis(redisOptions);
-    const shared = { REDIS_URL: redis.url, RETRY_BACKOFF_MS: '100', HEARTBEAT_INTERVAL_MS: '500', ...env };
-    const gateway = await startGateway({ ...shared, SKILL_CACHE_MS: '0' });
-    return new TestSystem(redis, gateway, shared);
+    return TestSystem.on(redis, { REDIS_URL: redis.url }, env);
+  }
+
+  /** The same on a Redis Cluster of its own (REDIS_CLUSTER_NODES). */
+  static async startOnCluster(
+    env: Record<string, string> = {},
+    clusterOptions: ClusterOptions = { masters: 3 },
+  ): Promise<TestSystem<RedisCluster>> {
+    const cluster = await startCluster(clusterOptions);
+    return TestSystem.on(cluster, cluster.env, env);
+  }
+
+  private static async on<R extends TestRedis | RedisCluster>(
+    redis: R,
+    redisEnv: Record<string, string>,
+    env: Record<string, string>,
+  ): Promise<TestSystem<R>> {
+    const shared = { ...redisEnv, RETRY_BACKOFF_MS: '100', HEARTBEAT_INTERVAL_MS: '500', ...env };
+    try {
+      const gateway = await startGateway({ ...shared, SKILL_CACHE_MS: '0' });
+      return new TestSystem(redis, gateway, shared);
+    } catch (error) {
+      await redis.stop();
+      throw error;
+    }
   }
 
   /** Another gateway on the same Redis (without a skill cache, unless `env` sets SKILL_CACHE_MS). */
@@ -35,8 +61,12 @@ export class TestSystem {
     return gateway;
   }
 
-  async addWorker(env: Record<string, string> = {}): Promise<ServiceProcess> {
-    const worker = await startWorker({ ...this.env, ...env });
+  /** `nodeFlags`: more flags for the worker's node (a test's instruments). */
+  async addWorker(
+    env: Record<string, string> = {},
+    nodeFlags: readonly string[] = [],
+  ): Promise<ServiceProcess> {
+    const worker = await startWorker({ ...this.env, ...env }, nodeFlags);
     this.workers.push(worker);
     return worker;
   }

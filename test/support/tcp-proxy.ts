@@ -7,7 +7,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * side closes, so does the other, as a real network path would.
  */
 export class TcpProxy {
-  private readonly pairs = new Set<{ client: Socket; server: Socket; replies: boolean }>();
+  private readonly pairs = new Set<Pair>();
   private partitioned = false;
 
   private constructor(
@@ -31,7 +31,25 @@ export class TcpProxy {
 
   /** From now on, what the server answers on the connections open now is dropped; new ones are spared. */
   dropReplies(): void {
-    for (const pair of this.pairs) pair.replies = false;
+    for (const pair of this.pairs) pair.replies = 'drop';
+  }
+
+  /**
+   * From now on, what the server answers on the connections open now is held back (new ones are
+   * spared) until releaseReplies(): a client that waits for a reply before it sends more sends
+   * nothing more meanwhile.
+   */
+  holdReplies(): void {
+    for (const pair of this.pairs) pair.replies = [];
+  }
+
+  /** The replies held back are delivered, in order, and replies flow again. */
+  releaseReplies(): void {
+    for (const pair of this.pairs) {
+      const held = pair.replies;
+      pair.replies = 'pass';
+      if (Array.isArray(held)) for (const chunk of held) pair.client.write(chunk);
+    }
   }
 
   /**
@@ -66,15 +84,16 @@ export class TcpProxy {
 
   private pipe(client: Socket, target: { host: string; port: number }): void {
     const server = connect(target);
-    const pair = { client, server, replies: true };
+    const pair: Pair = { client, server, replies: 'pass' };
     this.pairs.add(pair);
     if (this.partitioned) {
       client.pause();
       server.pause();
     }
     client.on('data', (chunk) => server.write(chunk));
-    server.on('data', (chunk) => {
-      if (pair.replies) client.write(chunk);
+    server.on('data', (chunk: Buffer) => {
+      if (Array.isArray(pair.replies)) pair.replies.push(chunk);
+      else if (pair.replies === 'pass') client.write(chunk);
     });
     const end = () => {
       this.pairs.delete(pair);
@@ -86,4 +105,11 @@ export class TcpProxy {
       socket.on('error', end);
     }
   }
+}
+
+/** A client's connection and the proxy's to the server; what becomes of the server's replies. */
+interface Pair {
+  client: Socket;
+  server: Socket;
+  replies: 'pass' | 'drop' | Buffer[];
 }

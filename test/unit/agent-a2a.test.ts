@@ -77,6 +77,7 @@ describe('skills as A2A', () => {
     const card = agentCardJson([open, restricted], {
       baseUrl: 'https://skills.example.com',
       providerName: 'acme',
+      plainText: false,
     });
     const parsed = AgentCard.fromJSON(card);
     expect(AgentCard.toJSON(parsed)).toEqual(withoutEmpty(card));
@@ -91,5 +92,15 @@ describe('skills as A2A', () => {
       'JSONRPC 0.3 https://skills.example.com/a2a',
       'HTTP+JSON 1.0 https://skills.example.com/a2a/rest',
     ]);
+  });
+
+  it('takes plain text as an input mode, and says so, only when plain-text messages are routed', () => {
+    const context = { baseUrl: 'https://skills.example.com', providerName: 'acme' };
+    const routed = agentCardJson([open], { ...context, plainText: true });
+    expect(routed.defaultInputModes).toEqual(['application/json', 'text/plain']);
+    expect(routed.description).toMatch(/plain text/);
+    const unrouted = agentCardJson([open], { ...context, plainText: false });
+    expect(unrouted.defaultInputModes).toEqual(['application/json']);
+    expect(unrouted.description).not.toMatch(/plain text/);
   });
 });

@@ -137,6 +137,43 @@ describe('a skill as an MCP tool', () => {
     expect(validate(toStructuredContent(looseSkill, ['a']))).toBe(true);
   });
 
+  it("keeps the input schema's $schema, $defs and additionalProperties, so a $ref into $defs resolves", () => {
+    // The conformance suite's json-schema-2020-12 example, and an output that is wrapped.
+    const input = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: {
+        address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+      },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    };
+    const output = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $defs: { label: { type: 'string', minLength: 1 } },
+      type: 'array',
+      items: { $ref: '#/$defs/label' },
+    };
+    const skill = descriptorOf({ input, output });
+    const tool = toMcpTool(skill);
+    expect(tool.inputSchema).toEqual(input);
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const validateInput = ajv.compile(tool.inputSchema);
+    expect(validateInput({ name: 'a', address: { city: 'Lyon' } })).toBe(true);
+    expect(validateInput({ address: { city: 7 } })).toBe(false);
+    expect(validateInput({ nickname: 'a' })).toBe(false);
+    expect(tool.outputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $defs: { label: { type: 'string', minLength: 1 } },
+      type: 'object',
+      properties: { result: { type: 'array', items: { $ref: '#/$defs/label' } } },
+      required: ['result'],
+    });
+    const validateOutput = ajv.compile(tool.outputSchema);
+    expect(validateOutput(toStructuredContent(skill, ['a']))).toBe(true);
+    expect(validateOutput(toStructuredContent(skill, ['']))).toBe(false);
+  });
+
   it('says when the version is deprecated', () => {
     const deprecated = {
       ...strictSkill,

@@ -19,6 +19,8 @@ describe('skillrun exit codes and error reports', () => {
       [refusal('MISSING_REQUIRED_PARAM', 400), ExitCode.Usage],
       [refusal('SKILL_NOT_FOUND', 404), ExitCode.NotFound],
       [refusal('EXECUTION_NOT_FOUND', 404), ExitCode.NotFound],
+      [refusal('SCHEDULE_NOT_FOUND', 404), ExitCode.NotFound],
+      [refusal('SCHEDULE_LIMIT_EXCEEDED', 429), ExitCode.Failed],
       [refusal('AUTH_REQUIRED', 401), ExitCode.Auth],
       [refusal('ACCESS_DENIED', 403), ExitCode.Auth],
       [refusal('SERVICE_UNAVAILABLE', 503), ExitCode.Unavailable],

@@ -15,6 +15,18 @@ const asSkillPage = (value: core.SkillSearchPage): client.SkillPage => value;
 const asExecutionPage = (value: core.ExecutionListPage): client.ExecutionPage => value;
 const asVersions = (value: core.SkillVersionList): client.SkillVersionList => value;
 const asCaller = (value: core.CallerIdentity): client.CallerIdentity => value;
+const asBatchAccepted = (value: core.BatchAccepted): client.BatchAccepted => value;
+const asBatchView = (value: core.BatchView): client.BatchView => value;
+const asBatchItem = (value: client.BatchItem): core.BatchItem => value;
+const asSchedule = (value: core.Schedule): client.Schedule => value;
+const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => value;
+const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
+const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
+const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
+const asCancelFilter = (
+  value: Omit<client.ExecutionQuery, 'status'> & { status?: string },
+): core.ExecutionFilter => value;
 const asInvocationContext = (
   value: client.InvocationContext,
 ): NonNullable<core.InvocationRequest['context']> => value;
@@ -72,7 +84,17 @@ describe("the client's protocol types against core's", () => {
       asVersions,
       asCaller,
       asInvocationContext,
-    ]).toHaveLength(9);
+      asBatchAccepted,
+      asBatchView,
+      asBatchItem,
+      asSchedule,
+      asSchedulePage,
+      asNewSchedule,
+      asScheduleChange,
+      asPauseState,
+      asCancelResult,
+      asCancelFilter,
+    ]).toHaveLength(19);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -1,5 +1,6 @@
 import { type SkillDescriptor, SkillrunClient, SkillrunError } from '@skillrun/client';
 import { describe, expect, it } from 'vitest';
+import { descriptorAt } from '../support/client-descriptor';
 
 interface Seen {
   method: string;
@@ -30,28 +31,6 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 const accepted = { execution_id: 'e1', status: 'accepted', skill_id: 'x' };
-
-function descriptorAt(origin: string, auth: SkillDescriptor['auth']): SkillDescriptor {
-  return {
-    protocol: { version: '1.0.0' },
-    id: 'x',
-    name: 'x',
-    version: '1.0.0',
-    capability_type: 'api',
-    description: '',
-    provider: { name: 'p' },
-    endpoint: {
-      url: `${origin}/x/invoke`,
-      status_url: `${origin}/x/status/{execution_id}`,
-      result_url: `${origin}/x/result/{execution_id}`,
-      retry: { max_attempts: 1, backoff_ms: 1 },
-    },
-    inputs: [],
-    output: { content_type: 'application/json', schema: {} },
-    auth,
-    access: 'public',
-  };
-}
 
 const fast = { retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 5 } };
 
@@ -238,5 +217,51 @@ describe('the client sends the credentials the descriptor’s auth names, where 
     // Another provider's answer naming itself is not believed: only the service says where it is.
     expect(seen.slice(3).map((request) => request.headers['x-api-key'])).toEqual([undefined, undefined]);
     expect(withheld).toEqual(['http://p.test']);
+  });
+});
+
+describe('flow control in the client', () => {
+  it('sends concurrency_key and debounce in the context, and says when a call was debounced', async () => {
+    const { seen, fetch } = scripted([json(202, accepted), json(202, accepted, { debounced: 'true' })]);
+    const client = new SkillrunClient({ ...fast, fetch });
+    const descriptor = descriptorAt('http://p.test', { type: 'none' });
+    const context = { concurrency_key: 'customer-7', debounce: { key: 'edits', delay_ms: 500 } };
+    const first = await client.invoke(descriptor, {}, { context });
+    const second = await client.invoke(descriptor, {}, { context });
+    expect(seen.map((request) => (request.body as { context?: unknown }).context)).toEqual([
+      context,
+      context,
+    ]);
+    expect([first.debounced, second.debounced]).toEqual([undefined, true]);
+  });
+});
+
+describe("the client's operator controls", () => {
+  it('pauses and resumes a skill, and cancels what a filter finds, with the service key', async () => {
+    const { seen, fetch } = scripted([
+      json(200, { skill_id: 'x', paused: true, paused_at: '2030-01-01T00:00:00.000Z', paused_by: 'ops' }),
+      json(503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'Redis' } }, { 'retry-after': '0' }),
+      json(200, { skill_id: 'x', paused: false }),
+      json(200, { canceled: 3, next_cursor: 'c2' }),
+    ]);
+    const client = new SkillrunClient({ apiKey: 'k1', baseUrl: 'http://127.0.0.1:3000', fetch, ...fast });
+    expect(await client.pauseSkill('x')).toMatchObject({ paused: true, paused_by: 'ops' });
+    // Both are idempotent: one that may not have been served is sent again.
+    expect(await client.resumeSkill('x')).toEqual({ skill_id: 'x', paused: false });
+    expect(
+      await client.cancelExecutions({ skill_id: 'x', status: ['accepted', 'running'], limit: 500 }),
+    ).toEqual({
+      canceled: 3,
+      next_cursor: 'c2',
+    });
+    expect(seen.map((request) => `${request.method} ${request.url} ${request.headers['x-api-key']}`)).toEqual(
+      [
+        'POST http://127.0.0.1:3000/skills/x/pause k1',
+        'POST http://127.0.0.1:3000/skills/x/resume k1',
+        'POST http://127.0.0.1:3000/skills/x/resume k1',
+        'POST http://127.0.0.1:3000/executions/cancel k1',
+      ],
+    );
+    expect(seen[3]?.body).toEqual({ skill_id: 'x', status: 'accepted,running', limit: 500 });
   });
 });

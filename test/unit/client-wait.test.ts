@@ -1,5 +1,6 @@
 import { type ExecutionHandle, SkillrunClient } from '@skillrun/client';
 import { describe, expect, it } from 'vitest';
+import { descriptorAt } from '../support/client-descriptor';
 
 const origin = 'http://p.test';
 
@@ -11,20 +12,7 @@ const handle = (withEvents: boolean): ExecutionHandle => ({
   resultUrl: `${origin}/result/e1`,
   ...(withEvents ? { eventsUrl: `${origin}/events/e1` } : {}),
   accepted: { execution_id: 'e1', status: 'accepted', skill_id: 'x' },
-  descriptor: {
-    protocol: { version: '1.0.0' },
-    id: 'x',
-    name: 'x',
-    version: '1.0.0',
-    capability_type: 'api',
-    description: '',
-    provider: { name: 'p' },
-    endpoint: { url: `${origin}/invoke`, status_url: `${origin}/status`, result_url: `${origin}/result` },
-    inputs: [],
-    output: { content_type: 'application/json', schema: {} },
-    auth: { type: 'none' },
-    access: 'public',
-  },
+  descriptor: descriptorAt(origin),
 });
 
 const execution = (status: string, extra: Record<string, unknown> = {}) => ({

@@ -80,6 +80,26 @@ describe('ExecutionWatcher', () => {
     await ending;
   });
 
+  it('tells a stream of more output apart from a change, and wakes no wait for a change with it', async () => {
+    const { watcher, opened, inbox } = standIn();
+    const watch = watcher.watch('a');
+    opened[0]?.connect();
+    await watch?.subscribed;
+    let changed = false;
+    const change = watch?.until(anyChange, 60_000, never).then(() => {
+      changed = true;
+    });
+    opened[0]?.publish(inbox, 'a', 'chunk');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(changed).toBe(false);
+    expect(await watch?.next(60_000, never)).toBe('chunks');
+    opened[0]?.publish(inbox, 'a', 'chunk');
+    opened[0]?.publish(inbox, 'a', 'running');
+    expect(await watch?.next(60_000, never)).toBe('changed');
+    await change;
+    expect(await watch?.next(10, never)).toBe('timeout');
+  });
+
   it('hands the end, with the record it carries, to every request watching that execution', async () => {
     const { watcher, opened, inbox } = standIn();
     const [first, second] = [watcher.watch('a'), watcher.watch('a')];

@@ -11,11 +11,13 @@ type Json = Record<string, unknown>;
 
 // Routes are registered when the slices are built; none of these stand-ins is called, and the
 // connection, which scripts are defined on, never connects.
+const redis = new Redis({ lazyConnect: true });
 const slices = gatewaySlices({
   config: loadGatewayConfig({ PUBLIC_BASE_URL: 'http://localhost:3000', QUEUE_DASHBOARD: 'false' }),
   keys: new RedisKeys('test'),
-  redis: new Redis({ lazyConnect: true }),
-  queues: { webhooks: () => ({}) },
+  redis,
+  queues: { webhooks: () => ({}), schedules: () => ({}) },
+  durable: { redis },
   descriptors: { defaults: { auth: { type: 'none' } } },
   registry: {},
   logger: {},
@@ -31,6 +33,8 @@ const PARAMETER_NAMES: Record<string, string> = {
   token: 'token',
   webhookId: 'webhook_id',
   deliveryId: 'delivery_id',
+  batchId: 'batch_id',
+  scheduleId: 'schedule_id',
 };
 
 /** What Express 5's router keeps per `use` or route: the parts this test reads. */
@@ -126,7 +130,9 @@ describe('the OpenAPI document', () => {
     // Swagger UI and the console are middleware mounted at /docs and /console (a page and its
     // assets); the document names each page.
     // A2A's HTTP+JSON binding is @a2a-js/sdk's router mounted at /a2a/rest; the document names its operations.
-    expect(mounts).toEqual(['/console', '/a2a/rest', '/docs']);
+    // The JSON-RPC endpoints' error handler (their refusals in JSON-RPC) is mounted at each one's
+    // path; the document names /mcp and /a2a.
+    expect(mounts).toEqual(['/console', '/a2a/rest', '/mcp', '/a2a', '/docs']);
     const a2aRest = documentedOperations().filter((operation) => operation.includes(' /a2a/rest/'));
     const served = [...routes, 'GET /docs', 'GET /console', ...a2aRest];
     expect(new Set(served).size, 'a route is registered twice').toBe(served.length);
@@ -147,8 +153,9 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('answers every error with the ErrorEnvelope schema', () => {
+  it('answers every error with the ErrorEnvelope schema (in a JSON-RPC error response on /mcp and /a2a)', () => {
     const envelope = '#/components/schemas/ErrorEnvelope';
+    const jsonRpc = '#/components/schemas/JsonRpcErrorResponse';
     let errors = 0;
     for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
       for (const method of Object.keys(item).filter((key) => HTTP_METHODS.includes(key))) {
@@ -160,13 +167,33 @@ describe('the OpenAPI document', () => {
           const content = response?.content as Record<string, { schema?: Json }> | undefined;
           expect(Object.keys(content ?? {}), `${method} ${path} ${status}`).toEqual(['application/json']);
           expect(content?.['application/json']?.schema, `${method} ${path} ${status}`).toEqual({
-            $ref: envelope,
+            $ref: path === '/mcp' || path === '/a2a' ? jsonRpc : envelope,
           });
         }
       }
     }
     expect(errors).toBeGreaterThan(0);
     expect(resolve(envelope)).toMatchObject({ type: 'object', required: ['error'] });
+    expect(resolve(`${jsonRpc}/properties/error/properties/data`)).toEqual(resolve(envelope));
+  });
+
+  it("publishes an invocation's delayed start: context.delay_ms or run_at (a closed context), and scheduled_for", () => {
+    const invoke = (document.paths as Record<string, Record<string, Json>>)['/skills/{skill_id}/invoke']
+      ?.post;
+    expect(invoke?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/InvocationRequest' } } },
+    });
+    expect(invoke?.responses).toHaveProperty('400');
+    expect(resolve('#/components/schemas/InvocationRequest/properties/context')).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        delay_ms: { type: 'integer', minimum: 0 },
+        run_at: { type: 'string', format: 'date-time' },
+      },
+    });
+    expect(
+      resolve('#/components/schemas/Execution/properties/timestamps/properties/scheduled_for'),
+    ).toMatchObject({ type: 'string', format: 'date-time' });
   });
 
   it('has no $ref that does not resolve', () => {

@@ -1,4 +1,4 @@
-import { type ParameterDefinition, toInputSchema, toParameterDefinitions } from '@skillrun/core';
+import { type ParameterDefinition, toDescriptorInputs, toInputSchema } from '@skillrun/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -61,14 +61,30 @@ const property = fc.record(
   { requiredKeys: [] },
 );
 
+/** An input schema's own keywords beyond type, properties and required (x-inputs_schema). */
+const rootKeywords = fc.record(
+  {
+    $schema: fc.constant('https://json-schema.org/draft/2020-12/schema'),
+    $defs: fc.dictionary(parameterName, property),
+    additionalProperties: fc.boolean(),
+    title: fc.string(),
+    minProperties: fc.nat(),
+  },
+  { requiredKeys: [] },
+);
+
 const inputSchemas = fc
-  .uniqueArray(fc.tuple(parameterName, property, fc.boolean()), {
-    selector: ([name]) => name,
-    maxLength: 8,
-  })
-  .map((entries) => {
+  .tuple(
+    fc.uniqueArray(fc.tuple(parameterName, property, fc.boolean()), {
+      selector: ([name]) => name,
+      maxLength: 8,
+    }),
+    rootKeywords,
+  )
+  .map(([entries, keywords]) => {
     const required = entries.filter(([, , isRequired]) => isRequired).map(([name]) => name);
     return {
+      ...keywords,
       type: 'object',
       properties: Object.fromEntries(entries.map(([name, schema]) => [name, schema])),
       ...(required.length > 0 ? { required } : {}),
@@ -89,7 +105,7 @@ describe('toInputSchema', () => {
       { name: 'cursor', type: 'string|null', required: false, default: null },
       { name: 'extra', type: 'any', required: false },
     ];
-    expect(toInputSchema(inputs)).toEqual({
+    expect(toInputSchema({ inputs })).toEqual({
       type: 'object',
       properties: {
         topics: { type: 'array', description: 'What to research', minItems: 1 },
@@ -102,33 +118,53 @@ describe('toInputSchema', () => {
   });
 
   it('omits required when nothing is required', () => {
-    expect(toInputSchema([{ name: 'a', type: 'string', required: false }])).toEqual({
+    expect(toInputSchema({ inputs: [{ name: 'a', type: 'string', required: false }] })).toEqual({
       type: 'object',
       properties: { a: { type: 'string' } },
     });
-    expect(toInputSchema([])).toEqual({ type: 'object', properties: {} });
+    expect(toInputSchema({ inputs: [] })).toEqual({ type: 'object', properties: {} });
   });
 
   it('declares a parameter named __proto__ as an own property, touching no prototype', () => {
-    const schema = toInputSchema([{ name: '__proto__', type: 'string', required: true }]);
+    const schema = toInputSchema({ inputs: [{ name: '__proto__', type: 'string', required: true }] });
     const properties = schema.properties as Record<string, unknown>;
     expect(Object.keys(properties)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
     expect(schema.required).toEqual(['__proto__']);
   });
 
-  it('is undone by toParameterDefinitions, for any parameter list', () => {
+  it("keeps the input schema's own keywords, $defs and the $refs into them included", () => {
+    const address = { type: 'object', properties: { city: { type: 'string' } } };
+    const described = toDescriptorInputs({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address },
+      properties: { address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    });
+    expect(described).toEqual({
+      inputs: [{ name: 'address', type: 'any', required: false, schema: { $ref: '#/$defs/address' } }],
+      'x-inputs_schema': {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $defs: { address },
+        additionalProperties: false,
+      },
+    });
+    expect(toInputSchema(described)).toMatchObject({ $defs: { address }, additionalProperties: false });
+  });
+
+  it('is undone by toDescriptorInputs, for any parameter list', () => {
     fc.assert(
-      fc.property(parameters, (list) => {
-        expect(toParameterDefinitions(toInputSchema(list))).toEqual(list);
+      fc.property(parameters, (inputs) => {
+        expect(toDescriptorInputs(toInputSchema({ inputs }))).toEqual({ inputs });
       }),
     );
   });
 
-  it('undoes toParameterDefinitions, for any object schema of properties', () => {
+  it('undoes toDescriptorInputs, for any object schema of properties and keywords of its own', () => {
     fc.assert(
       fc.property(inputSchemas, (schema) => {
-        expect(toInputSchema(toParameterDefinitions(schema))).toEqual(schema);
+        expect(toInputSchema(toDescriptorInputs(schema))).toEqual(schema);
       }),
     );
   });

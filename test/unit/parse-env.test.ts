@@ -80,6 +80,7 @@ describe('parseEnv', () => {
     expect(parseEnv(Common, {})).toEqual({
       REDIS_URL: 'redis://127.0.0.1:6379',
       KEY_PREFIX: '{skillrun}',
+      REDIS_SHARDS: 1,
       EXECUTION_TTL_SECONDS: 86_400,
       RETRY_BACKOFF_MS: 1000,
       LOG_LEVEL: 'info',
@@ -121,6 +122,18 @@ describe('loadGatewayConfig', () => {
       'http://localhost:8123',
     );
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('answers once the master has a write unless ACK_REPLICAS says; refuses it with a cluster', () => {
+    expect(loadGatewayConfig({})).toMatchObject({ ACK_REPLICAS: 0, ACK_TIMEOUT_MS: 500 });
+    expect(
+      loadGatewayConfig({ ACK_REPLICAS: '1', REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_NAME: 'm' }),
+    ).toMatchObject({
+      ACK_REPLICAS: 1,
+    });
+    expect(configError(() => loadGatewayConfig({ ACK_TIMEOUT_MS: '0' })).message).toContain('ACK_TIMEOUT_MS');
+    const cluster = { ACK_REPLICAS: '1', REDIS_CLUSTER_NODES: 'r1:6379' };
+    expect(configError(() => loadGatewayConfig(cluster)).message).toMatch(/^ACK_REPLICAS needs one master/);
   });
 
   it('trims trailing slashes from PUBLIC_BASE_URL', () => {

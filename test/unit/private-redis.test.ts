@@ -1,10 +1,14 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ConfigError } from '@skillrun/core';
 import { freePort, pingRedis, RedisServerProcess } from '@skillrun/redis-server';
 import { chooseRedis, StandaloneData } from '@skillrun/standalone';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/service-process';
 
 let scratch: string;
 
@@ -32,6 +36,25 @@ describe('chooseRedis', () => {
       await silentUrl(),
     );
     expect(choice).toEqual({ url: 'redis://my-redis:6379' });
+    expect(() => readdirSync(dataDir)).toThrow();
+  });
+
+  it('follows Sentinels or a cluster without REDIS_URL: no private redis-server, nothing probed', async () => {
+    const dataDir = join(scratch, 'data');
+    const defaultUrl = await silentUrl();
+    for (const nodes of [{ REDIS_SENTINELS: 'sentinel-1:26379' }, { REDIS_CLUSTER_NODES: 'redis-1:6379' }]) {
+      const choice = await chooseRedis(
+        { PATH: process.env.PATH, ...nodes },
+        new StandaloneData(dataDir),
+        defaultUrl,
+      );
+      expect(choice).toEqual({ url: defaultUrl, named: true });
+    }
+    const withUrl = { REDIS_URL: 'redis://:secret@my-redis:6379', REDIS_SENTINELS: 'sentinel-1:26379' };
+    expect(await chooseRedis(withUrl, new StandaloneData(dataDir), defaultUrl)).toEqual({
+      url: withUrl.REDIS_URL,
+      named: true,
+    });
     expect(() => readdirSync(dataDir)).toThrow();
   });
 
@@ -92,4 +115,50 @@ describe('chooseRedis', () => {
     expect(again.owned).toBeDefined();
     await again.owned?.stop();
   });
+
+  it('stops its private redis-server when npm start exits without stopping it (a second Ctrl-C, a deadline)', async () => {
+    // The server is in a process group of its own (Ctrl-C reaches npm start only): nothing else
+    // would stop it. A process that starts one and exits at once, as a second Ctrl-C makes it.
+    const owner = `
+      import { chooseRedis, StandaloneData } from '@skillrun/standalone';
+import { Redis } from 'ioredis';
+      const [dataDir, defaultUrl] = process.argv.slice(1);
+      const choice = await chooseRedis({ PATH: process.env.PATH }, new StandaloneData(dataDir), defaultUrl);
+      console.log(choice.url);
+      process.exit(1);`;
+    const args = [
+      '--import',
+      'tsx',
+      '--import',
+      './scripts/lua-text.mjs',
+      '--input-type=module',
+      '-e',
+      owner,
+    ];
+    const exited = await promisify(execFile)(
+      process.execPath,
+      [...args, join(scratch, 'data'), await silentUrl()],
+      {
+        cwd: repoRoot,
+      },
+    ).catch((error: { code: number; stdout: string }) => error);
+    expect(exited).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^redis:\/\/127\.0\.0\.1:\d+\n$/),
+    });
+    const url = exited.stdout.trim();
+    try {
+      await expect.poll(() => pingRedis(url), { timeout: 10_000 }).toBe(false);
+    } finally {
+      await shutDown(url);
+    }
+  }, 30_000);
 });
+
+/** Stops a Redis this test left running, if it did. */
+async function shutDown(url: string): Promise<void> {
+  if (!(await pingRedis(url))) return;
+  const redis = new Redis(url, { retryStrategy: () => null });
+  await redis.call('shutdown', 'nosave').catch(() => {});
+  redis.disconnect();
+}

@@ -119,6 +119,12 @@ describe('toSkillDescriptor', () => {
     ]);
   });
 
+  it("keeps the input schema's other keywords in x-inputs_schema, a valid descriptor still", () => {
+    const descriptor = toSkillDescriptor(skill, context);
+    expect(descriptor['x-inputs_schema']).toEqual({ additionalProperties: false });
+    expect(() => validator.parse(structuredClone(descriptor))).not.toThrow();
+  });
+
   it('has no inputs when the input schema has no properties', () => {
     const descriptor = toSkillDescriptor({ ...skill, input: { type: 'object' } }, context);
     expect(descriptor.inputs).toEqual([]);

@@ -35,6 +35,31 @@ export const validEnvelope = (): Json => ({
   skill_id: 'echo',
   inputs: { text: 'ok' },
 });
+/** A context.debounce object that breaks one of its rules: its key, its delay, its mode, a key of its own. */
+const brokenDebounce = fc.oneof(
+  fc.record({ key: fc.oneof(nonString, fc.constant(''), longerThan(256)), delay_ms: fc.constant(100) }),
+  fc.record({
+    key: fc.constant('k'),
+    delay_ms: fc.oneof(
+      fc.integer().filter((ms) => ms < 1 || ms > 86_400_000),
+      fc.double().filter((ms) => !Number.isInteger(ms)),
+      fc.constantFrom('100', null, true, [], {}),
+      hugeNumber,
+    ),
+  }),
+  fc.record({
+    key: fc.constant('k'),
+    delay_ms: fc.constant(100),
+    mode: jsonValue.filter((mode) => !['trailing', 'leading'].includes(mode as string)),
+  }),
+  fc.record({ delay_ms: fc.constant(100) }),
+  fc.record({ key: fc.constant('k') }),
+  fc.tuple(keyOutside(['key', 'delay_ms', 'mode']), jsonValue).map(([extra, value]) => {
+    const debounce: Json = { key: 'k', delay_ms: 100 };
+    own(debounce, extra, value);
+    return debounce;
+  }),
+);
 const inInputs = (body: Json, edit: (inputs: Json) => void) => {
   if (isPlainObject(body.inputs)) edit(body.inputs);
 };
@@ -130,6 +155,38 @@ const invokeBreakers = [
           anyString.filter((id) => !/^[A-Za-z0-9._:-]+$/.test(id)),
         ),
       }),
+      fc.record({
+        delay_ms: fc.oneof(
+          fc.integer({ max: -1 }),
+          fc.double().filter((ms) => !Number.isInteger(ms)),
+          fc.constantFrom('100', null, true, [], {}),
+          hugeNumber,
+        ),
+      }),
+      fc.record({
+        run_at: fc.oneof(
+          nonString,
+          anyString.map((when) => `not-a-date ${when}`),
+          fc.constantFrom(
+            '2025-13-01T00:00:00Z',
+            '2025-01-01T00:00:00',
+            '2025-01-01',
+            '9999-01-01T00:00:00Z',
+          ),
+        ),
+      }),
+      fc.record({ delay_ms: fc.nat(1000), run_at: fc.constant('2025-01-01T00:00:00Z') }),
+      fc.record({ concurrency_key: fc.oneof(nonString, fc.constant(''), longerThan(256)) }),
+      fc.record({ debounce: fc.oneof(nonObject, brokenDebounce) }),
+      // A debounce says when the execution starts: a delay or a time besides it is refused.
+      fc.record({
+        debounce: fc.constant({ key: 'k', delay_ms: 100 }),
+        delay_ms: fc.nat(1000),
+      }),
+      fc.record({
+        debounce: fc.constant({ key: 'k', delay_ms: 100 }),
+        run_at: fc.constant('2025-01-01T00:00:00Z'),
+      }),
     ),
     (body, context) => own(body, 'context', context),
   ),
@@ -140,7 +197,16 @@ const invokeBreakers = [
 const ENVELOPE_KEYS: Record<string, string[]> = {
   '': ['caller', 'skill_id', 'version', 'inputs', 'context'],
   caller: ['id', 'type', 'credentials'],
-  context: ['trace_id', 'priority', 'timeout_ms'],
+  context: [
+    'trace_id',
+    'priority',
+    'timeout_ms',
+    'queue_timeout_ms',
+    'delay_ms',
+    'run_at',
+    'concurrency_key',
+    'debounce',
+  ],
 };
 const invalidEnvelope = broken(
   () => ({ ...validEnvelope(), context: { priority: 'low' } }),

@@ -1,0 +1,235 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Execution } from '@skillrun/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkillrun } from '../support/cli-process';
+import { Client } from '../support/client';
+import type { StartedGateway } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+// context.debounce {key, delay_ms, mode}: calls of one caller with one key collapse into one
+// execution while it has not started (trailing: it runs with the last call's inputs) or within the
+// window (leading: the first runs, the rest are dropped). Every answer is 202 with that execution;
+// the collapsed ones say `Debounced: true`. The first tests run while no worker is alive (a pool
+// scaled to zero: the skills stay invocable), so no execution can start while the calls come,
+// whatever the machine's pace.
+
+const FLOW_SKILLS = fileURLToPath(new URL('../fixtures/flow-skills', import.meta.url));
+const RACING_CALLS = 1000;
+const SCALES_TO_ZERO = { WORKER_SCALE_TO_ZERO: 'true', WORKER_SKILLS: 'quick,waits' };
+
+const ms = (iso: string | undefined) => Date.parse(iso ?? '');
+
+interface Call {
+  status: number;
+  executionId: string;
+  debounced: boolean;
+}
+
+describe('debounced invocations', () => {
+  let system: TestSystem;
+  let second: StartedGateway;
+  let gates: string;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ SKILLS_DIR: FLOW_SKILLS });
+    second = await system.addGateway();
+    // SIGTERM: the worker withdraws its lease; its versions stay invocable, dormant.
+    await (await system.addWorker(SCALES_TO_ZERO)).stop();
+    gates = await mkdtemp(join(tmpdir(), 'skillrun-debounce-'));
+  });
+  afterAll(async () => {
+    await system?.stop();
+    if (gates) await rm(gates, { recursive: true, force: true });
+  });
+
+  async function call(
+    inputs: unknown,
+    debounce: Record<string, unknown>,
+    { client = system.client, skill = 'quick', caller = 'tester' } = {},
+  ): Promise<Call> {
+    // A 503 is asked again, as spec 001's consumers do: the call did not happen (a Redis call ran
+    // past REDIS_TIMEOUT_MS, which a loaded machine sees now and then during the race).
+    const answer = await client.requestAvailable(`/skills/${skill}/invoke`, {
+      json: { caller: { id: caller, type: 'service' }, skill_id: skill, inputs, context: { debounce } },
+    });
+    return {
+      status: answer.status,
+      executionId: String(answer.body.execution_id),
+      debounced: answer.headers.get('debounced') === 'true',
+    };
+  }
+
+  let raced: string;
+
+  it('collapses 1,000 calls racing through two gateways into one execution, which each answer names', async () => {
+    const clients = [system.client, new Client(second.url)];
+    const calls: Call[] = [];
+    let next = 0;
+    // 50 at a time, as clients would send them (a thousand sockets at once is not what is tested).
+    const loop = async () => {
+      for (let index = next++; index < RACING_CALLS; index = next++) {
+        const client = clients[index % 2] as Client;
+        calls.push(await call({ text: `call ${index}` }, { key: 'race', delay_ms: 500 }, { client }));
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, loop));
+    expect(calls.every((each) => each.status === 202)).toBe(true);
+    const ids = new Set(calls.map((each) => each.executionId));
+    expect(ids.size).toBe(1);
+    expect(calls.filter((each) => !each.debounced)).toHaveLength(1);
+    raced = [...ids][0] as string;
+  });
+
+  let trailing: string;
+
+  it('runs a trailing key once, with the last valid call’s inputs; an invalid call changes nothing', async () => {
+    const debounce = { key: 'edits', delay_ms: 300 };
+    const first = await call({ text: 'one' }, debounce);
+    const second = await call({ text: 'two' }, debounce);
+    const invalid = await system.client.invoke('quick', { text: '' }, { context: { debounce } });
+    const last = await call({ text: 'three' }, debounce);
+    expect(invalid.status).toBe(400);
+    expect([first.status, second.status, last.status]).toEqual([202, 202, 202]);
+    expect(new Set([first.executionId, second.executionId, last.executionId]).size).toBe(1);
+    expect([first.debounced, second.debounced, last.debounced]).toEqual([false, true, true]);
+    const status = await system.client.status('quick', first.executionId);
+    expect(status.status).toBe('accepted');
+    trailing = first.executionId;
+  });
+
+  it('runs what the calls collapsed into once a worker is there', async () => {
+    await system.addWorker({ ...SCALES_TO_ZERO, WORKER_CONCURRENCY: '4' });
+    const ran = await system.client.waitForEnd('quick', trailing, 30_000);
+    expect(ran.final.status).toBe('completed');
+    expect((ran.final.output as { text: string }).text).toBe('three');
+    const race = await system.client.waitForEnd('quick', raced, 30_000);
+    expect(race.final.status).toBe('completed');
+    expect((race.final.output as { text: string }).text).toMatch(/^call \d+$/);
+    // It has run: the key is closed, and the next call starts a new execution.
+    const after = await call({ text: 'four' }, { key: 'edits', delay_ms: 300 });
+    expect(after.executionId).not.toBe(trailing);
+    expect(after.debounced).toBe(false);
+  });
+
+  it('is due delay_ms after the last call: status shows scheduled_for, the queue timeout counts from it', async () => {
+    // Its queue timeout is shorter than the delay, and the calls go on for longer than it: counted
+    // from its acceptance, or from the first call's due time, it would time out unrun.
+    const context = { debounce: { key: 'due', delay_ms: 3000 }, queue_timeout_ms: 300 };
+    const send = async (text: string) => {
+      const answer = await system.client.invoke('quick', { text }, { context });
+      expect(answer.status).toBe(202);
+      return answer.body as unknown as Execution;
+    };
+    const first = await send('call 0');
+    const firstDue = ms(first.timestamps.scheduled_for);
+    expect(firstDue - ms(first.timestamps.created_at)).toBe(3000);
+    let last = first;
+    let calls = 1;
+    while (ms(last.timestamps.scheduled_for) - firstDue <= 500) {
+      last = await send(`call ${calls}`);
+      calls += 1;
+      expect(last.execution_id).toBe(first.execution_id);
+    }
+    const { final } = await system.client.waitForEnd('quick', first.execution_id, 30_000);
+    expect(final.status).toBe('completed');
+    expect((final.output as { text: string }).text).toBe(`call ${calls - 1}`);
+    expect(ms(final.timestamps.scheduled_for)).toBeGreaterThan(firstDue + 500);
+    expect(ms(final.timestamps.started_at)).toBeGreaterThanOrEqual(ms(final.timestamps.scheduled_for));
+  });
+
+  it('starts a new execution for a call that comes once the last one has started', async () => {
+    const debounce = { key: 'started', delay_ms: 100 };
+    const gate = join(gates, 'started-1');
+    const first = await call({ gate }, debounce, { skill: 'waits' });
+    await expect
+      .poll(async () => (await system.client.status('waits', first.executionId)).status)
+      .toBe('running');
+    const later = await call({ gate: join(gates, 'started-2') }, debounce, { skill: 'waits' });
+    expect(later.executionId).not.toBe(first.executionId);
+    expect(later.debounced).toBe(false);
+    await writeFile(gate, '');
+    await writeFile(join(gates, 'started-2'), '');
+    const finals = await system.client.waitForEnds('waits', [first.executionId, later.executionId], 30_000);
+    expect(finals.map((final) => final.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('runs a leading key’s first call at once and drops the others in the window', async () => {
+    const debounce = { key: 'burst', delay_ms: 60_000, mode: 'leading' };
+    const first = await call({ text: 'first' }, debounce);
+    const ran = await system.client.waitForEnd('quick', first.executionId, 30_000);
+    expect((ran.final.output as { text: string }).text).toBe('first');
+    const dropped = await call({ text: 'second' }, debounce);
+    expect(dropped).toEqual({ status: 202, executionId: first.executionId, debounced: true });
+  });
+
+  it('never collapses two callers’ calls, nor two skills’', async () => {
+    const debounce = { key: 'shared', delay_ms: 60_000, mode: 'leading' };
+    const mine = await call({ text: 'mine' }, debounce, { caller: 'caller-a' });
+    const theirs = await call({ text: 'theirs' }, debounce, { caller: 'caller-b' });
+    const other = await call({ gate: join(gates, 'never') }, debounce, {
+      skill: 'waits',
+      caller: 'caller-a',
+    });
+    expect(new Set([mine.executionId, theirs.executionId, other.executionId]).size).toBe(3);
+    expect([mine.debounced, theirs.debounced, other.debounced]).toEqual([false, false, false]);
+    const cancel = await system.client.cancel('waits', other.executionId);
+    expect(cancel.status).toBe(200);
+  });
+
+  it('debounces from the command line: skillrun invoke --debounce KEY:MS[:leading]', async () => {
+    const env = { SKILLRUN_URL: system.gateway.url, SKILLRUN_CALLER: 'cli-tester' };
+    const invoke = (text: string) =>
+      runSkillrun(['invoke', 'quick', `text=${text}`, '--debounce', 'cli:60000:leading'], { env });
+    const [first, second] = [await invoke('one'), await invoke('two')];
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(second.stdout.trim()).toBe(first.stdout.trim());
+    const bad = await runSkillrun(['invoke', 'quick', 'text=x', '--debounce', 'cli'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('KEY:MS');
+  });
+
+  it('refuses delay_ms and run_at with a debounce key: its calls say when it starts', async () => {
+    const debounce = { key: 'timed', delay_ms: 100 };
+    const refused = await Promise.all(
+      [{ delay_ms: 1000 }, { run_at: '2030-01-01T00:00:00Z' }].map((start) =>
+        system.client.invoke('quick', { text: 'timed' }, { context: { debounce, ...start } }),
+      ),
+    );
+    expect(refused.map((answer) => [answer.status, answer.body])).toEqual([
+      [
+        400,
+        {
+          error: expect.objectContaining({
+            code: 'INVALID_INPUT',
+            details: [expect.objectContaining({ path: '/context/delay_ms' })],
+          }),
+        },
+      ],
+      [
+        400,
+        {
+          error: expect.objectContaining({
+            code: 'INVALID_INPUT',
+            details: [expect.objectContaining({ path: '/context/run_at' })],
+          }),
+        },
+      ],
+    ]);
+  });
+
+  it('refuses a webhook of its own with a debounce key', async () => {
+    const answer = await system.client.invoke(
+      'quick',
+      { text: 'hooked' },
+      {
+        context: { debounce: { key: 'hooked', delay_ms: 100 } },
+        webhook: { url: 'https://example.com/hook' },
+      },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { code: 'INVALID_INPUT' } });
+  });
+});

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BatchAccepted,
+  BatchView,
+  CommonConfig,
+  ConfigError,
+  checkShardSettings,
+  createAjv,
+  JobPayload,
+} from '@skillrun/core';
+import { newJobPayload, RedisKeys, ShardMap, VSHARDS } from '@skillrun/core/data';
+import { loadGatewayConfig } from '@skillrun/gateway';
+import { loadWorkerConfig } from '@skillrun/worker';
+import calculateSlot from 'cluster-key-slot';
+import { describe, expect, it } from 'vitest';
+import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
+
+const PREFIX = '{skillrun}';
+const SLOTS = 16_384;
+
+describe('ShardMap', () => {
+  it('keeps every key of an unmarked id under the prefix, byte for byte (REDIS_SHARDS=1)', () => {
+    const keys = new RedisKeys(PREFIX);
+    const id = randomUUID();
+    expect(keys.tagOf(id)).toBe(PREFIX);
+    expect(keys.execution(id)).toBe(`{skillrun}:exec:${id}`);
+    expect(keys.outcome(id)).toBe(`{skillrun}:exec:${id}:outcome`);
+    expect(keys.chunks(id)).toBe(`{skillrun}:exec:${id}:chunks`);
+    expect(keys.job('skill.echo@1.0.0', id)).toBe(`{skillrun}:skill.echo@1.0.0:${id}`);
+    expect(new ShardMap(PREFIX).active()).toEqual([128]);
+  });
+
+  it('reads back the vshard it minted an id for, for each of the 256', () => {
+    const shards = new ShardMap(PREFIX);
+    for (let vshard = 0; vshard < VSHARDS; vshard++) {
+      const id = shards.mintId(vshard);
+      expect(shards.vshardOf(id)).toBe(vshard);
+      expect(shards.tagOf(id)).toBe(shards.tag(vshard));
+    }
+  });
+
+  it('has no vshard outside 0 to 255', () => {
+    const shards = new ShardMap(PREFIX);
+    for (const vshard of [-1, 256, 1.5]) {
+      expect(() => shards.mintId(vshard)).toThrow(RangeError);
+      expect(() => shards.tag(vshard)).toThrow(RangeError);
+    }
+  });
+
+  it('gives each vshard a tag of its inner name whose slot is in its band of 64', () => {
+    const shards = new ShardMap(PREFIX);
+    const tags = new Set<string>();
+    for (let vshard = 0; vshard < VSHARDS; vshard++) {
+      const tag = shards.tag(vshard);
+      tags.add(tag);
+      expect(tag).toMatch(/^\{skillrun:\d+\}$/);
+      expect(Math.floor(calculateSlot(tag) / 64)).toBe(vshard);
+    }
+    expect(tags.size).toBe(VSHARDS);
+  });
+
+  it('takes random UUIDs, schedule runs and any other id for legacy ones', () => {
+    const shards = new ShardMap(PREFIX, 3);
+    const ids = [
+      ...Array.from({ length: 200 }, () => randomUUID()),
+      ...Array.from({ length: 200 }, (_, n) =>
+        runExecutionId(`schedule-${n}`, 1_700_000_000_000 + n * 60_000),
+      ),
+      'exec-789-xyz',
+      '',
+      shards.mintId(7).toUpperCase(),
+    ];
+    for (const id of ids) {
+      expect(shards.vshardOf(id)).toBeUndefined();
+      expect(shards.tagOf(id)).toBe(PREFIX);
+    }
+  });
+
+  it('mints ids that the job payload, its parent link and batch ids accept as UUIDs', () => {
+    const shards = new ShardMap(PREFIX, 3);
+    const ajv = createAjv();
+    const [payload, batch, view] = [
+      ajv.compile(JobPayload),
+      ajv.compile(BatchAccepted),
+      ajv.compile(BatchView),
+    ];
+    for (const vshard of [0, 42, 128, 213, 255]) {
+      const id = shards.mintId(vshard);
+      const job = newJobPayload(
+        {
+          skill_id: 'echo',
+          skill_version: '1.0.0',
+          inputs: {},
+          caller: { id: 'tester', type: 'user' },
+          trace_id: 'trace',
+          priority: 'normal',
+          parent: { execution_id: shards.mintId(vshard), step: 'first' },
+        },
+        id,
+      );
+      expect(payload(job), JSON.stringify(payload.errors)).toBe(true);
+      expect(batch({ batch_id: id, executions: [] }), JSON.stringify(batch.errors)).toBe(true);
+      const counts = { accepted: 1, running: 0, completed: 0, failed: 0, timeout: 0, canceled: 0 };
+      const seen = {
+        batch_id: id,
+        caller: { id: 'tester', type: 'user' },
+        created_at: new Date().toISOString(),
+      };
+      expect(
+        view({ ...seen, items: 1, ended: false, counts, executions: [] }),
+        JSON.stringify(view.errors),
+      ).toBe(true);
+    }
+  });
+
+  it('puts the tags of three shards on three different thirds of the slot space', () => {
+    const shards = new ShardMap(PREFIX, 3);
+    expect(shards.active()).toEqual([42, 128, 213]);
+    const thirds = shards
+      .active()
+      .map((vshard) => Math.floor((calculateSlot(shards.tag(vshard)) * 3) / SLOTS));
+    expect(thirds).toEqual([0, 1, 2]);
+  });
+});
+
+describe('REDIS_SHARDS', () => {
+  const settings = { REDIS_SHARDS: 3, KEY_PREFIX: PREFIX };
+
+  it('is 1 unless set, from 1 to 256', () => {
+    expect(CommonConfig.REDIS_SHARDS).toMatchObject({ default: 1, minimum: 1, maximum: VSHARDS });
+  });
+
+  it('takes any prefix and any Redis at 1', () => {
+    expect(() =>
+      checkShardSettings({ REDIS_SHARDS: 1, KEY_PREFIX: 'plain', REDIS_SENTINELS: 's:26379' }),
+    ).not.toThrow();
+  });
+
+  it('above 1, takes a braced prefix on a cluster or one Redis', () => {
+    expect(() => checkShardSettings(settings)).not.toThrow();
+  });
+
+  it.each(['plain', '{a}b', 'a{b}', '{}'])(
+    'above 1, refuses KEY_PREFIX %j, which is not one hash tag',
+    (prefix) => {
+      expect(() => checkShardSettings({ ...settings, KEY_PREFIX: prefix })).toThrow(ConfigError);
+    },
+  );
+
+  it('is checked by the gateway and the worker as they read their settings', () => {
+    const env = { REDIS_SHARDS: '3', KEY_PREFIX: 'plain' };
+    expect(() => loadGatewayConfig(env)).toThrow(/REDIS_SHARDS above 1 needs a KEY_PREFIX/);
+    expect(() => loadWorkerConfig(env, { skillsDir: '/srv/skills' })).toThrow(
+      /REDIS_SHARDS above 1 needs a KEY_PREFIX/,
+    );
+    expect(loadWorkerConfig({ REDIS_SHARDS: '3' }, { skillsDir: '/srv/skills' }).REDIS_SHARDS).toBe(3);
+  });
+
+  it('above 1, refuses Sentinels', () => {
+    expect(() => checkShardSettings({ ...settings, REDIS_SENTINELS: 's:26379' })).toThrow(/REDIS_SENTINELS/);
+  });
+});
