@@ -1,6 +1,18 @@
 /** What a run measures and how long it takes: `npm run bench`, BENCH_QUICK=1, BENCH_ONLY=row1,row3. */
 
-export const ROWS = ['row1', 'row2', 'row3', 'row4', 'row5', 'row6', 'row7', 'row8', 'row9'] as const;
+export const ROWS = [
+  'row1',
+  'row2',
+  'row3',
+  'row4',
+  'row5',
+  'row6',
+  'row7',
+  'row8',
+  'row9',
+  'row10',
+  'row11',
+] as const;
 export type RowId = (typeof ROWS)[number];
 
 export interface BenchConfig {

@@ -11,6 +11,7 @@ import { APP_ENTRIES, bundle } from '../scripts/bundle.mjs';
 import { loadConfig, type RowId } from './config.mjs';
 import type { BenchContext } from './context.mjs';
 import { acceptLatency } from './figures/accept-latency.mjs';
+import { batches } from './figures/batches.mjs';
 import { endToEnd, scaling } from './figures/end-to-end.mjs';
 import { gatewayMemory } from './figures/gateway-memory.mjs';
 import { type DrainRuns, queueDrain } from './figures/queue-drain.mjs';
@@ -97,6 +98,7 @@ async function run(): Promise<void> {
   if (config.scaling) await attempt('scaling', () => scaling(ctx));
   if (has('row3')) await attempt('row 3', () => acceptLatency(ctx));
   if (has('row4')) await attempt('row 4', () => roundTrip(ctx));
+  if (has('row10', 'row11')) await attempt('rows 10-11', () => batches(ctx));
   if (has('row8', 'row9')) await attempt('rows 8-9', () => redisCost(ctx));
   let drains: DrainRuns | undefined;
   if (has('row2')) {

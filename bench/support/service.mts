@@ -41,6 +41,12 @@ export function invocationBody(skillId: string): string {
   });
 }
 
+/** A POST /batches body: `size` invocations of the skill, as invocationBody's. */
+export function batchBody(skillId: string, size: number): string {
+  const item = { skill_id: skillId, inputs: { text: 'hello' } };
+  return JSON.stringify({ caller: { id: 'bench', type: 'service' }, items: Array(size).fill(item) });
+}
+
 export interface WorkerOptions {
   concurrency?: number;
   skillsDir?: string;
@@ -103,6 +109,15 @@ export class Service {
       url: this.url,
       headers: { 'x-api-key': this.apiKey },
       requests: skillIds.map((id) => ({ path: `/skills/${id}/invoke`, body: invocationBody(id) })),
+    };
+  }
+
+  /** POST /batches of `size` invocations of the skill, on every connection. */
+  batchTarget(size: number, skillId = 'noop'): HttpTarget {
+    return {
+      url: this.url,
+      headers: { 'x-api-key': this.apiKey },
+      requests: [{ path: '/batches', body: batchBody(skillId, size) }],
     };
   }
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-// The MCP SDK's own client; the key (when skills want one) goes on every request.
+// The MCP SDK's 1.x client (revision 2025-11-25: a session); the key (when skills want one) goes on every request.
 const url = new URL('/mcp', process.env.SKILLRUN_URL ?? 'http://localhost:3000');
 const apiKey = process.env.SKILLRUN_API_KEY;
 const client = new Client({ name: 'my-agent', version: '1.0.0' });
