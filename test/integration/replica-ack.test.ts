@@ -6,9 +6,11 @@ import { RedisServerProcess } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisReplica } from '../support/redis-replica';
+import { TcpProxy } from '../support/tcp-proxy';
 
 // ReplicaAck against a master and a real replica: confirmations asked together share WAITs (never
-// more than one out, and one after it), and none is confirmed while the replica is paused.
+// more than one out, and one after it), none is confirmed while the replica is paused, and none
+// across a reconnect (a WAIT on a new connection counts none of the old one's writes).
 
 describe('ReplicaAck', () => {
   let master: RedisServerProcess;
@@ -41,7 +43,7 @@ describe('ReplicaAck', () => {
   it('confirms at once without replicas required, asking Redis nothing', async () => {
     const ack = new ReplicaAck(connection, { replicas: 0, timeoutMs: 100 });
     expect(ack.required).toBe(false);
-    expect(await ack.confirm()).toBe(true);
+    expect(await ack.confirm(ack.session)).toBe(true);
     expect(waits).toEqual([]);
   });
 
@@ -49,8 +51,9 @@ describe('ReplicaAck', () => {
     const ack = new ReplicaAck(connection, { replicas: 1, timeoutMs: 1000 });
     const confirmed = await Promise.all(
       Array.from({ length: 50 }, async (_, index) => {
+        const session = ack.session;
         await connection.set(`written-${index}`, index);
-        return ack.confirm();
+        return ack.confirm(session);
       }),
     );
     expect(confirmed.every(Boolean)).toBe(true);
@@ -70,11 +73,49 @@ describe('ReplicaAck', () => {
     const ack = new ReplicaAck(connection, { replicas: 1, timeoutMs: 200 });
     replica.pause();
     try {
+      const session = ack.session;
       await connection.set('unconfirmed', 1);
-      expect(await Promise.all([ack.confirm(), ack.confirm()])).toEqual([false, false]);
+      expect(await Promise.all([ack.confirm(session), ack.confirm(session)])).toEqual([false, false]);
     } finally {
       replica.resume();
     }
-    expect(await ack.confirm()).toBe(true);
+    expect(await ack.confirm(ack.session)).toBe(true);
+  });
+
+  it('confirms nothing written before its connection closed, though the WAIT sent again on the next one is answered at once', async () => {
+    // A failover seen from the connection: its address now leads to another master (with a
+    // replica of its own, which has none of the first master's writes).
+    const promoted = await RedisServerProcess.start();
+    const promotedReplica = await RedisReplica.start(promoted.port, dir);
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: master.port });
+    const own = new Redis(proxy.url);
+    const admin = new Redis(master.url);
+    const onPromoted = new Redis(promoted.url);
+    const ack = new ReplicaAck(own, { replicas: 1, timeoutMs: 10_000 });
+    try {
+      // Asked now: once the WAIT is out, the connection answers nothing else until it is.
+      const id = String(await own.client('ID'));
+      replica.pause();
+      const session = ack.session;
+      await own.set('written-before-the-failover', 1);
+      const confirmation = ack.confirm(session);
+      // The WAIT is out (the paused replica acknowledges nothing) when the connection closes.
+      await expect.poll(() => waits.some((args) => args[2] === '10000')).toBe(true);
+      proxy.retarget({ host: '127.0.0.1', port: promoted.port });
+      await admin.client('KILL', 'ID', id);
+      // ioredis sends the WAIT again, on a connection to the promoted master, whose replica
+      // answers it: one replica. The write is on neither of them.
+      expect(await confirmation).toBe(false);
+      expect(await onPromoted.get('written-before-the-failover')).toBeNull();
+      expect(await own.wait(1, 10_000)).toBe(1);
+    } finally {
+      replica.resume();
+      own.disconnect();
+      admin.disconnect();
+      onPromoted.disconnect();
+      await proxy.close();
+      await promotedReplica.stop();
+      await promoted.stop();
+    }
   });
 });

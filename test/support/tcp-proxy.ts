@@ -13,16 +13,25 @@ export class TcpProxy {
   private constructor(
     private readonly listener: Server,
     readonly port: number,
+    private target: Target,
   ) {}
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+  static async start(target: Target): Promise<TcpProxy> {
     let proxy: TcpProxy | undefined;
-    const listener = createServer((client) => proxy?.pipe(client, target));
+    const listener = createServer((client) => proxy?.pipe(client));
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const address = listener.address();
     if (typeof address !== 'object' || !address) throw new Error('the proxy has no port');
-    proxy = new TcpProxy(listener, address.port);
+    proxy = new TcpProxy(listener, address.port, target);
     return proxy;
+  }
+
+  /**
+   * New connections go to `target` from now on, those open now stay where they are: an address
+   * that follows a promoted master (a Kubernetes Service, a Sentinel's answer) seen from a client.
+   */
+  retarget(target: Target): void {
+    this.target = target;
   }
 
   get url(): string {
@@ -82,8 +91,8 @@ export class TcpProxy {
     await new Promise<void>((resolve) => this.listener.close(() => resolve()));
   }
 
-  private pipe(client: Socket, target: { host: string; port: number }): void {
-    const server = connect(target);
+  private pipe(client: Socket): void {
+    const server = connect(this.target);
     const pair: Pair = { client, server, replies: 'pass' };
     this.pairs.add(pair);
     if (this.partitioned) {
@@ -105,6 +114,11 @@ export class TcpProxy {
       socket.on('error', end);
     }
   }
+}
+
+interface Target {
+  host: string;
+  port: number;
 }
 
 /** A client's connection and the proxy's to the server; what becomes of the server's replies. */

@@ -58,12 +58,13 @@ export class ExecutionCanceler {
    * already.
    */
   async cancelFound(execution: Execution, principal: Principal | undefined): Promise<boolean> {
+    const session = this.deps.ack.session;
     const ended = await this.cancelTree(
       execution,
       `Canceled by ${principal?.callerId ?? 'an anonymous caller'}`,
     );
     // On the replicas (ACK_REPLICAS) before it is answered; asked again, it answers what holds then.
-    if (ended && !(await this.deps.ack.confirm())) throw notReplicated('cancel', false);
+    if (ended && !(await this.deps.ack.confirm(session))) throw notReplicated('cancel', false);
     return ended;
   }
 

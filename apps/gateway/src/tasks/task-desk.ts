@@ -156,6 +156,7 @@ export class TaskDesk {
       workerId: by,
     };
     const id = execution.execution_id;
+    const session = this.deps.ack.session;
     const written = await this.deps.tasks.handIn(
       outputJson !== undefined
         ? store.transitions.completeCall(id, outputJson, end)
@@ -173,7 +174,7 @@ export class TaskDesk {
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
     await this.promote(execution);
     // On the replicas (ACK_REPLICAS) before it is answered: the record's end is what must survive.
-    if (!(await this.deps.ack.confirm())) throw notReplicated('task hand-in', false);
+    if (!(await this.deps.ack.confirm(session))) throw notReplicated('task hand-in', false);
     const after = await store.records.get(id);
     if (!after) throw notFound(id);
     return after;

@@ -70,6 +70,8 @@ interface Written {
   queue: Queue;
   /** Its record, and its job (a Job, or for a bulk every job of its queue). */
   written: Promise<[Execution, unknown]>;
+  /** The connection's session (ReplicaAck) before they were sent. */
+  session: number;
 }
 
 /** What a launch that failed left: nothing, or an execution after all. */
@@ -102,6 +104,7 @@ export class ExecutionLauncher {
     if (refusesCommands(this.deps.redis)) throw new Error(NOT_SENT);
     const { payload, skill, parentJob } = request;
     const options = this.jobOptionsOf(request);
+    const session = this.session();
     coalesceWrites(this.deps.redis);
     const record = this.record(request);
     const queue = this.queueOf(request);
@@ -110,7 +113,7 @@ export class ExecutionLauncher {
       payload,
       parentJob ? { ...options, parent: parentJob, removeDependencyOnFailure: true } : options,
     );
-    const [outcome] = await this.settled([{ request, queue, written: Promise.all([record, job]) }]);
+    const [outcome] = await this.settled([{ request, queue, written: Promise.all([record, job]), session }]);
     if (outcome && 'execution' in outcome) return outcome.execution;
     throw outcome?.refused;
   }
@@ -124,6 +127,7 @@ export class ExecutionLauncher {
    */
   async launchAll(requests: LaunchRequest[]): Promise<LaunchOutcome[]> {
     if (refusesCommands(this.deps.redis)) return requests.map(() => ({ refused: new Error(NOT_SENT) }));
+    const session = this.session();
     coalesceWrites(this.deps.redis);
     const launches = requests.map((request) => ({
       request,
@@ -150,6 +154,7 @@ export class ExecutionLauncher {
         request,
         queue,
         written: Promise.all([record, jobs.get(queue)]),
+        session,
       })),
     );
   }
@@ -165,6 +170,7 @@ export class ExecutionLauncher {
     const trailing = request.payload.debounce?.mode === 'trailing';
     const launch: LaunchRequest = trailing ? { ...request, start: { afterMs: delayMs } } : request;
     const { payload, skill } = launch;
+    const session = this.session();
     const call = await this.deps.store.debounce.call(payload, extrasOf(launch), delayMs);
     if ('joined' in call) {
       const execution = await this.deps.store.records.get(call.joined);
@@ -177,6 +183,7 @@ export class ExecutionLauncher {
       request: launch,
       queue,
       written: Promise.all([call.created, queue.add(skill.name, payload, this.jobOptionsOf(launch))]),
+      session,
     };
     const [outcome] = await this.settled([written]);
     if (outcome && 'refused' in outcome) throw outcome.refused;
@@ -228,7 +235,9 @@ export class ExecutionLauncher {
   private async confirmed(launches: Written[], outcomes: LaunchOutcome[]): Promise<LaunchOutcome[]> {
     const { ack } = this.deps;
     if (!ack?.required || !outcomes.some((outcome) => 'execution' in outcome)) return outcomes;
-    if (await ack.confirm()) {
+    // Launches made together were sent in one session: the oldest is the one to confirm against.
+    const session = Math.min(...launches.map((launch) => launch.session));
+    if (await ack.confirm(session)) {
       for (const { request, written } of launches) if (!request.start) void release(written, request);
       return outcomes;
     }
@@ -240,6 +249,11 @@ export class ExecutionLauncher {
         return { refused: notReplicated('launch', fate === 'withdrawn') };
       }),
     );
+  }
+
+  /** The confirming connection's session now (ReplicaAck), before a launch's writes are sent. */
+  private session(): number {
+    return this.deps.ack?.session ?? 0;
   }
 
   /** The execution's record, sent now (see LaunchRequest for what it keeps). */

@@ -14,17 +14,35 @@ export interface ReplicaAckOptions {
  * another is out joins the next, sent once that one is answered, which covers every write answered
  * before it. A connection is then never held by more than one WAIT, however many callers ask: a
  * command behind it waits `timeoutMs` at most (a WAIT blocks its connection until it is answered).
+ *
+ * WAIT counts only what its own connection wrote: one answered after a reconnect (ioredis sends
+ * again what was out when a connection closed, and a connection leaves a demoted master when the
+ * Sentinels announce a promotion) knows nothing of the writes made before, and answers at once
+ * that every replica has them. So a confirmation holds only within one connection's life: writes
+ * are confirmed against the `session` taken before they were sent.
  */
 export class ReplicaAck {
   /** The WAIT out now, if any. */
   private out: Promise<boolean> = Promise.resolve(true);
   /** The next WAIT, which confirmations asked now share. */
   private next: Promise<boolean> | undefined;
+  /** How many times the connection has closed: each life of it is a session. */
+  private closes = 0;
 
   constructor(
     readonly redis: Redis,
     private readonly options: ReplicaAckOptions,
-  ) {}
+  ) {
+    if (this.required)
+      redis.on('close', () => {
+        this.closes += 1;
+      });
+  }
+
+  /** The connection's life now: take it before sending the writes to confirm with `confirm`. */
+  get session(): number {
+    return this.closes;
+  }
 
   /** Whether writes wait for replicas at all (ACK_REPLICAS > 0). */
   get required(): boolean {
@@ -43,17 +61,18 @@ export class ReplicaAck {
   }
 
   /**
-   * Resolves true once the writes this connection has had answered are on the replicas; false when
-   * they are not within `timeoutMs` (or the connection failed meanwhile). Never rejects.
+   * Resolves true once the writes sent since `session` are on the replicas; false when they are not
+   * within `timeoutMs`, or the connection closed meanwhile (what it wrote before may be on no
+   * replica, or only on a master since demoted). Never rejects.
    */
-  confirm(): Promise<boolean> {
+  confirm(session: number): Promise<boolean> {
     if (!this.required) return Promise.resolve(true);
     this.next ??= this.out.then(() => {
       this.next = undefined;
       this.out = this.ask();
       return this.out;
     });
-    return this.next;
+    return this.next.then((confirmed) => confirmed && this.closes === session);
   }
 
   private async ask(): Promise<boolean> {
