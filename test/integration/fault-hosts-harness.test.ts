@@ -264,7 +264,21 @@ describe.skipIf(!NetworkNamespace.available())(
       if (!finalsRead) skip('the faults did not run to the end: their failure says why');
       const acknowledged = durable.acknowledged();
       expect(acknowledged.length).toBeGreaterThan(0);
-      expect(durable.lost(acknowledged)).toEqual([]);
+      // Each lost one with what is known of it: a failure says which fault took it and how.
+      const lostWith = durable.lost(acknowledged).map((id) => {
+        const sent = durable.sent.find((one) => one.executionId === id);
+        const at = sent?.at ?? 0;
+        return {
+          id,
+          final: durable.finals.get(id),
+          sampled: durable.sampled.get(id),
+          runs: durable.runs.get(id),
+          acknowledgedAt: at,
+          gateway: sent?.gateway,
+          window: windows.find(({ from, to }) => at >= from && at < to)?.fault,
+        };
+      });
+      expect(lostWith).toEqual([]);
       for (const id of acknowledged) expect(isTerminalStatus(durable.finals.get(id) ?? '')).toBe(true);
     });
 
