@@ -19,7 +19,7 @@ import type { ServiceProcess } from '../support/service-process';
 // Issue 37's multi-host fault harness. Hosts of their own (network namespaces on one bridge): Redis
 // primary and two replicas, three Sentinels (on two of the Redis hosts and a host of its own; two
 // replicas, so that a promoted master has one at once, as ACK_REPLICAS=1 needs), two gateways and
-// two workers, each on its own host; the load comes from this process, over the bridge. Under a
+// three workers, each on its own host; the load comes from this process, over the bridge. Under a
 // steady load it injects one fault at a time: the primary killed (SIGKILL), a worker's host cut off
 // just after a body started on it and healed, the primary isolated with one gateway (the minority
 // side) and healed, a gateway restarted. It records every invocation and answer, samples statuses
@@ -93,7 +93,7 @@ describe.skipIf(!NetworkNamespace.available())(
         await network.host(4),
       ];
       gatewayHosts = [await network.host(11), await network.host(12)];
-      workerHosts = [await network.host(21), await network.host(22)];
+      workerHosts = [await network.host(21), await network.host(22), await network.host(23)];
       group = await RedisGroup.start(GROUP, [one, two, four], [one, two, three], dir);
       const started = await Promise.all([
         ...gatewayHosts.map(async (host, index) =>
