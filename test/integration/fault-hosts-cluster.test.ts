@@ -1,6 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ShardMap } from '@skillrun/core/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultRow, faultTable } from '../support/fault-harness/fault-table';
 import { History } from '../support/fault-harness/history';
@@ -13,32 +14,46 @@ import { gatewayUrl, startGatewayOn, startWorkerOn } from '../support/fault-harn
 import { readFinals, StatusSampler } from '../support/fault-harness/status-reader';
 import { type Host, LocalNetwork } from '../support/local-network';
 import { NetworkNamespace } from '../support/network-namespace';
+import type { ServiceProcess } from '../support/service-process';
 
 // The fault harness's second scenario (issue 37): a Redis Cluster of three masters, each with a
-// replica, on hosts of their own (network namespaces on one bridge), two gateways and two workers
-// following it (REDIS_CLUSTER_NODES), a steady load from this process. Every key of the service
-// carries the hash tag `{skillrun}`, so one master holds all of it: that master is killed
-// (SIGKILL), its replica promoted by the cluster. ACK_REPLICAS is refused with a cluster, so a
-// failover may lose acknowledged executions: how many is printed, not asserted. Checked: serving
-// again within the bound, statuses never backwards and one final status each. Skipped where a
-// namespace cannot be made (not root, no `ip netns`).
+// replica, on hosts of their own (network namespaces on one bridge), two gateways and three workers
+// following it (REDIS_CLUSTER_NODES) with executions sharded over it (REDIS_SHARDS=3: each master
+// holds one vshard's executions, and one of them also the `{skillrun}` slot's global keys), a steady
+// load from this process. One fault at a time: the master of a vshard alone killed (SIGKILL), then
+// the master of the global slot, each promoted over by its replica and started again (as a
+// supervisor would); a worker's host cut off mid-run and healed; a master isolated together with
+// gateway A (the minority side) until its replica is promoted, then healed; gateway A restarted.
+// ACK_REPLICAS is refused with a cluster, so a failover may lose acknowledged executions: how many
+// is printed, not asserted. Checked: serving again within the bound after each fault through both
+// gateways, statuses never backwards and one final status each, every refusal a 503 with
+// Retry-After, no body run more than twice. Skipped where a namespace cannot be made (not root, no
+// `ip netns`).
 
-/** Bound from the kill to serving again; a deadline, not a measurement. */
+/** Bound from a fault (or its heal) to serving again; a deadline, not a measurement. */
 const SERVE_AGAIN_MS = 30_000;
-/** How long the cluster may take to promote the replica (node timeout 1 s, then its vote). */
+/** How long the cluster may take to promote a replica (node timeout 1 s, then its vote). */
 const FAILOVER_TIMEOUT_MS = 30_000;
+/** As in the harness: how long a worker's host stays cut off, past its jobs' locks. */
+const WORKER_CUT_MS = 11_000;
+/** How long the minority side stays isolated after the majority promoted the replica. */
+const MINORITY_AFTER_PROMOTION_MS = 3_000;
 const LOAD = { callers: 4, pauseMs: 100, bodyMs: 200 };
 /** As in the harness: a cut-off worker's jobs run again within seconds. */
 const WORKER_ENV = { JOB_LOCK_MS: '8000', STALLED_CHECK_INTERVAL_MS: '1000' };
+const SHARDS = 3;
 
 describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster under load', () => {
   let network: LocalNetwork;
   let dir: string;
   let log: string;
   let cluster: RedisClusterGroup;
-  let gatewayHosts: Host[];
+  let gatewayHosts: [Host, Host];
+  let workerHosts: Host[];
+  let env: Record<string, string>;
   const logs = new ServiceLogs();
-  const started: { stop(): Promise<unknown> }[] = [];
+  const gateways: ServiceProcess[] = [];
+  const workers: ServiceProcess[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'skillrun-fault-cluster-'));
@@ -47,39 +62,62 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
     const nodeHosts: Host[] = [];
     for (let number = 31; number <= 36; number++) nodeHosts.push(await network.host(number));
     gatewayHosts = [await network.host(11), await network.host(12)];
-    const workerHosts = [await network.host(21), await network.host(22)];
+    workerHosts = [await network.host(21), await network.host(22), await network.host(23)];
     cluster = await RedisClusterGroup.start(nodeHosts, dir);
-    const env = {
+    env = {
       // REDIS_URL's host is never contacted: the cluster's nodes are.
       REDIS_URL: 'redis://nowhere.invalid:6379',
       REDIS_CLUSTER_NODES: cluster.nodes,
+      REDIS_SHARDS: String(SHARDS),
       HEARTBEAT_INTERVAL_MS: '500',
       SKILL_CACHE_MS: '0',
     };
-    await Promise.all([
-      ...gatewayHosts.map(async (host, index) => {
-        const gateway = logs.add(`gateway ${'AB'[index]}`, await startGatewayOn(host, env));
-        started.push(gateway);
-      }),
-      ...workerHosts.map(async (host, index) => {
-        const worker = logs.add(
-          `worker w${index}`,
-          await startWorkerOn(host, `w${index}`, { ...env, ...WORKER_ENV }),
-        );
-        started.push(worker);
-      }),
+    const started = await Promise.all([
+      ...gatewayHosts.map(async (host, index) =>
+        logs.add(`gateway ${'AB'[index]}`, await startGatewayOn(host, env)),
+      ),
+      ...workerHosts.map(async (host, index) =>
+        logs.add(`worker w${index}`, await startWorkerOn(host, `w${index}`, { ...env, ...WORKER_ENV })),
+      ),
     ]);
+    gateways.push(...started.slice(0, 2));
+    workers.push(...started.slice(2));
   }, 300_000);
 
   afterAll(async () => {
     if (process.env.FAULT_HARNESS_LOGS) await logs.save(join(process.env.FAULT_HARNESS_LOGS, 'cluster'));
-    await Promise.all(started.map((service) => service.stop()));
+    await Promise.all([...gateways, ...workers].map((service) => service.stop()));
     await network?.delete();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('the master of the {skillrun} slot killed: serves again, statuses never backwards, one final each', async () => {
+  /** Until an invocation through each gateway is acknowledged and completes; ms since `since` (the slower). */
+  const servedAgainThroughBoth = async (since: number): Promise<number> => {
+    let slowest = 0;
+    for (const host of gatewayHosts)
+      slowest = Math.max(
+        slowest,
+        await servedAgain({ url: gatewayUrl(host), log, since, boundMs: SERVE_AGAIN_MS, logs }),
+      );
+    return slowest;
+  };
+
+  /** Kills the master of `tag`'s slot, until its replica serves it and both gateways serve again; then starts it again. */
+  const killMasterOf = async (tag: string): Promise<number> => {
+    const master = await cluster.masterOf(cluster.hosts[0] as Host, tag);
+    const killedAt = Date.now();
+    await cluster.kill(master);
+    await cluster.failedOver(master, FAILOVER_TIMEOUT_MS, tag);
+    const served = await servedAgainThroughBoth(killedAt);
+    // The killed node started again (as a supervisor would): it rejoins, a replica.
+    await cluster.restart(master);
+    return served;
+  };
+
+  it('one fault at a time: serves again after each, statuses never backwards, one final each', async () => {
     const history = new History();
+    const runsLog = async (): Promise<string[]> =>
+      (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     const load = new Load(
       {
         gateways: gatewayHosts.map(gatewayUrl),
@@ -89,54 +127,110 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
       },
       history,
     );
-    const sampler = new StatusSampler(gatewayUrl(gatewayHosts[1] as Host), history);
-    const from = Date.now();
-    let served = 0;
+    const sampler = new StatusSampler(gatewayUrl(gatewayHosts[1]), history);
+    const windows: { fault: string; from: number; to: number; serveAgainMs: number }[] = [];
+    let from = Date.now();
+    const row = (fault: string, serveAgainMs: number) => {
+      const to = Date.now();
+      windows.push({ fault, from, to, serveAgainMs });
+      from = to;
+    };
+    const shards = new ShardMap('{skillrun}', SHARDS);
+    const globalMaster = await cluster.masterOf(cluster.hosts[0] as Host);
+    // The inside of a vshard's tag (`{skillrun:j}`) whose master holds no global key.
+    let shardTag = '';
+    for (const tag of shards.tags().slice(1)) {
+      const inner = tag.slice(1, -1);
+      if ((await cluster.masterOf(cluster.hosts[0] as Host, inner)) !== globalMaster) shardTag = inner;
+    }
+    expect(shardTag).not.toBe('');
     try {
       await poll(async () => history.acknowledged().length >= 20, 60_000);
-      const master = await cluster.masterOfService(cluster.hosts[0] as Host);
-      const killedAt = Date.now();
-      await cluster.kill(master);
-      await cluster.failedOver(master, FAILOVER_TIMEOUT_MS);
-      served = await servedAgain({
-        url: gatewayUrl(gatewayHosts[1] as Host),
-        log,
-        since: killedAt,
-        boundMs: SERVE_AGAIN_MS,
-        logs,
-      });
-      // Through the other gateway too.
-      await servedAgain({
-        url: gatewayUrl(gatewayHosts[0] as Host),
-        log,
-        since: killedAt,
-        boundMs: SERVE_AGAIN_MS,
-        logs,
-      });
-      // The killed node started again (as a supervisor would): it rejoins, a replica.
-      await cluster.restart(master);
-      // And the load goes on through the cluster made whole again.
+
+      // (1) The master of a vshard alone killed: only that shard's executions are on it.
+      row(`master of one vshard (\`{${shardTag}}\`) killed (SIGKILL)`, await killMasterOf(shardTag));
+
+      // (2) The master of the global slot killed: keys, indexes and limits are on it.
+      row('master of the `{skillrun}` slot killed (SIGKILL)', await killMasterOf('skillrun'));
+
+      // (3) The host of the worker that starts the next body cut off, then healed.
+      const started = (await runsLog()).length;
+      let cut = -1;
+      await poll(
+        async () => {
+          const next = (await runsLog())[started];
+          cut = next ? Number(next.split(' ')[1]?.slice(1)) : -1;
+          return cut >= 0;
+        },
+        30_000,
+        20,
+      );
+      const cutHost = workerHosts[cut] as Host;
+      await cutHost.cut();
+      await new Promise((resolve) => setTimeout(resolve, WORKER_CUT_MS));
+      const healedAt = Date.now();
+      const runsOnCut = async () =>
+        (await runsLog()).filter((line) => line.split(' ')[1] === `w${cut}`).length;
+      const runsAtHeal = await runsOnCut();
+      await cutHost.heal();
+      await poll(async () => (await runsOnCut()) > runsAtHeal, SERVE_AGAIN_MS);
+      row('a worker cut off mid-run, healed', Date.now() - healedAt);
+
+      // (4) A vshard's master isolated together with gateway A (the minority side): the majority
+      // promotes its replica; healed, the old master rejoins as a replica and gateway A follows.
+      const isolated = await cluster.masterOf(cluster.hosts[0] as Host, shardTag);
+      const minority = [isolated, gatewayHosts[0]];
+      const majority = [...cluster.hosts, gatewayHosts[1], ...workerHosts].filter(
+        (host) => !minority.includes(host),
+      );
+      for (const host of minority) await host.drop(majority);
+      for (const host of majority) await host.drop(minority);
+      await cluster.failedOver(isolated, FAILOVER_TIMEOUT_MS, shardTag);
+      await new Promise((resolve) => setTimeout(resolve, MINORITY_AFTER_PROMOTION_MS));
+      for (const host of minority) await host.undrop(majority);
+      for (const host of majority) await host.undrop(minority);
       const rejoinedAt = Date.now();
-      await poll(async () => history.acknowledged(rejoinedAt).length >= 20, 60_000);
+      const minorityServed = await servedAgainThroughBoth(rejoinedAt);
+      await cluster.settled();
+      row('a vshard master + gateway A isolated (minority), healed', minorityServed);
+
+      // (5) Gateway A restarted (SIGTERM, started again on its host).
+      const restartedAt = Date.now();
+      await gateways[0]?.stop();
+      gateways[0] = logs.add('gateway A (restarted)', await startGatewayOn(gatewayHosts[0], env));
+      const listeningAt = Date.now();
+      const restartServed = await servedAgain({
+        url: gatewayUrl(gatewayHosts[0]),
+        log,
+        since: listeningAt,
+        boundMs: SERVE_AGAIN_MS,
+        logs,
+      });
+      row('gateway A restarted (SIGTERM)', listeningAt - restartedAt + restartServed);
     } finally {
       await load.stop();
       await sampler.stop();
     }
-    await readFinals(gatewayUrl(gatewayHosts[1] as Host), history, 60_000);
+    await readFinals(gatewayUrl(gatewayHosts[1]), history, 60_000);
     await history.readRuns(log);
-    const row = faultRow(
-      history,
-      'cluster: master of the `{skillrun}` slot killed (SIGKILL)',
-      0,
-      { from, to: Date.now() },
-      served,
+    const rows = windows.map((window) =>
+      faultRow(history, `cluster: ${window.fault}`, 0, window, window.serveAgainMs),
     );
-    console.log(`fault harness, Redis Cluster:\n${faultTable([row])}`);
-    console.log(
-      `Redis Cluster, master killed: ${row.lost} of ${row.acknowledged} acknowledged executions lost`,
-    );
+    console.log(`fault harness, Redis Cluster (REDIS_SHARDS=${SHARDS}):\n${faultTable(rows)}`);
+    for (const one of rows)
+      console.log(
+        `Redis Cluster, ${one.fault}: ${one.lost} of ${one.acknowledged} acknowledged executions lost`,
+      );
 
-    expect(history.acknowledged().length).toBeGreaterThan(0);
+    const acknowledged = history.acknowledged();
+    expect(acknowledged.length).toBeGreaterThan(0);
+    // Spread: acknowledged executions on every active vshard.
+    expect(new Set(acknowledged.map((id) => shards.vshardOf(id))).size).toBe(SHARDS);
     expect(history.backwards()).toEqual([]);
-  }, 300_000);
+    expect(history.duplicated(acknowledged).filter((id) => (history.runs.get(id)?.length ?? 0) > 2)).toEqual(
+      [],
+    );
+    const answered = history.sent.filter((sent) => sent.status !== 'none' && sent.status !== 202);
+    expect(answered.filter((sent) => sent.status !== 503 || sent.retryAfter === null)).toEqual([]);
+  }, 600_000);
 });

@@ -15,8 +15,8 @@ const SETTLE_TIMEOUT_MS = 60_000;
 
 /**
  * A Redis Cluster on six hosts: three masters, each with a replica (`redis-cli --cluster create
- * --cluster-replicas 1`). Every key of the service carries the hash tag `{skillrun}`, so one
- * master (and its replica) holds all of it: `masterOfService()` names it.
+ * --cluster-replicas 1`). `masterOf()` names the master of a hash tag's slot: the service's global
+ * keys are on `{skillrun}`'s, a sharded execution's on its vshard's (REDIS_SHARDS).
  */
 export class RedisClusterGroup {
   private constructor(
@@ -39,11 +39,14 @@ export class RedisClusterGroup {
     return this.hosts.map((host) => `${host.address}:${REDIS_PORT}`).join(',');
   }
 
-  /** The host whose node serves the slot of the `{skillrun}` hash tag now, asked of `askHost`. */
-  async masterOfService(askHost: Host): Promise<Host> {
+  /**
+   * The host whose node serves the slot of `tag` (a hash tag's inside, `skillrun` by default: the
+   * service's global keys) now, asked of `askHost`.
+   */
+  async masterOf(askHost: Host, tag = 'skillrun'): Promise<Host> {
     const asked = new Redis(REDIS_PORT, askHost.address, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
-      const slot = Number(await asked.call('CLUSTER', 'KEYSLOT', 'skillrun'));
+      const slot = Number(await asked.call('CLUSTER', 'KEYSLOT', tag));
       const ranges = (await asked.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
       const range = ranges.find(([from, to]) => slot >= from && slot <= to);
       const host = this.hosts.find((candidate) => candidate.address === range?.[2][0]);
@@ -54,11 +57,11 @@ export class RedisClusterGroup {
     }
   }
 
-  /** Until `killed`'s slots are served by another node, as every other node sees it. */
-  async failedOver(killed: Host, timeoutMs: number): Promise<void> {
+  /** Until the slot of `tag` is served by a node other than `lost`'s, as every other node sees it. */
+  async failedOver(lost: Host, timeoutMs: number, tag = 'skillrun'): Promise<void> {
     await poll(async () => {
-      for (const host of this.hosts.filter((candidate) => candidate !== killed))
-        if ((await this.masterOfService(host)) === killed) return false;
+      for (const host of this.hosts.filter((candidate) => candidate !== lost))
+        if ((await this.masterOf(host, tag)) === lost) return false;
       return true;
     }, timeoutMs);
   }
@@ -78,7 +81,7 @@ export class RedisClusterGroup {
   }
 
   /** Until every node says the cluster is ok and knows every other node connected. */
-  private async settled(): Promise<void> {
+  async settled(): Promise<void> {
     for (const host of this.hosts) {
       const asked = new Redis(REDIS_PORT, host.address, { lazyConnect: true, maxRetriesPerRequest: 1 });
       try {
