@@ -1,11 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ShardMap } from '@skillrun/core/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultRow, faultTable } from '../support/fault-harness/fault-table';
+import {
+  cutWorkerOfNextRun,
+  harnessLoad,
+  isolate,
+  MINORITY_AFTER_PROMOTION_MS,
+  SERVE_AGAIN_MS,
+  WORKER_ENV,
+} from '../support/fault-harness/harness-faults';
 import { History } from '../support/fault-harness/history';
-import { Load } from '../support/fault-harness/load';
 import { poll } from '../support/fault-harness/poll';
 import { RedisClusterGroup } from '../support/fault-harness/redis-cluster-group';
 import { servedAgain } from '../support/fault-harness/served-again';
@@ -30,17 +37,8 @@ import type { ServiceProcess } from '../support/service-process';
 // Retry-After, no body run more than twice. Skipped where a namespace cannot be made (not root, no
 // `ip netns`).
 
-/** Bound from a fault (or its heal) to serving again; a deadline, not a measurement. */
-const SERVE_AGAIN_MS = 30_000;
 /** How long the cluster may take to promote a replica (node timeout 1 s, then its vote). */
 const FAILOVER_TIMEOUT_MS = 30_000;
-/** As in the harness: how long a worker's host stays cut off, past its jobs' locks. */
-const WORKER_CUT_MS = 11_000;
-/** How long the minority side stays isolated after the majority promoted the replica. */
-const MINORITY_AFTER_PROMOTION_MS = 3_000;
-const LOAD = { callers: 4, pauseMs: 100, bodyMs: 200 };
-/** As in the harness: a cut-off worker's jobs run again within seconds. */
-const WORKER_ENV = { JOB_LOCK_MS: '8000', STALLED_CHECK_INTERVAL_MS: '1000' };
 const SHARDS = 3;
 
 describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster under load', () => {
@@ -116,17 +114,7 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
 
   it('one fault at a time: serves again after each, statuses never backwards, one final each', async () => {
     const history = new History();
-    const runsLog = async (): Promise<string[]> =>
-      (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    const load = new Load(
-      {
-        gateways: gatewayHosts.map(gatewayUrl),
-        callers: LOAD.callers,
-        pauseMs: LOAD.pauseMs,
-        inputs: { log, ms: LOAD.bodyMs },
-      },
-      history,
-    );
+    const load = harnessLoad(gatewayHosts, log, history);
     const sampler = new StatusSampler(gatewayUrl(gatewayHosts[1]), history);
     const windows: { fault: string; from: number; to: number; serveAgainMs: number }[] = [];
     let from = Date.now();
@@ -154,41 +142,18 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
       row('master of the `{skillrun}` slot killed (SIGKILL)', await killMasterOf('skillrun'));
 
       // (3) The host of the worker that starts the next body cut off, then healed.
-      const started = (await runsLog()).length;
-      let cut = -1;
-      await poll(
-        async () => {
-          const next = (await runsLog())[started];
-          cut = next ? Number(next.split(' ')[1]?.slice(1)) : -1;
-          return cut >= 0;
-        },
-        30_000,
-        20,
-      );
-      const cutHost = workerHosts[cut] as Host;
-      await cutHost.cut();
-      await new Promise((resolve) => setTimeout(resolve, WORKER_CUT_MS));
-      const healedAt = Date.now();
-      const runsOnCut = async () =>
-        (await runsLog()).filter((line) => line.split(' ')[1] === `w${cut}`).length;
-      const runsAtHeal = await runsOnCut();
-      await cutHost.heal();
-      await poll(async () => (await runsOnCut()) > runsAtHeal, SERVE_AGAIN_MS);
-      row('a worker cut off mid-run, healed', Date.now() - healedAt);
+      row('a worker cut off mid-run, healed', await cutWorkerOfNextRun(workerHosts, log, logs));
 
       // (4) A vshard's master isolated together with gateway A (the minority side): the majority
       // promotes its replica; healed, the old master rejoins as a replica and gateway A follows.
       const isolated = await cluster.masterOf(cluster.hosts[0] as Host, shardTag);
-      const minority = [isolated, gatewayHosts[0]];
-      const majority = [...cluster.hosts, gatewayHosts[1], ...workerHosts].filter(
-        (host) => !minority.includes(host),
+      const heal = await isolate(
+        [isolated, gatewayHosts[0]],
+        [...cluster.hosts, ...gatewayHosts, ...workerHosts],
       );
-      for (const host of minority) await host.drop(majority);
-      for (const host of majority) await host.drop(minority);
       await cluster.failedOver(isolated, FAILOVER_TIMEOUT_MS, shardTag);
       await new Promise((resolve) => setTimeout(resolve, MINORITY_AFTER_PROMOTION_MS));
-      for (const host of minority) await host.undrop(majority);
-      for (const host of majority) await host.undrop(minority);
+      await heal();
       const rejoinedAt = Date.now();
       const minorityServed = await servedAgainThroughBoth(rejoinedAt);
       await cluster.settled();

@@ -1,11 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isTerminalStatus } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultRow, faultRow, faultTable } from '../support/fault-harness/fault-table';
+import {
+  cutWorkerOfNextRun,
+  harnessLoad,
+  isolate,
+  MINORITY_AFTER_PROMOTION_MS,
+  SERVE_AGAIN_MS,
+  WORKER_ENV,
+} from '../support/fault-harness/harness-faults';
 import { History } from '../support/fault-harness/history';
-import { Load } from '../support/fault-harness/load';
 import { poll } from '../support/fault-harness/poll';
 import { RedisGroup } from '../support/fault-harness/redis-group';
 import { servedAgain as servedAgainThrough } from '../support/fault-harness/served-again';
@@ -33,22 +40,10 @@ import type { ServiceProcess } from '../support/service-process';
 // namespace cannot be made (not root, no `ip netns`).
 
 const GROUP = 'harness';
-/** Bound from a fault (or its heal) to serving again; a deadline, not a measurement. */
-const SERVE_AGAIN_MS = 30_000;
-/** How long a worker's host stays cut off: past its jobs' locks and a stalled check. */
-const WORKER_CUT_MS = 11_000;
-/** How long the minority side stays isolated after the majority promoted a replica. */
-const MINORITY_AFTER_PROMOTION_MS = 3_000;
 /** How long before a fault's window a body may have started and still be under way when it strikes. */
 const RUN_SLACK_MS = 2_000;
 /** How long the replica lags behind a cut link before the primary's is cut too (issue 37's 2.5 s). */
 const REPLICA_LAG_MS = 2_500;
-const LOAD = { callers: 4, pauseMs: 100, bodyMs: 200 };
-/**
- * Workers: a job's lock and the stalled check shorter than the defaults (30 s each), so that a
- * cut-off worker's jobs run again within the cut.
- */
-const WORKER_ENV = { JOB_LOCK_MS: '8000', STALLED_CHECK_INTERVAL_MS: '1000' };
 
 describe.skipIf(!NetworkNamespace.available())(
   'fault harness: hosts, steady load, one fault at a time',
@@ -124,14 +119,6 @@ describe.skipIf(!NetworkNamespace.available())(
     const servedAgain = (host: Host, since: number): Promise<number> =>
       servedAgainThrough({ url: gatewayUrl(host), log, since, boundMs: SERVE_AGAIN_MS, logs });
 
-    /** The runs written down so far, one line each (`executionId worker startedAtMs attempt`). */
-    const runsLog = async (): Promise<string[]> =>
-      (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-
-    /** The runs written down so far on worker `name`. */
-    const runsOn = async (name: string): Promise<number> =>
-      (await runsLog()).filter((line) => line.split(' ')[1] === name).length;
-
     /**
      * Issue 37's partition: the replicas' links cut (they lag: what the primary takes meanwhile is
      * not on them), then the primary's cut and theirs healed, so two Sentinels of three promote a
@@ -156,15 +143,7 @@ describe.skipIf(!NetworkNamespace.available())(
 
     it('ACK_REPLICAS=1: serves again after each fault, under load', async () => {
       const [gatewayA, gatewayB] = gatewayHosts;
-      const load = new Load(
-        {
-          gateways: gatewayHosts.map(gatewayUrl),
-          callers: LOAD.callers,
-          pauseMs: LOAD.pauseMs,
-          inputs: { log, ms: LOAD.bodyMs },
-        },
-        durable,
-      );
+      const load = harnessLoad(gatewayHosts, log, durable);
       // Read through the gateway that is never isolated; the other one is restarted.
       const sampler = new StatusSampler(gatewayUrl(gatewayB), durable);
       let from = Date.now();
@@ -188,47 +167,17 @@ describe.skipIf(!NetworkNamespace.available())(
 
         // (2) The host of the worker that starts the next body cut off, then healed: its jobs' locks
         // lapse, the other worker runs them again; healed, it takes work again.
-        const started = (await runsLog()).length;
-        let cut = -1;
-        await poll(
-          async () => {
-            const next = (await runsLog())[started];
-            cut = next ? Number(next.split(' ')[1]?.slice(1)) : -1;
-            return cut >= 0;
-          },
-          30_000,
-          20,
-        );
-        const cutWorker = `w${cut}`;
-        const cutHost = workerHosts[cut] as Host;
-        await cutHost.cut();
-        await new Promise((resolve) => setTimeout(resolve, WORKER_CUT_MS));
-        const healedAt = Date.now();
-        const runsAtHeal = await runsOn(cutWorker);
-        await cutHost.heal();
-        await poll(async () => (await runsOn(cutWorker)) > runsAtHeal, SERVE_AGAIN_MS).catch(
-          (error: Error) => {
-            throw new Error(
-              `${error.message}: ${cutWorker} ran nothing after its heal\n${logs.since(healedAt)}`,
-            );
-          },
-        );
-        row('a worker cut off mid-run, healed', Date.now() - healedAt);
+        row('a worker cut off mid-run, healed', await cutWorkerOfNextRun(workerHosts, log, logs));
 
         // (3) The primary and gateway A isolated together (the minority): the majority promotes
         // the replica; healed, the old primary becomes a replica and gateway A follows.
         const minority = [await group.master(), gatewayA];
-        const majority = [...group.hosts, gatewayB, ...workerHosts].filter(
-          (host) => !minority.includes(host),
-        );
-        const isolate = async () => {
-          for (const host of minority) await host.drop(majority);
-          for (const host of majority) await host.drop(minority);
-        };
-        await group.promotionAfter(isolate);
+        let heal = async () => {};
+        await group.promotionAfter(async () => {
+          heal = await isolate(minority, [...group.hosts, gatewayB, ...workerHosts, ...minority]);
+        });
         await new Promise((resolve) => setTimeout(resolve, MINORITY_AFTER_PROMOTION_MS));
-        for (const host of minority) await host.undrop(majority);
-        for (const host of majority) await host.undrop(minority);
+        await heal();
         const rejoinedAt = Date.now();
         const minorityServed = await servedAgain(gatewayA, rejoinedAt);
         await group.waitForReplica(minority[0] as Host);
@@ -322,15 +271,7 @@ describe.skipIf(!NetworkNamespace.available())(
         }),
       );
       gateways = [restartedGateways[0] as ServiceProcess, restartedGateways[1] as ServiceProcess];
-      const load = new Load(
-        {
-          gateways: gatewayHosts.map(gatewayUrl),
-          callers: LOAD.callers,
-          pauseMs: LOAD.pauseMs,
-          inputs: { log, ms: LOAD.bodyMs },
-        },
-        fast,
-      );
+      const load = harnessLoad(gatewayHosts, log, fast);
       let from = Date.now();
       const windows: { fault: string; from: number; to: number; serveAgainMs: number }[] = [];
       try {
