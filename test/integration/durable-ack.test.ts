@@ -21,7 +21,8 @@ import {
 // hand-in are answered once the replica holds them. With the replica paused (SIGSTOP: connected,
 // acknowledging nothing), an invocation is answered 503 with Retry-After and withdrawn, so that
 // nothing runs; a cancel or a hand-in 503 (it holds on the master: asked again once the replica is
-// back, the cancel answers the canceled execution, the hand-in that the task has ended).
+// back, the cancel answers the canceled execution, the hand-in that the task has ended); and an
+// execution's end, which the worker writes without waiting, is not told until the replica has it.
 
 interface Refusal {
   error: { code: string; details?: { reason?: string; undone?: boolean } };
@@ -108,6 +109,30 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     const again = await client.cancel('sleepy', id);
     expect(again.status).toBe(200);
     expect(again.body.status).toBe('canceled');
+  });
+
+  it('tells an end only once the replica has it: 503 while it is paused, the end once it is back', async () => {
+    const accepted = await client.invoke('sleepy', { ms: 500 });
+    expect(accepted.status).toBe(202);
+    const id = String(accepted.body.execution_id);
+    await expect.poll(async () => (await client.status('sleepy', id)).status).toBe('running');
+    replica.pause();
+    try {
+      // The worker ends it on the master, which the paused replica does not acknowledge.
+      await expect
+        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
+        .toBe('completed');
+      const refused = await client.request<Refusal>(`/skills/sleepy/status/${id}`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body.error).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        details: { reason: 'not_replicated', undone: false },
+      });
+    } finally {
+      replica.resume();
+    }
+    expect((await client.status('sleepy', id)).status).toBe('completed');
   });
 
   it("answers a task's hand-in 503 while the replica is paused; kept, it is not handed in twice", async () => {

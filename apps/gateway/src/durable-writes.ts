@@ -57,7 +57,7 @@ export function durableWrites(config: GatewayConfig, shared: SharedWrites): Dura
     redis,
     store: new ExecutionStore(redis, shared.keys, config.EXECUTION_TTL_SECONDS),
     queues,
-    ack: new ReplicaAck(redis, { replicas, timeoutMs }),
+    ack: new ReplicaAck(redis, { replicas, timeoutMs, probeKey: `${config.KEY_PREFIX}:replica-probe` }),
     close: async () => {
       await queues.close().catch(() => {});
       redis.disconnect();

@@ -35,15 +35,16 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
     registry,
     defaultAuth: shared.descriptors.defaults.auth,
   });
-  const events = new ExecutionEvents(store);
+  const { durable } = shared;
+  const events = new ExecutionEvents(store, durable.ack);
   const reader = new ExecutionReader({
     store,
     watcher,
     identity,
     events,
     maxWaitSeconds: config.MAX_WAIT_SECONDS,
+    ack: durable.ack,
   });
-  const { durable } = shared;
   const canceler = new ExecutionCanceler({
     redis,
     keys,

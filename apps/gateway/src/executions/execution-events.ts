@@ -1,5 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { type Execution, isTerminalStatus, type Principal } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import type { ExecutionStore, ReplicaAck } from '@skillrun/core/data';
 import type { ExecutionWatch } from './execution-watch';
 import { readable } from './readable-execution';
 
@@ -41,16 +42,24 @@ const CHUNK_PAGE = 500;
 /** How long a follower waits for an announcement before it reads the record anyway. */
 const QUIET_READ_MS = 60_000;
 
+/** How long a follower waits to read again an end the replicas did not confirm (ACK_REPLICAS). */
+const UNCONFIRMED_END_RETRY_MS = 250;
+
 /**
  * An execution's status changes and streamed chunks, in order, from a position on, until it ends:
  * the one loop every live surface follows an execution with (server-sent events here; MCP's
  * progress and A2A's artifact updates can follow the same). Woken by Redis (the watch), never
  * polling. A status is told when it changed since the last one told; chunks in seq order, each
  * once. Every chunk of an execution comes before its end (append-chunks.lua appends nothing
- * after it), so the end is told last. A record this reader may not see throws EXECUTION_NOT_FOUND.
+ * after it), so the end is told last, and only once the replicas have it (ACK_REPLICAS: an end a
+ * failover undoes would be told twice); until then it is read again. A record this reader may not
+ * see throws EXECUTION_NOT_FOUND.
  */
 export class ExecutionEvents {
-  constructor(private readonly store: ExecutionStore) {}
+  constructor(
+    private readonly store: ExecutionStore,
+    private readonly ack: Pick<ReplicaAck, 'confirmRead'>,
+  ) {}
 
   async *follow(request: FollowRequest): AsyncGenerator<ExecutionEvent, void, undefined> {
     const { skillId, executionId, principal, watch, signal } = request;
@@ -83,6 +92,11 @@ export class ExecutionEvents {
         }
       }
       if (ended) {
+        if (!(await this.ack.confirmRead())) {
+          if (!(await delay(UNCONFIRMED_END_RETRY_MS, true, { signal }).catch(() => false))) return;
+          readRecord = true;
+          continue;
+        }
         if (status) yield status.event;
         return;
       }

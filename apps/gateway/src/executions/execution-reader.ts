@@ -1,5 +1,12 @@
-import { type Execution, isTerminalStatus, type Principal, SkillError, withTimeout } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import {
+  type Execution,
+  endNotReplicated,
+  isTerminalStatus,
+  type Principal,
+  SkillError,
+  withTimeout,
+} from '@skillrun/core';
+import type { ExecutionStore, ReplicaAck } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import type { RequestHeaders } from '../http/request-headers';
 import type { EventPosition, ExecutionEvent, ExecutionEvents } from './execution-events';
@@ -16,6 +23,8 @@ export interface ExecutionReaderDeps {
   events: ExecutionEvents;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
+  /** Confirms an end is on the replicas before it is told (ACK_REPLICAS). */
+  ack: Pick<ReplicaAck, 'confirmRead'>;
 }
 
 /** A client's wish to be answered only once the execution changes (RFC 7240 `wait`). */
@@ -88,7 +97,20 @@ export interface ExecutionAnswer {
 export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
 
-  async read({ skillId, executionId, headers, wait }: ExecutionRead): Promise<ExecutionAnswer> {
+  /**
+   * The execution, as `answer` finds it; an end only once the replicas have it (ACK_REPLICAS): one
+   * they do not confirm in time is answered 503, to be asked again (after a failover it may be
+   * running again).
+   */
+  async read(request: ExecutionRead): Promise<ExecutionAnswer> {
+    const answer = await this.answer(request);
+    if (isTerminalStatus(answer.execution.status) && !(await this.deps.ack.confirmRead())) {
+      throw endNotReplicated();
+    }
+    return answer;
+  }
+
+  private async answer({ skillId, executionId, headers, wait }: ExecutionRead): Promise<ExecutionAnswer> {
     const { execution: first, principal } = await this.deps.identity.read(skillId, executionId, headers);
     if (wait === undefined) return { execution: first };
     const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
@@ -170,8 +192,13 @@ export class ExecutionReader {
       await watch.until(isTerminalStatus, applied * 1000, signal);
       if (signal.aborted) return { execution: launched, appliedWaitSeconds: applied };
       const record = await this.recordAfter(watch, launched.execution_id);
-      // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there is.
-      return { execution: record?.execution ?? launched, appliedWaitSeconds: applied };
+      // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there
+      // is. An end the replicas do not confirm is not told: the launch is answered as it was.
+      const ended = record?.execution;
+      if (!ended || !(await this.deps.ack.confirmRead())) {
+        return { execution: launched, appliedWaitSeconds: applied };
+      }
+      return { execution: ended, appliedWaitSeconds: applied };
     } finally {
       watch.release();
     }

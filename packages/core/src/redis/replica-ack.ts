@@ -5,6 +5,8 @@ export interface ReplicaAckOptions {
   replicas: number;
   /** How long Redis waits for them (ACK_TIMEOUT_MS). */
   timeoutMs: number;
+  /** The key `confirmRead` writes its probe to (under the key prefix); needed with replicas. */
+  probeKey?: string;
 }
 
 /**
@@ -73,6 +75,27 @@ export class ReplicaAck {
       return this.out;
     });
     return this.next.then((confirmed) => confirmed && this.closes === session);
+  }
+
+  /**
+   * Resolves true once what this process has read from the master so far is on the replicas too,
+   * so that telling it is not undone by a failover: an execution's end, which a worker writes
+   * without waiting for replicas, is lost with a master the replicas lagged behind, and the
+   * execution runs again. A probe written after the reads stands behind them in the master's
+   * replication stream, which replicas apply in order: its WAIT covers them. Each call writes its
+   * own probe (one INCR); their WAITs are shared as `confirm`'s are. Never rejects.
+   */
+  async confirmRead(): Promise<boolean> {
+    if (!this.required) return true;
+    const { probeKey } = this.options;
+    if (probeKey === undefined) throw new Error('ReplicaAck: confirmRead needs a probeKey');
+    const session = this.session;
+    try {
+      await this.redis.incr(probeKey);
+    } catch {
+      return false;
+    }
+    return this.confirm(session);
   }
 
   private async ask(): Promise<boolean> {
