@@ -111,7 +111,7 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     expect(again.body.status).toBe('canceled');
   });
 
-  it('tells an end only once the replica has it: 503 while it is paused, the end once it is back', async () => {
+  it('tells a status past accepted only once the replica has it: an end 503 while it is paused, told once it is back', async () => {
     const accepted = await client.invoke('sleepy', { ms: 500 });
     expect(accepted.status).toBe(202);
     const id = String(accepted.body.execution_id);

@@ -133,7 +133,7 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 0,
     maximum: 16,
     description:
-      'How many replicas must hold a launch, a cancel or a task hand-in before it is answered, and an execution end before it is told (Redis WAIT): with 1 or more, a failover loses no execution answered 202 and undoes no end told; not confirmed within ACK_TIMEOUT_MS, the answer is 503 (a launch withdrawn). 0: answered once the master has it.',
+      'How many replicas must hold a launch, a cancel or a task hand-in before it is answered, and a status past accepted before it is told (Redis WAIT): with 1 or more, a failover loses no execution answered 202 and undoes no status told; not confirmed within ACK_TIMEOUT_MS, the answer is 503 (a launch withdrawn). 0: answered once the master has it.',
   }),
   ACK_TIMEOUT_MS: Type.Integer({
     default: 500,

@@ -30,7 +30,7 @@ export {
 } from './descriptor/to-skill-descriptor';
 export { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode } from './errors/error-catalog';
 export { isRetryable } from './errors/is-retryable';
-export { endNotReplicated, notReplicated, type ReplicatedWrite } from './errors/not-replicated';
+export { notReplicated, type ReplicatedWrite, statusNotReplicated } from './errors/not-replicated';
 export { SkillError } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { refillWithin, withTimeout } from './health/with-timeout';

@@ -42,8 +42,8 @@ const CHUNK_PAGE = 500;
 /** How long a follower waits for an announcement before it reads the record anyway. */
 const QUIET_READ_MS = 60_000;
 
-/** How long a follower waits to read again an end the replicas did not confirm (ACK_REPLICAS). */
-const UNCONFIRMED_END_RETRY_MS = 250;
+/** How long a follower waits to read again a status the replicas did not confirm (ACK_REPLICAS). */
+const UNCONFIRMED_RETRY_MS = 250;
 
 /**
  * An execution's status changes and streamed chunks, in order, from a position on, until it ends:
@@ -51,9 +51,9 @@ const UNCONFIRMED_END_RETRY_MS = 250;
  * progress and A2A's artifact updates can follow the same). Woken by Redis (the watch), never
  * polling. A status is told when it changed since the last one told; chunks in seq order, each
  * once. Every chunk of an execution comes before its end (append-chunks.lua appends nothing
- * after it), so the end is told last, and only once the replicas have it (ACK_REPLICAS: an end a
- * failover undoes would be told twice); until then it is read again. A record this reader may not
- * see throws EXECUTION_NOT_FOUND.
+ * after it), so the end is told last. A status past `accepted` is told only once the replicas
+ * have it (ACK_REPLICAS: one a failover undoes would be told twice); until then it is read again.
+ * A record this reader may not see throws EXECUTION_NOT_FOUND.
  */
 export class ExecutionEvents {
   constructor(
@@ -79,6 +79,10 @@ export class ExecutionEvents {
       }
       const ended = isTerminalStatus(current.status);
       const status = readRecord ? statusEvent(current, changedAt, lastJson) : undefined;
+      if (status && !(await this.confirmed(current))) {
+        if (!(await delay(UNCONFIRMED_RETRY_MS, true, { signal }).catch(() => false))) return;
+        continue;
+      }
       if (status && !ended) {
         yield status.event;
         ({ changedAt } = status.event);
@@ -92,11 +96,6 @@ export class ExecutionEvents {
         }
       }
       if (ended) {
-        if (!(await this.ack.confirmRead())) {
-          if (!(await delay(UNCONFIRMED_END_RETRY_MS, true, { signal }).catch(() => false))) return;
-          readRecord = true;
-          continue;
-        }
         if (status) yield status.event;
         return;
       }
@@ -105,6 +104,11 @@ export class ExecutionEvents {
       // Output means it runs: one that still shows `accepted` is read again, and shows it.
       readRecord = woken !== 'chunks' || current.status === 'accepted';
     }
+  }
+
+  /** Whether `execution` may be told: `accepted` always (its launch was confirmed), anything later once on the replicas. */
+  private async confirmed(execution: Execution): Promise<boolean> {
+    return execution.status === 'accepted' || (await this.ack.confirmRead());
   }
 
   /** Every chunk after `after` that is there now, page by page. */

@@ -1,9 +1,9 @@
 import {
   type Execution,
-  endNotReplicated,
   isTerminalStatus,
   type Principal,
   SkillError,
+  statusNotReplicated,
   withTimeout,
 } from '@skillrun/core';
 import type { ExecutionStore, ReplicaAck } from '@skillrun/core/data';
@@ -98,14 +98,14 @@ export class ExecutionReader {
   constructor(private readonly deps: ExecutionReaderDeps) {}
 
   /**
-   * The execution, as `answer` finds it; an end only once the replicas have it (ACK_REPLICAS): one
-   * they do not confirm in time is answered 503, to be asked again (after a failover it may be
-   * running again).
+   * The execution, as `answer` finds it; past `accepted`, only once the replicas have what was read
+   * (ACK_REPLICAS): what they do not confirm in time is answered 503, to be asked again (after a
+   * failover it may be back where the replicas had it).
    */
   async read(request: ExecutionRead): Promise<ExecutionAnswer> {
     const answer = await this.answer(request);
-    if (isTerminalStatus(answer.execution.status) && !(await this.deps.ack.confirmRead())) {
-      throw endNotReplicated();
+    if (answer.execution.status !== 'accepted' && !(await this.deps.ack.confirmRead())) {
+      throw statusNotReplicated();
     }
     return answer;
   }

@@ -27,13 +27,14 @@ export function notReplicated(write: ReplicatedWrite, undone: boolean): SkillErr
 }
 
 /**
- * The refusal to tell an execution's end the replicas have not confirmed in time (ACK_REPLICAS): a
- * failover now could undo it (the execution would run again), so it is not told yet.
+ * The refusal to tell an execution's status the replicas have not confirmed in time (ACK_REPLICAS):
+ * a worker writes it without waiting for them, so a failover now could undo it (an end undone, the
+ * execution runs again), and it is not told yet.
  */
-export function endNotReplicated(): SkillError {
+export function statusNotReplicated(): SkillError {
   return new SkillError(
     'SERVICE_UNAVAILABLE',
-    'The execution ended, but its end is not confirmed on the replicas yet (ACK_REPLICAS); a failover now could undo it. Retry shortly',
+    "The execution's status is not confirmed on the replicas yet (ACK_REPLICAS); a failover now could undo it. Retry shortly",
     {
       details: { reason: 'not_replicated', undone: false },
       suggestedAction: 'Retry with exponential backoff',
