@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, RedisServerProcess } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
-import { commandCalls, redisCpuUs } from '../../bench/support/redis-info.mjs';
+import { freePort } from './free-port';
+import { commandCalls, redisCpuUs } from './redis-info';
+import { RedisServerProcess } from './redis-server-process';
 
 const LAST_SLOT = 16_383;
 
@@ -32,7 +33,7 @@ export interface NodeStats {
   cpuUs: number;
 }
 
-/** A Redis Cluster of the test's own: redis-server children on free ports, their files in a temporary folder. */
+/** A Redis Cluster of its owner's own (a test's, the bench's): redis-server children on free ports, their files in a temporary folder. */
 export interface RedisCluster {
   nodes: ClusterNode[];
   /** Every node as `host:port,…`: a REDIS_CLUSTER_NODES value. */
