@@ -124,7 +124,7 @@ export async function serviceDrain(
       ? { skillsDir: options.skillsDir }
       : { skills: options.skills.map(({ id }) => id).join(',') }),
   });
-  const refs = options.skills.map(serviceQueue);
+  const refs = options.skills.map((skill) => serviceQueue(skill));
   const queues = refs.map((ref) => openQueue(ctx.redis, ref));
   try {
     await Promise.all(queues.map((queue) => queue.pause()));

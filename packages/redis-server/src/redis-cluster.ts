@@ -29,6 +29,8 @@ export interface NodeStats {
   port: number;
   /** Commands it ran, those Lua scripts called included (the INFO and CONFIG it was asked left out). */
   commands: number;
+  /** The same, by command (lower case, as INFO commandstats names them). */
+  calls: Map<string, number>;
   /** CPU time it has used (user + system), in µs. */
   cpuUs: number;
 }
@@ -150,5 +152,5 @@ async function statsOf(port: number, admin: Redis): Promise<NodeStats> {
   const calls = await commandCalls(admin);
   let commands = 0;
   for (const count of calls.values()) commands += count;
-  return { port, commands, cpuUs: await redisCpuUs(admin) };
+  return { port, commands, calls, cpuUs: await redisCpuUs(admin) };
 }
