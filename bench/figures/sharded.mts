@@ -69,7 +69,8 @@ function describe(masters: MasterWindow[], executions: number): string {
   return masters
     .map(
       (master) =>
-        `:${master.port} (${master.tags.join(' ')}) ${share(master, masters).toFixed(1)}% of commands, ` +
+        `:${master.port} (${master.tags.join(' ')}) ${share(master, masters).toFixed(1)}% of commands ` +
+        `(${(master.commands / executions).toFixed(1)} per execution), ` +
         `${(master.cpuUs / executions).toFixed(0)} µs Redis CPU per execution`,
     )
     .join('; ');
