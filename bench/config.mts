@@ -1,4 +1,7 @@
-/** What a run measures and how long it takes: `npm run bench`, BENCH_QUICK=1, BENCH_ONLY=row1,row3. */
+/**
+ * What a run measures and how long it takes: `npm run bench`, BENCH_QUICK=1, BENCH_ONLY=row1,row3,
+ * BENCH_SCALING=1, BENCH_REDIS_SHARDS=3.
+ */
 
 export const ROWS = [
   'row1',
@@ -20,6 +23,11 @@ export interface BenchConfig {
   rows: Set<RowId>;
   /** End-to-end throughput with 1 vs 2 worker processes (BENCH_SCALING=1). */
   scaling: boolean;
+  /**
+   * Row 1 again on a Redis Cluster of this many masters at REDIS_SHARDS of as many, against one
+   * Redis (BENCH_REDIS_SHARDS; 1, the default, leaves it out).
+   */
+  redisShards: number;
   repetitions: number;
   /** Length of a timed HTTP load window, and of the warm-up before a figure's first one. */
   loadSeconds: number;
@@ -42,6 +50,13 @@ export interface BenchConfig {
   rssGuardMb: number;
 }
 
+function parseShards(value: string | undefined): number {
+  const shards = Number(value ?? 1);
+  if (!Number.isInteger(shards) || shards < 1 || shards > 16)
+    throw new Error(`BENCH_REDIS_SHARDS: a whole number of masters from 1 to 16, not "${value}"`);
+  return shards;
+}
+
 function parseRows(only: string | undefined): Set<RowId> {
   if (!only) return new Set(ROWS);
   const rows = new Set<RowId>();
@@ -60,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     quick,
     rows: parseRows(env.BENCH_ONLY),
     scaling: env.BENCH_SCALING === '1' || env.BENCH_SCALING === 'true',
+    redisShards: parseShards(env.BENCH_REDIS_SHARDS),
     repetitions: Number(env.BENCH_REPETITIONS ?? (quick ? 1 : 3)),
     loadSeconds: quick ? 2 : 5,
     warmupSeconds: 1,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the service against its baselines, in one run, on a Redis of its own. See
  * docs/benchmark.md for what each row measures. BENCH_QUICK=1 for a short run, BENCH_ONLY=row1,row3
- * for some rows, BENCH_SCALING=1 to add 1 vs 2 worker processes.
+ * for some rows, BENCH_SCALING=1 to add 1 vs 2 worker processes, BENCH_REDIS_SHARDS=3 to add row 1
+ * on a Redis Cluster of 3 masters.
  */
 import { join } from 'node:path';
 import { RedisServerProcess } from '@skillrun/redis-server';
@@ -17,6 +18,7 @@ import { gatewayMemory } from './figures/gateway-memory.mjs';
 import { type DrainRuns, queueDrain } from './figures/queue-drain.mjs';
 import { redisCost } from './figures/redis-cost.mjs';
 import { roundTrip } from './figures/round-trip.mjs';
+import { sharded } from './figures/sharded.mjs';
 import { workerMemory } from './figures/worker-memory.mjs';
 import { machineLines } from './machine.mjs';
 import { type Child, killAllChildren, stopAllChildren } from './support/child.mjs';
@@ -64,10 +66,10 @@ async function run(): Promise<void> {
   console.log(
     `- settings: ${config.quick ? 'BENCH_QUICK, ' : ''}${config.repetitions} repetition(s), ${config.loadSeconds} s load windows, ` +
       `${config.connections} connections, service worker concurrency ${serviceConcurrency} (its default), rows ${[...config.rows].join(',')}` +
-      `${config.scaling ? ', scaling' : ''}\n`,
+      `${config.scaling ? ', scaling' : ''}${config.redisShards > 1 ? `, ${config.redisShards} Redis shards` : ''}\n`,
   );
   const [service, minimal] = await Promise.all([
-    Service.start(redisServer.url),
+    Service.start({ REDIS_URL: redisServer.url }),
     Minimal.start(redisServer.url, serviceConcurrency),
   ]);
   const ctx: BenchContext = {
@@ -96,6 +98,7 @@ async function run(): Promise<void> {
   // Rows that keep the default workers first; drains stop them; the gateway memory top-up last.
   if (has('row1')) await attempt('row 1', () => endToEnd(ctx));
   if (config.scaling) await attempt('scaling', () => scaling(ctx));
+  if (config.redisShards > 1) await attempt(`row 1×${config.redisShards}`, () => sharded(ctx));
   if (has('row3')) await attempt('row 3', () => acceptLatency(ctx));
   if (has('row4')) await attempt('row 4', () => roundTrip(ctx));
   if (has('row10', 'row11')) await attempt('rows 10-11', () => batches(ctx));
@@ -115,7 +118,8 @@ function report(ctx: BenchContext, gateways: Child[]): void {
   const figures = ctx.figures
     .filter((figure) => {
       const row = /^\d+/.exec(figure.row)?.[0];
-      return figure.row === '1×2' || config.rows.has(`row${row}` as RowId);
+      // Rows 1×…: asked for by their own options (BENCH_SCALING, BENCH_REDIS_SHARDS).
+      return figure.row.startsWith('1×') || config.rows.has(`row${row}` as RowId);
     })
     .sort((a, b) => Number.parseInt(a.row, 10) - Number.parseInt(b.row, 10));
   console.log('\n## Results\n');

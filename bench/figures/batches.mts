@@ -7,6 +7,8 @@
  * has finished (B measured so is row 1's baseline). The gateway's CPU per batched item is printed
  * beside (from /proc).
  */
+
+import { redisCpuUs } from '@skillrun/redis-server';
 import type { BenchContext } from '../context.mjs';
 import { median } from '../stats.mjs';
 import type { Child } from '../support/child.mjs';
@@ -17,7 +19,6 @@ import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
 import { cpuPer, procCpu } from '../support/proc-cpu.mjs';
 import { QueueDepth, type QueueRef } from '../support/queue-depth.mjs';
-import { redisCpuUs } from '../support/redis-info.mjs';
 import { batchBody, serviceQueue } from '../support/service.mjs';
 
 /** Invocations per batch. */

@@ -11,24 +11,27 @@ import { answered, count, type HttpTarget, load } from '../support/load.mjs';
 import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
 import { cpuPer, procCpu } from '../support/proc-cpu.mjs';
-import { QueueDepth, type QueueRef } from '../support/queue-depth.mjs';
+import { QueueDepth } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
-import { serviceQueue } from '../support/service.mjs';
 
-/** Completed executions per second, and the gateway's CPU per accepted invocation (µs, from /proc). */
-interface Throughput {
+/**
+ * Completed executions per second, the executions accepted, and the gateway's CPU per accepted
+ * invocation (µs, from /proc).
+ */
+export interface Throughput {
   perSecond: number;
+  accepted: number;
   gatewayCpuUs: number | undefined;
 }
 
-async function httpThroughput(
+/** Row 1's window: `depth` reads the queues the load's executions go to. */
+export async function httpThroughput(
   ctx: BenchContext,
   target: HttpTarget,
-  queue: QueueRef,
+  depth: QueueDepth,
   label: string,
   counted: { invocations: number; gateway: Child },
 ): Promise<Throughput> {
-  const depth = new QueueDepth(ctx.redis, [queue]);
   const cpuBefore = procCpu(counted.gateway.pid);
   const started = performance.now();
   const result = await load(target, {
@@ -40,17 +43,17 @@ async function httpThroughput(
   const cpu = cpuPer(cpuBefore, procCpu(counted.gateway.pid), accepted);
   counted.invocations += answered(result);
   noteAnswers(ctx, label, result);
-  return { perSecond: accepted / ((finished - started) / 1000), gatewayCpuUs: cpu?.totalUs };
+  return { perSecond: accepted / ((finished - started) / 1000), accepted, gatewayCpuUs: cpu?.totalUs };
 }
 
 function cpuText(run: Throughput | undefined): string {
   return run?.gatewayCpuUs === undefined ? 'unread' : `${run.gatewayCpuUs.toFixed(0)} µs`;
 }
 
-async function warmUp(
+export async function warmUp(
   ctx: BenchContext,
   target: HttpTarget,
-  queue: QueueRef,
+  depth: QueueDepth,
   counted: { invocations: number },
 ) {
   const result = await load(target, {
@@ -58,7 +61,7 @@ async function warmUp(
     duration: ctx.config.warmupSeconds,
   });
   counted.invocations += answered(result);
-  await new QueueDepth(ctx.redis, [queue]).drained();
+  await depth.drained();
 }
 
 async function rawThroughput(ctx: BenchContext): Promise<number> {
@@ -76,9 +79,10 @@ async function rawThroughput(ctx: BenchContext): Promise<number> {
 
 export async function endToEnd(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
-  const skillQueue = serviceQueue(ctx.skill);
+  const skillQueue = new QueueDepth(ctx.redis, service.queues(ctx.skill));
+  const baselineQueue = new QueueDepth(ctx.redis, [BASELINE_QUEUE]);
   await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
-  await warmUp(ctx, minimal.target(), BASELINE_QUEUE, minimal);
+  await warmUp(ctx, minimal.target(), baselineQueue, minimal);
   await warmUp(ctx, service.target(), skillQueue, service);
   const ours: Throughput[] = [];
   const baseline: Throughput[] = [];
@@ -86,7 +90,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
     baseline.push(
-      await httpThroughput(ctx, minimal.target(), BASELINE_QUEUE, `row 1 minimal rep ${rep}`, minimal),
+      await httpThroughput(ctx, minimal.target(), baselineQueue, `row 1 minimal rep ${rep}`, minimal),
     );
     ours.push(await httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service));
     ctx.progress(
@@ -118,7 +122,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
 /** The service with 2 worker processes against 1 (for the scaling note in the docs). */
 export async function scaling(ctx: BenchContext): Promise<void> {
   const { service, config } = ctx;
-  const skillQueue = serviceQueue(ctx.skill);
+  const skillQueue = new QueueDepth(ctx.redis, service.queues(ctx.skill));
   const first = await service.ensureDefaultWorker();
   const one: number[] = [];
   const two: number[] = [];

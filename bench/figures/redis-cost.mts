@@ -6,6 +6,8 @@
  * raw BullMQ: 50 adders and a no-op worker, no QueueEvents. Each window starts without the
  * queue's events stream, so the stream's share is counted the same way every time.
  */
+
+import { commandCalls } from '@skillrun/redis-server';
 import type { Redis } from 'ioredis';
 import type { BenchContext } from '../context.mjs';
 import { JsonClient } from '../support/http.mjs';
@@ -14,7 +16,7 @@ import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
 import { QueueDepth, type QueueRef, queueKey } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
-import { commandCalls, usedMemory } from '../support/redis-info.mjs';
+import { usedMemory } from '../support/redis-info.mjs';
 import { invocationBody, SERVICE_PREFIX, serviceQueue } from '../support/service.mjs';
 
 interface Cost {

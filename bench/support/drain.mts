@@ -7,6 +7,8 @@
  * the same way first, untimed, by the same worker process, so that the timed one measures code
  * the JIT has compiled (a fresh process compiles its hot path while it drains).
  */
+
+import { redisCpuUs } from '@skillrun/redis-server';
 import type { Queue } from 'bullmq';
 import type { BenchContext } from '../context.mjs';
 import { count, load } from './load.mjs';
@@ -16,7 +18,6 @@ import { cpuPer, type ProcCpu, procCpu } from './proc-cpu.mjs';
 import { type ProcMemory, RssSampler } from './proc-memory.mjs';
 import { QueueDepth, type QueueRef } from './queue-depth.mjs';
 import { fillQueues, openQueue } from './raw-bullmq.mjs';
-import { redisCpuUs } from './redis-info.mjs';
 import { type SkillRef, serviceQueue } from './service.mjs';
 import { executionsByStatus } from './worker-metrics.mjs';
 
@@ -123,7 +124,7 @@ export async function serviceDrain(
       ? { skillsDir: options.skillsDir }
       : { skills: options.skills.map(({ id }) => id).join(',') }),
   });
-  const refs = options.skills.map(serviceQueue);
+  const refs = options.skills.map((skill) => serviceQueue(skill));
   const queues = refs.map((ref) => openQueue(ctx.redis, ref));
   try {
     await Promise.all(queues.map((queue) => queue.pause()));

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /** BullMQ's keys of one queue: `<prefix>:<name>:<state>`. */
 export interface QueueRef {
@@ -16,28 +16,38 @@ export const DEPTH_COMMANDS = { llen: 3, zcard: 2 } as const;
 /**
  * Jobs not finished yet in some queues (waiting, paused, prioritized, active, delayed), read from
  * BullMQ's keys with plain LLEN/ZCARD rather than its getCounts script: what this costs is exactly
- * known (`commandsSent`), so a command count over a window can leave the bench's own polling out.
+ * known (`commandsSent`, and `polls` × DEPTH_COMMANDS to each queue's node), so a command count
+ * over a window can leave the bench's own polling out. On a Redis Cluster, one pipeline per queue:
+ * a queue's keys share its prefix's slot, but queues of different tags may be on different masters.
  */
 export class QueueDepth {
   commandsSent = { llen: 0, zcard: 0 };
+  /** Times `pending()` was called: each sent DEPTH_COMMANDS per queue. */
+  polls = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly queues: QueueRef[],
   ) {}
 
   async pending(): Promise<number> {
-    const pipeline = this.redis.pipeline();
-    for (const queue of this.queues) {
-      pipeline.llen(queueKey(queue, 'wait'));
-      pipeline.llen(queueKey(queue, 'paused'));
-      pipeline.llen(queueKey(queue, 'active'));
-      pipeline.zcard(queueKey(queue, 'prioritized'));
-      pipeline.zcard(queueKey(queue, 'delayed'));
-    }
-    const answers = (await pipeline.exec()) ?? [];
+    const counts = await Promise.all(this.queues.map((queue) => this.pendingIn(queue)));
+    this.polls++;
     this.commandsSent.llen += DEPTH_COMMANDS.llen * this.queues.length;
     this.commandsSent.zcard += DEPTH_COMMANDS.zcard * this.queues.length;
+    return counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  private async pendingIn(queue: QueueRef): Promise<number> {
+    const answers =
+      (await this.redis
+        .pipeline()
+        .llen(queueKey(queue, 'wait'))
+        .llen(queueKey(queue, 'paused'))
+        .llen(queueKey(queue, 'active'))
+        .zcard(queueKey(queue, 'prioritized'))
+        .zcard(queueKey(queue, 'delayed'))
+        .exec()) ?? [];
     let total = 0;
     for (const [error, count] of answers) {
       if (error) throw error;

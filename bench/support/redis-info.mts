@@ -1,41 +1,10 @@
+import { info } from '@skillrun/redis-server';
 import type { Redis } from 'ioredis';
-
-/** `INFO <section>` as a map of its `field:value` lines. */
-export async function info(redis: Redis, section: string): Promise<Map<string, string>> {
-  const text = await redis.info(section);
-  const fields = new Map<string, string>();
-  for (const line of text.split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0 && !line.startsWith('#')) fields.set(line.slice(0, colon), line.slice(colon + 1));
-  }
-  return fields;
-}
 
 export async function usedMemory(redis: Redis): Promise<number> {
   return Number((await info(redis, 'memory')).get('used_memory'));
 }
 
-/** CPU time the Redis server has used so far (all its threads), in µs. */
-export async function redisCpuUs(redis: Redis): Promise<number> {
-  const cpu = await info(redis, 'cpu');
-  return (Number(cpu.get('used_cpu_user')) + Number(cpu.get('used_cpu_sys'))) * 1e6;
-}
-
 export async function redisVersion(redis: Redis): Promise<string> {
   return (await info(redis, 'server')).get('redis_version') ?? 'unknown';
-}
-
-/**
- * Calls per command since the last `CONFIG RESETSTAT`. Redis counts a command called from a Lua
- * script (BullMQ's scripts) like one sent by a client, so scripts' insides are included. The
- * bench's own CONFIG and INFO calls are left out.
- */
-export async function commandCalls(redis: Redis): Promise<Map<string, number>> {
-  const calls = new Map<string, number>();
-  for (const [field, value] of await info(redis, 'commandstats')) {
-    const command = field.replace(/^cmdstat_/, '');
-    if (command.startsWith('config') || command === 'info') continue;
-    calls.set(command, Number(/calls=(\d+)/.exec(value)?.[1] ?? 0));
-  }
-  return calls;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ShardMap } from '@skillrun/core/data';
 import { freePort } from '@skillrun/redis-server';
 import { nodeArgsOf } from '../../scripts/node-args.mjs';
 import { Child, repoRoot } from './child.mjs';
@@ -29,9 +30,12 @@ export function skillIn(folder: string): SkillRef {
 }
 
 /** The BullMQ queue of a hosted skill version (core's skillQueueName: `skill.<id>@<version>`). */
-export function serviceQueue(skill: SkillRef): QueueRef {
-  return { prefix: SERVICE_PREFIX, name: `skill.${skill.id}@${skill.version}` };
+export function serviceQueue(skill: SkillRef, prefix = SERVICE_PREFIX): QueueRef {
+  return { prefix, name: `skill.${skill.id}@${skill.version}` };
 }
+
+/** Where the service's Redis is: REDIS_URL, or REDIS_CLUSTER_NODES and REDIS_SHARDS. */
+export type RedisEnv = Record<string, string>;
 
 export function invocationBody(skillId: string): string {
   return JSON.stringify({
@@ -73,17 +77,17 @@ export class Service {
   private defaultWorker: ServiceWorker | undefined;
 
   private constructor(
-    private readonly redisUrl: string,
+    private readonly redisEnv: RedisEnv,
     readonly gateway: Child,
     readonly url: string,
     readonly apiKey: string,
   ) {}
 
-  static async start(redisUrl: string): Promise<Service> {
+  static async start(redisEnv: RedisEnv): Promise<Service> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const gateway = Child.spawn('gateway', nodeArgsOf('start:gateway'), {
-      REDIS_URL: redisUrl,
+      ...redisEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: url,
@@ -100,7 +104,16 @@ export class Service {
     if (answer.status !== 201 || !created.key) {
       throw new Error(`POST /admin/keys answered ${answer.status}: ${JSON.stringify(created)}`);
     }
-    return new Service(redisUrl, gateway, url, created.key);
+    return new Service(redisEnv, gateway, url, created.key);
+  }
+
+  /**
+   * A skill's queue on every hash tag its executions may be on: the prefix's, plus each active
+   * vshard's at REDIS_SHARDS above 1 (docs/design/sharding.md).
+   */
+  queues(skill: SkillRef): QueueRef[] {
+    const shards = new ShardMap(SERVICE_PREFIX, Number(this.redisEnv.REDIS_SHARDS ?? 1));
+    return shards.tags().map((tag) => serviceQueue(skill, tag));
   }
 
   /** POST /skills/<id>/invoke for each skill, in turn on every connection. */
@@ -123,7 +136,7 @@ export class Service {
 
   async startWorker(options: WorkerOptions = {}): Promise<ServiceWorker> {
     const child = Child.spawn('worker', nodeArgsOf('start:worker'), {
-      REDIS_URL: this.redisUrl,
+      ...this.redisEnv,
       LOG_LEVEL: 'info',
       // Several workers may run at once: each on a free port, read from its ready line.
       METRICS_PORT: '0',
@@ -151,5 +164,11 @@ export class Service {
 
   async stopWorkers(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => this.stopWorker(worker)));
+  }
+
+  /** Its workers, then its gateway. */
+  async stop(): Promise<void> {
+    await this.stopWorkers();
+    await this.gateway.stop();
   }
 }

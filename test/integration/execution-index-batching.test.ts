@@ -9,10 +9,9 @@ import {
   RedisKeys,
   redisTargetOf,
 } from '@skillrun/core/data';
+import { commandCalls, type RedisCluster, startCluster } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandCalls } from '../../bench/support/redis-info.mjs';
-import { type RedisCluster, startCluster } from '../support/redis-cluster';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 const PREFIX = '{skillrun}';

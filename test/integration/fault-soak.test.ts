@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricValue } from '../support/metric-value';
 import type { LogLine, ServiceProcess } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -64,27 +65,16 @@ describe('fault suite: a soak of 160,000 executions', () => {
     await system?.stop();
   });
 
-  /** A metric's value from a /metrics text (the sum of its series). */
-  async function metric(url: string, name: string): Promise<number> {
-    const text = await (await fetch(url)).text();
-    const values = text
-      .split('\n')
-      .filter((line) => line.startsWith(name) && /^[^{\s]+(\{[^}]*\})?\s/.test(line))
-      .filter((line) => line.split(/[{\s]/)[0] === name)
-      .map((line) => Number(line.split(/\s+/).at(-1)));
-    return values.reduce((sum, value) => sum + value, 0);
-  }
-
   async function sample(): Promise<Sample> {
     const gateway = `${system.gateway.url}/metrics`;
     const workerMetrics = worker.metricsUrl();
     const info = await redis.info('memory');
     return {
       redisBytes: Number(/used_memory:(\d+)/.exec(info)?.[1]),
-      gatewayRss: await metric(gateway, 'process_resident_memory_bytes'),
-      workerRss: await metric(workerMetrics, 'process_resident_memory_bytes'),
-      gatewayHandles: await metric(gateway, 'nodejs_active_handles'),
-      workerHandles: await metric(workerMetrics, 'nodejs_active_handles'),
+      gatewayRss: await metricValue(gateway, 'process_resident_memory_bytes'),
+      workerRss: await metricValue(workerMetrics, 'process_resident_memory_bytes'),
+      gatewayHandles: await metricValue(gateway, 'nodejs_active_handles'),
+      workerHandles: await metricValue(workerMetrics, 'nodejs_active_handles'),
       workerLogLines: worker.logs.length,
     };
   }
@@ -127,7 +117,7 @@ describe('fault suite: a soak of 160,000 executions', () => {
     expect(accepted).toBeGreaterThan(amount * 0.99);
     const target = completedBefore + accepted;
     await expect
-      .poll(() => metric(worker.metricsUrl(), 'skillrun_executions_total'), {
+      .poll(() => metricValue(worker.metricsUrl(), 'skillrun_executions_total'), {
         timeout: 120_000,
         interval: 500,
       })

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import type { RedisCluster } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisCluster } from '../support/redis-cluster';
 import { fixtureSkills, repoRoot, startWorker } from '../support/service-process';
 import { TestSystem } from '../support/system';
 

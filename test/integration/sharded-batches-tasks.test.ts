@@ -9,10 +9,10 @@ import {
   redisTargetOf,
   TaskStore,
 } from '@skillrun/core/data';
+import { type RedisCluster, startCluster } from '@skillrun/redis-server';
 import calculateSlot from 'cluster-key-slot';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisCluster, startCluster } from '../support/redis-cluster';
 import { SHARDED_SKILL, shardedPayload } from '../support/sharded-payload';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 

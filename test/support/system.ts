@@ -1,5 +1,5 @@
+import { type ClusterOptions, type RedisCluster, startCluster } from '@skillrun/redis-server';
 import { Client } from './client';
-import { type ClusterOptions, type RedisCluster, startCluster } from './redis-cluster';
 import { type ServiceProcess, type StartedGateway, startGateway, startWorker } from './service-process';
 import { startTestRedis, type TestRedis, type TestRedisOptions } from './test-redis';
 

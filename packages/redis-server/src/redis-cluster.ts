@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, RedisServerProcess } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
-import { commandCalls, redisCpuUs } from '../../bench/support/redis-info.mjs';
+import { freePort } from './free-port';
+import { commandCalls, redisCpuUs } from './redis-info';
+import { RedisServerProcess } from './redis-server-process';
 
 const LAST_SLOT = 16_383;
 
@@ -28,11 +29,13 @@ export interface NodeStats {
   port: number;
   /** Commands it ran, those Lua scripts called included (the INFO and CONFIG it was asked left out). */
   commands: number;
+  /** The same, by command (lower case, as INFO commandstats names them). */
+  calls: Map<string, number>;
   /** CPU time it has used (user + system), in µs. */
   cpuUs: number;
 }
 
-/** A Redis Cluster of the test's own: redis-server children on free ports, their files in a temporary folder. */
+/** A Redis Cluster of its owner's own (a test's, the bench's): redis-server children on free ports, their files in a temporary folder. */
 export interface RedisCluster {
   nodes: ClusterNode[];
   /** Every node as `host:port,…`: a REDIS_CLUSTER_NODES value. */
@@ -149,5 +152,5 @@ async function statsOf(port: number, admin: Redis): Promise<NodeStats> {
   const calls = await commandCalls(admin);
   let commands = 0;
   for (const count of calls.values()) commands += count;
-  return { port, commands, cpuUs: await redisCpuUs(admin) };
+  return { port, commands, calls, cpuUs: await redisCpuUs(admin) };
 }
