@@ -31,11 +31,11 @@ import type { ServiceProcess } from '../support/service-process';
 // the master of the global slot, each promoted over by its replica and started again (as a
 // supervisor would); a worker's host cut off mid-run and healed; a master isolated together with
 // gateway A (the minority side) until its replica is promoted, then healed; gateway A restarted.
-// ACK_REPLICAS is refused with a cluster, so a failover may lose acknowledged executions: how many
-// is printed, not asserted. Checked: serving again within the bound after each fault through both
-// gateways, statuses never backwards and one final status each, every refusal a 503 with
-// Retry-After, no body run more than twice. Skipped where a namespace cannot be made (not root, no
-// `ip netns`).
+// ACK_REPLICAS is refused with a cluster, so a failover may lose acknowledged executions and undo
+// statuses told (a worker's writes the replica had not received): how many is printed, not
+// asserted. Checked: serving again within the bound after each fault through both gateways,
+// acknowledged executions on every vshard, every refusal a 503 with Retry-After, no body run more
+// than twice. Skipped where a namespace cannot be made (not root, no `ip netns`).
 
 /** How long the cluster may take to promote a replica (node timeout 1 s, then its vote). */
 const FAILOVER_TIMEOUT_MS = 30_000;
@@ -112,7 +112,7 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
     return served;
   };
 
-  it('one fault at a time: serves again after each, statuses never backwards, one final each', async () => {
+  it('one fault at a time: serves again after each through both gateways; refusals are 503s; no body runs thrice', async () => {
     const history = new History();
     const load = harnessLoad(gatewayHosts, log, history);
     const sampler = new StatusSampler(gatewayUrl(gatewayHosts[1]), history);
@@ -186,12 +186,17 @@ describe.skipIf(!NetworkNamespace.available())('fault harness: a Redis Cluster u
       console.log(
         `Redis Cluster, ${one.fault}: ${one.lost} of ${one.acknowledged} acknowledged executions lost`,
       );
+    // Without ACK_REPLICAS a failover may also undo a status told (a worker's write the replica
+    // had not received): reported, with what was seen, as the losses are.
+    const reverted = history.backwards();
+    console.log(
+      `Redis Cluster: ${reverted.length} executions seen going backwards${reverted.length ? `: ${JSON.stringify(reverted)}` : ''}`,
+    );
 
     const acknowledged = history.acknowledged();
     expect(acknowledged.length).toBeGreaterThan(0);
     // Spread: acknowledged executions on every active vshard.
     expect(new Set(acknowledged.map((id) => shards.vshardOf(id))).size).toBe(SHARDS);
-    expect(history.backwards()).toEqual([]);
     expect(history.duplicated(acknowledged).filter((id) => (history.runs.get(id)?.length ?? 0) > 2)).toEqual(
       [],
     );
