@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReplicaAck } from '@skillrun/core/data';
-import { RedisServerProcess } from '@skillrun/redis-server';
-import { Redis } from 'ioredis';
+import { type RedisCluster, RedisServerProcess, startCluster } from '@skillrun/redis-server';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisReplica } from '../support/redis-replica';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -117,5 +117,72 @@ describe('ReplicaAck', () => {
       await promotedReplica.stop();
       await promoted.stop();
     }
+  });
+});
+
+describe('ReplicaAck on a Redis Cluster', () => {
+  let cluster: RedisCluster;
+  let client: Cluster;
+  /** A key on each master. */
+  const keys: string[] = [];
+
+  beforeAll(async () => {
+    cluster = await startCluster({ masters: 3, replicas: 1 });
+    client = new Cluster([{ host: '127.0.0.1', port: cluster.nodes[0]?.port as number }]);
+    for (const master of cluster.nodes.filter((node) => node.role === 'master')) {
+      for (let tag = 0; keys.length < 3; tag++) {
+        const key = `{probe:${tag}}:written`;
+        if ((await cluster.masterOf(key)).port === master.port) {
+          keys.push(key);
+          break;
+        }
+      }
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
+  /** The process id of the replica of the master of `key`. */
+  const replicaPidOf = async (key: string): Promise<number> => {
+    const master = await cluster.masterOf(key);
+    for (const node of cluster.nodes.filter((one) => one.role === 'replica')) {
+      const asked = new Redis(node.url);
+      try {
+        if ((await asked.info('replication')).includes(`master_port:${master.port}`)) {
+          return Number(/process_id:(\d+)/.exec(await asked.info('server'))?.[1]);
+        }
+      } finally {
+        asked.disconnect();
+      }
+    }
+    throw new Error(`no replica of the master of ${key}`);
+  };
+
+  it('confirms writes on every master, each on its own replica; nothing while one replica is paused', async () => {
+    const ack = new ReplicaAck(client as unknown as Redis, {
+      replicas: 1,
+      timeoutMs: 300,
+      // In each written key's tag: on each master.
+      probeKeys: keys.map((key) => `${key}:probe`),
+    });
+    const session = ack.session;
+    await Promise.all(keys.map((key) => client.set(key, 'one')));
+    expect(await ack.confirm(session)).toBe(true);
+    expect(await ack.confirmRead()).toBe(true);
+    const key = keys[1] as string;
+    const replica = await replicaPidOf(key);
+    process.kill(replica, 'SIGSTOP');
+    try {
+      const paused = ack.session;
+      await client.set(key, 'two');
+      expect(await ack.confirm(paused)).toBe(false);
+      expect(await ack.confirmRead()).toBe(false);
+    } finally {
+      process.kill(replica, 'SIGCONT');
+    }
+    expect(await ack.confirm(ack.session)).toBe(true);
   });
 });

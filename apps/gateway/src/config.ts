@@ -305,11 +305,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     );
   }
   checkShardSettings(parsed);
-  if (parsed.ACK_REPLICAS > 0 && parsed.REDIS_CLUSTER_NODES !== undefined) {
-    throw new ConfigError(
-      'ACK_REPLICAS needs one master to confirm writes with (REDIS_URL or REDIS_SENTINELS): a cluster client sends WAIT to any node',
-    );
-  }
   return Object.freeze({
     ...parsed,
     limits: parseLimits(parsed.LIMITS),

@@ -57,7 +57,12 @@ export function durableWrites(config: GatewayConfig, shared: SharedWrites): Dura
     redis,
     store: new ExecutionStore(redis, shared.keys, config.EXECUTION_TTL_SECONDS),
     queues,
-    ack: new ReplicaAck(redis, { replicas, timeoutMs, probeKey: `${config.KEY_PREFIX}:replica-probe` }),
+    ack: new ReplicaAck(redis, {
+      replicas,
+      timeoutMs,
+      // One probe in each tag the service writes under: at REDIS_SHARDS>1 on a cluster, each master.
+      probeKeys: shared.keys.shards.tags().map((tag) => `${tag}:replica-probe`),
+    }),
     close: async () => {
       await queues.close().catch(() => {});
       redis.disconnect();

@@ -53,7 +53,7 @@ export interface RedisCluster {
 /**
  * Starts `masters` × (1 + `replicas`) nodes and makes them one cluster, slots split evenly over the
  * masters as `redis-cli --cluster create` splits them (which refuses fewer than three masters: a
- * lone one is given every slot itself); resolves once every node says `cluster_state:ok`.
+ * lone one is given every slot itself); resolves once every node says `cluster_state:ok` and every replica has synced with its master.
  */
 export async function startCluster({ masters, replicas = 0 }: ClusterOptions): Promise<RedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'skillrun-cluster-'));
@@ -123,11 +123,17 @@ async function formCluster(servers: RedisServerProcess[], admins: Redis[], repli
   ]);
 }
 
+/** Until the node sees the cluster ok and, a replica, has its master's data (its link up). */
 async function untilClusterOk(admin: Redis): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (!String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok')) {
+  const ready = async () => {
+    if (!String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
+    const replication = await admin.info('replication');
+    return replication.includes('role:master') || replication.includes('master_link_status:up');
+  };
+  while (!(await ready())) {
     if (Date.now() > deadline)
-      throw new Error(`the node on ${admin.options.port} did not see the cluster ok`);
+      throw new Error(`the node on ${admin.options.port} did not see the cluster ok, or its master`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

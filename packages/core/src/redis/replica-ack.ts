@@ -1,12 +1,15 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 export interface ReplicaAckOptions {
   /** How many replicas must hold a write before it is confirmed (ACK_REPLICAS); 0 confirms at once. */
   replicas: number;
   /** How long Redis waits for them (ACK_TIMEOUT_MS). */
   timeoutMs: number;
-  /** The key `confirmRead` writes its probe to (under the key prefix); needed with replicas. */
-  probeKey?: string;
+  /**
+   * The keys `confirmRead` writes its probe to, one in each hash tag the service's keys are under
+   * (on a cluster, so that every master holding them gets one); needed with replicas.
+   */
+  probeKeys?: readonly string[];
 }
 
 /**
@@ -35,10 +38,19 @@ export class ReplicaAck {
     readonly redis: Redis,
     private readonly options: ReplicaAckOptions,
   ) {
-    if (this.required)
-      redis.on('close', () => {
+    if (!this.required) return;
+    const counted = (connection: Redis) =>
+      connection.on('close', () => {
         this.closes += 1;
       });
+    const cluster = clusterOf(redis);
+    if (!cluster) {
+      counted(redis);
+      return;
+    }
+    // A cluster client has a connection per node (Cluster#nodes), each its own life.
+    for (const node of cluster.nodes()) counted(node);
+    cluster.on('+node', counted);
   }
 
   /** The connection's life now: take it before sending the writes to confirm with `confirm`. */
@@ -87,11 +99,11 @@ export class ReplicaAck {
    */
   async confirmRead(): Promise<boolean> {
     if (!this.required) return true;
-    const { probeKey } = this.options;
-    if (probeKey === undefined) throw new Error('ReplicaAck: confirmRead needs a probeKey');
+    const { probeKeys } = this.options;
+    if (!probeKeys?.length) throw new Error('ReplicaAck: confirmRead needs probeKeys');
     const session = this.session;
     try {
-      await this.redis.incr(probeKey);
+      await Promise.all(probeKeys.map((key) => this.redis.incr(key)));
     } catch {
       return false;
     }
@@ -101,9 +113,26 @@ export class ReplicaAck {
   private async ask(): Promise<boolean> {
     const { replicas, timeoutMs } = this.options;
     try {
-      return (await this.redis.wait(replicas, timeoutMs)) >= replicas;
+      const counts = await Promise.all(this.masters().map((master) => master.wait(replicas, timeoutMs)));
+      return counts.every((count) => count >= replicas);
     } catch {
       return false;
     }
   }
+
+  /**
+   * Where WAIT goes: the connection, or on a cluster every master's connection (Cluster#nodes: the
+   * ones its commands go down), since WAIT counts one connection's writes and a launch writes on two
+   * masters (its vshard's and the global tag's). A master the writes did not touch answers at once
+   * while its replicas are there, and refuses (times out) while they are not: stricter than needed,
+   * never looser.
+   */
+  private masters(): Redis[] {
+    return clusterOf(this.redis)?.nodes('master') ?? [this.redis];
+  }
+}
+
+/** `redis` as the cluster client it is (createRedis types both as Redis), or undefined. */
+function clusterOf(redis: Redis): Cluster | undefined {
+  return redis.isCluster ? (redis as unknown as Cluster) : undefined;
 }
