@@ -387,13 +387,7 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    if (mintOn) {
-      assertShardable(
-        !!debounce,
-        isGated(skill.concurrency, request.context?.concurrency_key),
-        this.deps.limits.holdsSlots(subject),
-      );
-    }
+    if (mintOn) assertShardable(!!debounce, isGated(skill.concurrency, request.context?.concurrency_key));
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
@@ -426,8 +420,7 @@ export class InvocationService {
               isGated(skill.concurrency, request.context?.concurrency_key) ||
                 debounce !== undefined ||
                 batchId !== undefined ||
-                (entry.source === 'hosted' && entry.definition.mode === 'task') ||
-                this.deps.limits.holdsSlots(subject),
+                (entry.source === 'hosted' && entry.definition.mode === 'task'),
             )),
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
@@ -545,11 +538,10 @@ export class InvocationService {
 
 /**
  * Refuses, in a sharded batch, an item whose execution must keep a legacy id: a gated one (its flow
- * control's scripts read the records they gate under the prefix), a debounced one (likewise its
- * debounce's) or one of a caller with a concurrency quota (its end frees a slot under the prefix).
- * Its end could not renew the batch in its own slot (docs/design/sharding.md, slices 8 and 10).
+ * control's scripts read the records they gate under the prefix) or a debounced one (likewise its
+ * debounce's). Its end could not renew the batch in its own slot (docs/design/sharding.md, slice 10).
  */
-function assertShardable(debounced: boolean, gated: boolean, quota: boolean): void {
+function assertShardable(debounced: boolean, gated: boolean): void {
   const reason = debounced
     ? { path: '/context/debounce', message: 'a debounced invocation cannot be an item of a sharded batch' }
     : gated
@@ -557,12 +549,7 @@ function assertShardable(debounced: boolean, gated: boolean, quota: boolean): vo
           path: '/skill_id',
           message: 'a skill with a concurrency limit cannot be an item of a sharded batch',
         }
-      : quota
-        ? {
-            path: '/caller',
-            message: 'a caller with a concurrency quota cannot start items of a sharded batch',
-          }
-        : undefined;
+      : undefined;
   if (reason) {
     throw new SkillError(
       'INVALID_INPUT',

@@ -5,8 +5,8 @@ import type { ShardMap } from '../store/shard-map';
  * Where new execution ids come from (docs/design/sharding.md, design B): at one shard a random UUID,
  * a legacy id under KEY_PREFIX, as before sharding; above one, each active vshard in turn, so that
  * executions spread over the masters. An execution whose scripts reach keys of the prefix's (flow
- * control, debounce, open tasks, in-flight quotas, batches: slices 8 to 12) is given a legacy id
- * still, so that those scripts stay in one slot.
+ * control and debounce: slice 12) is given a legacy id still, so that those scripts stay in one
+ * slot, and so is a task skill's (its hand-in paths untried on a cluster).
  */
 export class ExecutionIds {
   private turn = 0;
