@@ -101,9 +101,10 @@ export interface Invocation {
   /**
    * A schedule's run: the schedule its execution names, and the id its due time gives it. That id,
    * the same at every try, is the run's exactly-once guard (ScheduleRunner): it takes no
-   * idempotency key.
+   * idempotency key. Above one shard `shardedExecutionId` is that id on the schedule's vshard, which
+   * the run takes unless its execution must stay legacy (then `executionId`).
    */
-  scheduled?: { scheduleId: string; executionId: string };
+  scheduled?: { scheduleId: string; executionId: string; shardedExecutionId?: string };
   /**
    * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
    * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
@@ -412,16 +413,15 @@ export class InvocationService {
           : { concurrency_key: request.context.concurrency_key }),
         ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
       },
-      scheduled?.executionId ??
-        (mintOn
-          ? mintOn.shards.mintId(mintOn.vshard)
-          : this.deps.ids.mint(
-              // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
-              isGated(skill.concurrency, request.context?.concurrency_key) ||
-                debounce !== undefined ||
-                batchId !== undefined ||
-                (entry.source === 'hosted' && entry.definition.mode === 'task'),
-            )),
+      this.executionIdOf(
+        // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
+        isGated(skill.concurrency, request.context?.concurrency_key) ||
+          debounce !== undefined ||
+          batchId !== undefined ||
+          (entry.source === 'hosted' && entry.definition.mode === 'task'),
+        scheduled,
+        mintOn,
+      ),
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
@@ -475,6 +475,19 @@ export class InvocationService {
       watch?.release();
       throw error;
     }
+  }
+
+  /**
+   * The new execution's id: a schedule run's (legacy when its execution must be), on a batch's
+   * vshard (`mintOn`), or minted (ExecutionIds).
+   */
+  private executionIdOf(
+    legacy: boolean,
+    scheduled: Invocation['scheduled'],
+    mintOn: Invocation['mintOn'],
+  ): string {
+    if (scheduled) return (legacy ? undefined : scheduled.shardedExecutionId) ?? scheduled.executionId;
+    return mintOn ? mintOn.shards.mintId(mintOn.vshard) : this.deps.ids.mint(legacy);
   }
 
   /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */

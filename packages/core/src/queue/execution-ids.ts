@@ -15,11 +15,17 @@ export class ExecutionIds {
 
   /** A new execution's id; a legacy one when `legacy`, and every one at one shard. */
   mint(legacy = false): string {
-    if (legacy || this.shards.shards === 1) return randomUUID();
+    const vshard = legacy ? undefined : this.nextVshard();
+    return vshard === undefined ? randomUUID() : this.shards.mintId(vshard);
+  }
+
+  /** The active vshards in turn (what `mint` places on); none at one shard. */
+  nextVshard(): number | undefined {
+    if (this.shards.shards === 1) return undefined;
     const active = this.shards.active();
     const vshard = active[this.turn % active.length] as number;
     this.turn = (this.turn + 1) % active.length;
-    return this.shards.mintId(vshard);
+    return vshard;
   }
 
   /**
