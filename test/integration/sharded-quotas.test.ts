@@ -67,6 +67,30 @@ describe('in-flight quotas over three masters, REDIS_SHARDS=3', () => {
     expect((await client.cancel('echo', await holdSlot(), headers)).status).toBe(200);
   });
 
+  it("starts a quota's item in a sharded batch, on the batch's vshard, and refuses the one over it in its place", async () => {
+    const answer = await client.request<{ batch_id: string; executions: Record<string, unknown>[] }>(
+      '/batches',
+      {
+        json: {
+          caller: { id: 'quota', type: 'user' },
+          items: [
+            { skill_id: 'echo', inputs: { text: 'one' } },
+            { skill_id: 'echo', inputs: { text: 'two' }, context: { delay_ms: 600_000 } },
+          ],
+        },
+        headers,
+      },
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    const [started, over] = answer.body.executions as [{ execution_id: string }, { error: { code: string } }];
+    expect(over.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(keys.shards.vshardOf(started.execution_id)).toBe(keys.shards.vshardOf(answer.body.batch_id));
+    expect((await client.waitForEnd('echo', started.execution_id, 20_000, headers)).final.status).toBe(
+      'completed',
+    );
+    await expect.poll(() => redis.zcard(inFlight)).toBe(0);
+  });
+
   it('frees the slot of an end whose second step was lost at the next take that finds the quota full', async () => {
     const lost = await holdSlot();
     // As a process that dies between an end's script and its second step: the end is written, and
