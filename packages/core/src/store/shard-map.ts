@@ -8,8 +8,9 @@ const SLOTS_PER_VSHARD = 16_384 / VSHARDS;
 
 /**
  * A sharded id: UUID-shaped (ajv's `uuid` and every internal schema accept it), version nibble 8,
- * variant nibble c, then the vshard in two hex digits, the other 112 bits random. `randomUUID()`
- * (version 4) and a schedule run's legacy id (runExecutionId: version 8, variant 8 to b) never match.
+ * variant nibble c, then the vshard in two hex digits, the other 112 bits random (a schedule run's:
+ * a digest). `randomUUID()` (version 4) and a schedule run's legacy id (runExecutionId: version 8,
+ * variant 8 to b) never match.
  */
 const SHARDED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-c([0-9a-f]{2})[0-9a-f]-[0-9a-f]{12}$/;
 
