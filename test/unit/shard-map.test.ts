@@ -76,6 +76,19 @@ describe('ShardMap', () => {
     }
   });
 
+  it("derives a schedule run's id on its schedule's vshard, the same at every try (slice 14)", () => {
+    const shards = new ShardMap(PREFIX, 3);
+    const due = 1_700_000_000_000;
+    for (const vshard of shards.active()) {
+      const id = runExecutionId('sch_a', due, { shards, vshard });
+      expect(shards.vshardOf(id)).toBe(vshard);
+      expect(runExecutionId('sch_a', due, { shards, vshard })).toBe(id);
+      expect(runExecutionId('sch_a', due + 1000, { shards, vshard })).not.toBe(id);
+      // The digest's bits, those the marker takes aside, are the legacy id's.
+      expect(id.slice(0, 13)).toBe(runExecutionId('sch_a', due).slice(0, 13));
+    }
+  });
+
   it('mints ids that the job payload, its parent link and batch ids accept as UUIDs', () => {
     const shards = new ShardMap(PREFIX, 3);
     const ajv = createAjv();

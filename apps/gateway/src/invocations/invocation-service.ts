@@ -101,9 +101,10 @@ export interface Invocation {
   /**
    * A schedule's run: the schedule its execution names, and the id its due time gives it. That id,
    * the same at every try, is the run's exactly-once guard (ScheduleRunner): it takes no
-   * idempotency key.
+   * idempotency key. Above one shard `shardedExecutionId` is that id on the schedule's vshard, which
+   * the run takes unless its execution must stay legacy (then `executionId`).
    */
-  scheduled?: { scheduleId: string; executionId: string };
+  scheduled?: { scheduleId: string; executionId: string; shardedExecutionId?: string };
   /**
    * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
    * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
@@ -387,13 +388,7 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    if (mintOn) {
-      assertShardable(
-        !!debounce,
-        isGated(skill.concurrency, request.context?.concurrency_key),
-        this.deps.limits.holdsSlots(subject),
-      );
-    }
+    if (mintOn) assertShardable(!!debounce, isGated(skill.concurrency, request.context?.concurrency_key));
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
@@ -418,17 +413,15 @@ export class InvocationService {
           : { concurrency_key: request.context.concurrency_key }),
         ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
       },
-      scheduled?.executionId ??
-        (mintOn
-          ? mintOn.shards.mintId(mintOn.vshard)
-          : this.deps.ids.mint(
-              // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
-              isGated(skill.concurrency, request.context?.concurrency_key) ||
-                debounce !== undefined ||
-                batchId !== undefined ||
-                (entry.source === 'hosted' && entry.definition.mode === 'task') ||
-                this.deps.limits.holdsSlots(subject),
-            )),
+      this.executionIdOf(
+        // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
+        isGated(skill.concurrency, request.context?.concurrency_key) ||
+          debounce !== undefined ||
+          batchId !== undefined ||
+          (entry.source === 'hosted' && entry.definition.mode === 'task'),
+        scheduled,
+        mintOn,
+      ),
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
@@ -482,6 +475,19 @@ export class InvocationService {
       watch?.release();
       throw error;
     }
+  }
+
+  /**
+   * The new execution's id: a schedule run's (legacy when its execution must be), on a batch's
+   * vshard (`mintOn`), or minted (ExecutionIds).
+   */
+  private executionIdOf(
+    legacy: boolean,
+    scheduled: Invocation['scheduled'],
+    mintOn: Invocation['mintOn'],
+  ): string {
+    if (scheduled) return (legacy ? undefined : scheduled.shardedExecutionId) ?? scheduled.executionId;
+    return mintOn ? mintOn.shards.mintId(mintOn.vshard) : this.deps.ids.mint(legacy);
   }
 
   /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */
@@ -545,11 +551,10 @@ export class InvocationService {
 
 /**
  * Refuses, in a sharded batch, an item whose execution must keep a legacy id: a gated one (its flow
- * control's scripts read the records they gate under the prefix), a debounced one (likewise its
- * debounce's) or one of a caller with a concurrency quota (its end frees a slot under the prefix).
- * Its end could not renew the batch in its own slot (docs/design/sharding.md, slices 8 and 10).
+ * control's scripts read the records they gate under the prefix) or a debounced one (likewise its
+ * debounce's). Its end could not renew the batch in its own slot (docs/design/sharding.md, slice 10).
  */
-function assertShardable(debounced: boolean, gated: boolean, quota: boolean): void {
+function assertShardable(debounced: boolean, gated: boolean): void {
   const reason = debounced
     ? { path: '/context/debounce', message: 'a debounced invocation cannot be an item of a sharded batch' }
     : gated
@@ -557,12 +562,7 @@ function assertShardable(debounced: boolean, gated: boolean, quota: boolean): vo
           path: '/skill_id',
           message: 'a skill with a concurrency limit cannot be an item of a sharded batch',
         }
-      : quota
-        ? {
-            path: '/caller',
-            message: 'a caller with a concurrency quota cannot start items of a sharded batch',
-          }
-        : undefined;
+      : undefined;
   if (reason) {
     throw new SkillError(
       'INVALID_INPUT',

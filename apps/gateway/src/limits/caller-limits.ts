@@ -73,12 +73,6 @@ export class CallerLimits {
     return { headers, refusal };
   }
 
-  /** Whether the subject has a concurrency quota: its executions would take slots (`take`). */
-  holdsSlots(subject: Subject): boolean {
-    const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
-    return Boolean(overall.concurrency || skill.concurrency);
-  }
-
   /**
    * Takes a slot in the subject's concurrency quotas for this execution, unless one is full (the
    * refusal). `slots` are the slots taken: the execution frees them when it ends.

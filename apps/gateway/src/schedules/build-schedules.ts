@@ -1,3 +1,4 @@
+import { ExecutionIds } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import type { InvocationsSlice } from '../invocations/build-invocations';
@@ -18,6 +19,8 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
   const { config, redis, keys, logger } = shared;
   const store = new ScheduleStore(redis, keys);
   const credentials = new ScheduleCredentials(shared.apiKeys, config.ADMIN_API_KEY !== undefined);
+  // Schedules' runs spread over the vshards (REDIS_SHARDS above 1) as they are made, each keeping one.
+  const ids = new ExecutionIds(keys.shards);
   const desk = new ScheduleDesk({
     store,
     timers: new ScheduleTimers(shared.queues.schedules()),
@@ -26,6 +29,7 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
     executions: shared.store,
     identities: shared.identities,
     maxPerCaller: config.MAX_SCHEDULES_PER_CALLER,
+    ids,
   });
   const consumer = new ScheduleConsumer({
     runner: new ScheduleRunner({
@@ -35,6 +39,8 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
       invocations: invocations.service,
       metrics: shared.metrics,
       logger,
+      shards: keys.shards,
+      ids,
     }),
     target: config.redisTarget,
     liveness: shared.liveness,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Logger, SkillError, toErrorBody } from '@skillrun/core';
-import type { ExecutionStore, ScheduleTick } from '@skillrun/core/data';
+import type { ExecutionIds, ExecutionStore, ScheduleTick, ShardMap } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import { knownErrorOf } from '../http/known-error';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -17,6 +17,10 @@ export interface ScheduleRunnerDeps {
   invocations: Pick<InvocationService, 'invoke'>;
   metrics: Pick<GatewayMetrics, 'scheduleRun'>;
   logger: Logger;
+  /** REDIS_SHARDS' vshards: above one, a schedule's runs go to the one it keeps. */
+  shards: ShardMap;
+  /** Where a schedule that keeps no active vshard is placed (nextVshard). */
+  ids: ExecutionIds;
 }
 
 /**
@@ -29,7 +33,9 @@ export interface ScheduleRunnerDeps {
  * Exactly one execution per due time: BullMQ makes one job per due time and gives it to one gateway
  * at a time; a try that died with it (a gateway killed) leaves the job to another after its lock
  * expires, and the execution's id is derived from the schedule and the due time, so that the next
- * try finds the execution the dead one launched rather than launching a second.
+ * try finds the execution the dead one launched rather than launching a second. With REDIS_SHARDS
+ * above 1 the id names the vshard the schedule keeps (placed at its creation, or at its first run
+ * for one made at one shard), so that runs spread over the masters with ids as deterministic.
  */
 export class ScheduleRunner {
   constructor(private readonly deps: ScheduleRunnerDeps) {}
@@ -43,7 +49,10 @@ export class ScheduleRunner {
     // Deleted or paused since the due time was set: it is due no more.
     if (!found || found.schedule.paused) return;
     if (await store.hasRun(scheduleId, dueAt)) return;
-    const run = await this.decide(found, dueAt, isLastTry(job));
+    const ids = await this.runIdsOf(found, dueAt);
+    // Deleted while its runs were placed.
+    if (!ids) return;
+    const run = await this.decide(found, dueAt, ids, isLastTry(job));
     if (!(await store.recordRun(scheduleId, run))) return;
     metrics.scheduleRun(run.outcome);
     if (run.error) {
@@ -54,17 +63,51 @@ export class ScheduleRunner {
     }
   }
 
-  private async decide({ schedule, lastExecutionId }: FoundSchedule, dueAt: number, lastTry: boolean) {
+  /**
+   * The ids a due time's execution may have: its legacy one, and above one shard the one on the
+   * schedule's vshard (which the run takes unless its execution must stay legacy: InvocationService).
+   * Null when the schedule was deleted meanwhile.
+   */
+  private async runIdsOf(found: FoundSchedule, dueAt: number): Promise<RunIds | null> {
+    const { shards } = this.deps;
+    const executionId = runExecutionId(found.schedule.id, dueAt);
+    const vshard = await this.vshardOf(found);
+    if (vshard === null) return null;
+    if (vshard === undefined) return { executionId };
+    return { executionId, shardedExecutionId: runExecutionId(found.schedule.id, dueAt, { shards, vshard }) };
+  }
+
+  /**
+   * The vshard a schedule's runs go to: the one it keeps while active, else one placed now (a
+   * schedule made at one shard, or under another REDIS_SHARDS); none at one shard, where every run
+   * keeps its legacy id whatever the schedule kept. Null when the schedule was deleted meanwhile.
+   */
+  private async vshardOf({ schedule, vshard }: FoundSchedule): Promise<number | undefined | null> {
+    const { store, shards, ids } = this.deps;
+    if (shards.shards === 1) return undefined;
+    const active = shards.active();
+    if (vshard !== undefined && active.includes(vshard)) return vshard;
+    const candidate = ids.nextVshard();
+    return candidate === undefined ? undefined : store.placeRuns(schedule.id, candidate, active);
+  }
+
+  private async decide(
+    { schedule, lastExecutionId }: FoundSchedule,
+    dueAt: number,
+    ids: RunIds,
+    lastTry: boolean,
+  ) {
     const { executions, credentials, invocations, logger } = this.deps;
-    const executionId = runExecutionId(schedule.id, dueAt);
     const runOf = (fields: Omit<StoredRun, 'due_at' | 'recorded_at'>): StoredRun => ({
       due_at: dueAt,
       ...fields,
       recorded_at: Date.now(),
     });
     // A try that launched it and went away before recording the run.
-    if (await executions.records.get(executionId))
-      return runOf({ outcome: 'launched', execution_id: executionId });
+    for (const executionId of [ids.executionId, ids.shardedExecutionId]) {
+      if (executionId !== undefined && (await executions.records.get(executionId)))
+        return runOf({ outcome: 'launched', execution_id: executionId });
+    }
     try {
       const identity = await credentials.identityOf(schedule.credential);
       if (
@@ -79,7 +122,7 @@ export class ScheduleRunner {
         headers: {},
         address: `schedule:${schedule.id}`,
         identity,
-        scheduled: { scheduleId: schedule.id, executionId },
+        scheduled: { scheduleId: schedule.id, ...ids },
       });
       if ('refused' in outcome) throw outcome.refused;
       return runOf({ outcome: 'launched', execution_id: outcome.accepted.execution.execution_id });
@@ -94,12 +137,20 @@ export class ScheduleRunner {
   }
 }
 
+/** The ids of a due time's execution (see Invocation's `scheduled`). */
+type RunIds = { executionId: string; shardedExecutionId?: string };
+
 /**
  * The execution id of a schedule's due time, the same at every try: an RFC 9562 UUID (version 8,
- * its bits a SHA-256 of the two).
+ * its bits a SHA-256 of the two); `on` a vshard, the sharded id of those bits (ShardMap.mintId).
  */
-export function runExecutionId(scheduleId: string, dueAt: number): string {
+export function runExecutionId(
+  scheduleId: string,
+  dueAt: number,
+  on?: { shards: ShardMap; vshard: number },
+): string {
   const hex = createHash('sha256').update(`${scheduleId}\n${dueAt}`).digest('hex');
+  if (on) return on.shards.mintId(on.vshard, hex.slice(0, 32));
   const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -8,6 +8,7 @@ import type {
 import { execAll, type RedisKeys, type RedisScript, redisScript } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import CREATE from './create-schedule.lua';
+import PLACE_RUNS from './place-schedule-runs.lua';
 import RECORD_RUN from './record-schedule-run.lua';
 import type { ScheduleCredential } from './schedule-credential';
 import UPDATE from './update-schedule.lua';
@@ -32,10 +33,14 @@ export interface StoredSchedule
   updated_at: number;
 }
 
-/** A schedule, and the execution of its latest launched run (what overlap `skip` waits for). */
+/**
+ * A schedule, the execution of its latest launched run (what overlap `skip` waits for), and the
+ * vshard its runs go to, once one is kept (REDIS_SHARDS above 1: placeRuns).
+ */
 export interface FoundSchedule {
   schedule: StoredSchedule;
   lastExecutionId: string | undefined;
+  vshard: number | undefined;
 }
 
 /** What one due time came to (times in epoch ms). */
@@ -51,14 +56,16 @@ export interface StoredRun {
 export const RUNS_KEPT = 20;
 
 /**
- * Schedules in Redis, under the service's hash tag: one hash each (its definition as JSON), listed
- * in the order they were made, everyone's and each owner's (whose size is what an owner has), and
- * each one's latest runs. They live until deleted.
+ * Schedules in Redis, under the service's hash tag: one hash each (its definition as JSON, and with
+ * REDIS_SHARDS above 1 the vshard its runs go to), listed in the order they were made, everyone's
+ * and each owner's (whose size is what an owner has), and each one's latest runs. They live until
+ * deleted.
  */
 export class ScheduleStore {
   private readonly createScript: RedisScript<number>;
   private readonly updateScript: RedisScript<number>;
   private readonly recordRunScript: RedisScript<number>;
+  private readonly placeRunsScript: RedisScript<number>;
 
   constructor(
     private readonly redis: Redis,
@@ -67,25 +74,43 @@ export class ScheduleStore {
     this.createScript = redisScript(redis, 'skillrunCreateSchedule', CREATE);
     this.updateScript = redisScript(redis, 'skillrunUpdateSchedule', UPDATE);
     this.recordRunScript = redisScript(redis, 'skillrunRecordScheduleRun', RECORD_RUN);
+    this.placeRunsScript = redisScript(redis, 'skillrunPlaceScheduleRuns', PLACE_RUNS);
   }
 
-  /** Keeps a new schedule; false when its owner has `most` already. */
-  async create(schedule: StoredSchedule, most: number): Promise<boolean> {
+  /**
+   * Keeps a new schedule, its runs on `vshard` (none at one shard); false when its owner has `most`
+   * already.
+   */
+  async create(schedule: StoredSchedule, most: number, vshard?: number): Promise<boolean> {
     const created = await this.createScript(
       [this.keys.schedule(schedule.id), this.keys.schedules(), this.keys.schedules(schedule.owner)],
-      [JSON.stringify(schedule), memberOf(schedule), most],
+      [JSON.stringify(schedule), memberOf(schedule), most, ...(vshard === undefined ? [] : [vshard])],
     );
     return created === 1;
   }
 
   async get(id: string): Promise<FoundSchedule | null> {
-    const [definition, last] = await this.redis.hmget(
+    const [definition, last, vshard] = await this.redis.hmget(
       this.keys.schedule(id),
       'definition',
       'last_execution_id',
+      'vshard',
     );
     if (!definition) return null;
-    return { schedule: JSON.parse(definition) as StoredSchedule, lastExecutionId: last ?? undefined };
+    return {
+      schedule: JSON.parse(definition) as StoredSchedule,
+      lastExecutionId: last ?? undefined,
+      vshard: vshard === null ? undefined : Number(vshard),
+    };
+  }
+
+  /**
+   * The vshard a schedule's runs go to: the one it keeps while it is among `active`, else `vshard`,
+   * kept from now on (place-schedule-runs.lua); null when it was deleted.
+   */
+  async placeRuns(id: string, vshard: number, active: number[]): Promise<number | null> {
+    const placed = await this.placeRunsScript([this.keys.schedule(id)], [vshard, ...active]);
+    return placed < 0 ? null : placed;
   }
 
   /** Writes a changed schedule; false when it was deleted meanwhile. */

@@ -8,8 +8,9 @@ const SLOTS_PER_VSHARD = 16_384 / VSHARDS;
 
 /**
  * A sharded id: UUID-shaped (ajv's `uuid` and every internal schema accept it), version nibble 8,
- * variant nibble c, then the vshard in two hex digits, the other 112 bits random. `randomUUID()`
- * (version 4) and a schedule run's id (runExecutionId: version 8, variant 8 to b) never match.
+ * variant nibble c, then the vshard in two hex digits, the other 112 bits random (a schedule run's:
+ * a digest). `randomUUID()` (version 4) and a schedule run's legacy id (runExecutionId: version 8,
+ * variant 8 to b) never match.
  */
 const SHARDED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-c([0-9a-f]{2})[0-9a-f]-[0-9a-f]{12}$/;
 
@@ -49,9 +50,11 @@ export class ShardMap {
     return tagTable(innerOf(this.prefix))[checked(vshard)] as string;
   }
 
-  /** A new execution id on `vshard`. */
-  mintId(vshard: number): string {
-    const hex = randomBytes(16).toString('hex');
+  /**
+   * A new execution id on `vshard`, made of `hex` (32 hex digits: random by default; a digest for an
+   * id that must be the same at every try, as a schedule run's), those the marker takes aside.
+   */
+  mintId(vshard: number, hex = randomBytes(16).toString('hex')): string {
     // Hex digit 12 is a UUID's version, 16 its variant; 17 and 18 carry the vshard.
     const marked = `${hex.slice(0, 12)}8${hex.slice(13, 16)}c${checked(vshard).toString(16).padStart(2, '0')}${hex.slice(19)}`;
     return `${marked.slice(0, 8)}-${marked.slice(8, 12)}-${marked.slice(12, 16)}-${marked.slice(16, 20)}-${marked.slice(20)}`;

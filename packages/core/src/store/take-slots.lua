@@ -1,14 +1,15 @@
 --[[
   Takes a concurrency slot in every set or in none. A full set is first repaired: members whose
   execution is final (or whose record is gone) leave it, so a lost release cannot hold a slot
-  forever.
+  forever. With executions on other hash tags than the sets' (REDIS_SHARDS above 1), whose records
+  a script cannot read, the caller repairs instead (in-flight-slots.ts).
 
   Input:
     KEYS[1...] the sets (sorted by the time each slot was taken)
 
     ARGV[1] the execution's id
     ARGV[2] now (epoch ms)
-    ARGV[3] the prefix of execution record keys
+    ARGV[3] the prefix of execution record keys; '' when the caller repairs
     ARGV[4...] each set's limit, in the order of KEYS
 
   Output:
@@ -17,7 +18,7 @@
 ]]
 
 -- How long (ms) a slot whose execution record does not exist yet is left alone when a full set is
--- repaired: the record is written just after the slot is taken.
+-- repaired: the record is written just after the slot is taken (in-flight-slots.ts has the same).
 local UNRECORDED_GRACE_MS = 60000
 
 local function repair(key)
@@ -34,7 +35,7 @@ end
 for i, key in ipairs(KEYS) do
   local limit = tonumber(ARGV[i + 3])
   if redis.call('ZCARD', key) >= limit then
-    repair(key)
+    if ARGV[3] ~= '' then repair(key) end
     local count = redis.call('ZCARD', key)
     if count >= limit then return { i, count } end
   end

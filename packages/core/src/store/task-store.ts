@@ -4,8 +4,9 @@ import CLAIM from './claim-task.lua';
 import {
   TRANSITION_LUA,
   type TransitionCall,
+  type TransitionReply,
   type TransitionResult,
-  transitionResult,
+  transitionSettled,
 } from './execution/transition-script';
 import HAND_IN from './hand-in-task.lua';
 import OPEN from './open-task.lua';
@@ -23,7 +24,7 @@ export type HandInResult = TransitionResult | 'claimed-by-another';
 export class TaskStore {
   private readonly openScript: RedisScript<number>;
   private readonly claimScript: RedisScript<number>;
-  private readonly handInScript: RedisScript<number>;
+  private readonly handInScript: RedisScript<TransitionReply>;
 
   constructor(
     private readonly redis: Redis,
@@ -57,11 +58,11 @@ export class TaskStore {
    * Ends a task's execution with `end` (ExecutionTransitions' completeCall or failCall) for
    * `callerId` (who hands it in, or who issued the one-time link it is handed in by) unless another
    * caller has claimed it, in one script (hand-in-task.lua): a claim made at the same moment is
-   * either seen here or finds the task ended.
+   * either seen here or finds the task ended. An end's second step (transitionSettled) follows.
    */
   async handIn(end: TransitionCall, callerId: string): Promise<HandInResult> {
     const reply = await this.handInScript(end.keys, [callerId, ...end.args]);
-    return reply === -2 ? 'claimed-by-another' : transitionResult(reply);
+    return reply === -2 ? 'claimed-by-another' : transitionSettled(this.redis, end.executionId, reply);
   }
 
   /**

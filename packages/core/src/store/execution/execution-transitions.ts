@@ -7,8 +7,9 @@ import { attemptErrorField } from './execution-record';
 import {
   TRANSITION_LUA,
   type TransitionCall,
+  type TransitionReply,
   type TransitionResult,
-  transitionResult,
+  transitionSettled,
 } from './transition-script';
 
 /** How an attempt that ends an execution went. */
@@ -37,10 +38,10 @@ const COMPACT_VALUE_BYTES = 64;
  * come from `clock` (epoch ms).
  */
 export class ExecutionTransitions {
-  private readonly script: RedisScript<number>;
+  private readonly script: RedisScript<TransitionReply>;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly ttlSeconds: number,
     private readonly clock: () => number = Date.now,
@@ -112,9 +113,12 @@ export class ExecutionTransitions {
     return this.endCall(executionId, status, 'error', JSON.stringify(error), end);
   }
 
-  /** Sends a transition built here (completeCall, failCall) on this connection. */
+  /**
+   * Sends a transition built here (completeCall, failCall) on this connection; an end's second step
+   * (transitionSettled) follows.
+   */
   async send(call: TransitionCall): Promise<TransitionResult> {
-    return transitionResult(await this.script(call.keys, call.args));
+    return transitionSettled(this.redis, call.executionId, await this.script(call.keys, call.args));
   }
 
   /**
@@ -171,6 +175,6 @@ export class ExecutionTransitions {
       this.keys.notifications(executionId),
       this.keys.chunks(executionId),
     ];
-    return { keys, args };
+    return { executionId, keys, args };
   }
 }

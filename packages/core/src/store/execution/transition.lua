@@ -30,11 +30,13 @@
 
   Keys it touches that are not in KEYS, because they are named by the record itself: the batch's
   (ARGV[7] .. `batch_id`: on the record's tag, since a batch's executions take its vshard) and every
-  set in `slots`. A Redis Cluster needs them in the record's slot (docs/design/sharding.md, slices 8
-  and 10).
+  set in `slots` on the record's hash tag. A Redis Cluster needs them in the record's slot
+  (docs/design/sharding.md, slices 8 and 10): a set on another tag (an in-flight quota's, on the
+  prefix's, of an execution on a vshard) is answered instead, for the caller to leave next.
 
   Output:
     1  - applied
+    { 1, set... } - applied, an end that left the execution in these sets (on another hash tag)
     0  - the record is missing
     -1 - refused: the move would go backwards, or out of a terminal state
 ]]
@@ -47,11 +49,20 @@ if ARGV[4] ~= '' and not current[2] then
 else
   redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 8))
 end
+local elsewhere = {}
 if rank[ARGV[1]] == 2 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   if ARGV[5] ~= '' then redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[2]) end
   if current[3] then
-    for _, key in ipairs(cjson.decode(current[3])) do redis.call('ZREM', key, ARGV[3]) end
+    -- A record without a hash tag of its own first (no braces) shares its server with every key.
+    local tag = string.match(KEYS[1], '^{[^}]*}')
+    for _, key in ipairs(cjson.decode(current[3])) do
+      if not tag or string.sub(key, 1, #tag) == tag then
+        redis.call('ZREM', key, ARGV[3])
+      else
+        elsewhere[#elsewhere + 1] = key
+      end
+    end
   end
   if current[9] then redis.call('PEXPIRE', ARGV[7] .. current[9], ARGV[2]) end
   if current[10] then redis.call('PEXPIRE', KEYS[4], ARGV[2]) end
@@ -67,4 +78,5 @@ if current[5] == 'change' or (current[5] == 'end' and rank[ARGV[1]] == 2) then
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', '100000', '*', 'execution_id', ARGV[3], 'status', ARGV[1],
     'webhook_id', current[6] or '', 'owner', current[7] or '', 'skill_id', current[8] or '')
 end
+if #elsewhere > 0 then return { 1, unpack(elsewhere) } end
 return 1
