@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { createRedis, ExecutionStore, RedisKeys, redisScript, redisTargetOf } from '@skillrun/core/data';
+import type { RedisCluster } from '@skillrun/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSITION_LUA } from '../../packages/core/src/store/execution/transition-script';
 import type { Client } from '../support/client';
-import type { RedisCluster } from '../support/redis-cluster';
 import { TestSystem } from '../support/system';
 
 // A caller's in-flight quota is a set on KEY_PREFIX's tag; with REDIS_SHARDS=3 its executions are

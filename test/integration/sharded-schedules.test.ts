@@ -12,12 +12,12 @@ import {
   SCHEDULE_QUEUE,
   type ScheduleTick,
 } from '@skillrun/core/data';
+import type { RedisCluster } from '@skillrun/redis-server';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 import { Client } from '../support/client';
-import type { RedisCluster } from '../support/redis-cluster';
 import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
