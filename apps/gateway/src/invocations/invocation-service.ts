@@ -47,6 +47,7 @@ import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
+import { placeExecution } from './execution-placement';
 import { requestedStartOf } from './requested-start';
 
 export interface InvocationServiceDeps {
@@ -90,7 +91,7 @@ export interface Invocation {
   batchId?: string;
   /**
    * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
-   * end of each renews the batch in its own slot); a legacy id (randomUUID) without it.
+   * end of each renews the batch in its own slot); without it, where placeExecution puts it.
    */
   mintOn?: { shards: ShardMap; vshard: number };
   /**
@@ -387,13 +388,18 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    if (mintOn) {
-      assertShardable(
-        !!debounce,
-        isGated(skill.concurrency, request.context?.concurrency_key),
-        this.deps.limits.holdsSlots(subject),
-      );
-    }
+    const executionId = placeExecution(this.deps.ids, {
+      skillId: skill.name,
+      pinned: isGated(skill.concurrency, request.context?.concurrency_key)
+        ? 'gated'
+        : debounce
+          ? 'debounced'
+          : undefined,
+      quota: this.deps.limits.holdsSlots(subject),
+      task: entry.source === 'hosted' && entry.definition.mode === 'task',
+      ...(mintOn ? { mintOn } : {}),
+      ...(scheduled ? { scheduledId: scheduled.executionId } : {}),
+    });
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
@@ -418,17 +424,7 @@ export class InvocationService {
           : { concurrency_key: request.context.concurrency_key }),
         ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
       },
-      scheduled?.executionId ??
-        (mintOn
-          ? mintOn.shards.mintId(mintOn.vshard)
-          : this.deps.ids.mint(
-              // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
-              isGated(skill.concurrency, request.context?.concurrency_key) ||
-                debounce !== undefined ||
-                batchId !== undefined ||
-                (entry.source === 'hosted' && entry.definition.mode === 'task') ||
-                this.deps.limits.holdsSlots(subject),
-            )),
+      executionId,
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
@@ -540,37 +536,6 @@ export class InvocationService {
       });
     }
     return found;
-  }
-}
-
-/**
- * Refuses, in a sharded batch, an item whose execution must keep a legacy id: a gated one (its flow
- * control's scripts read the records they gate under the prefix), a debounced one (likewise its
- * debounce's) or one of a caller with a concurrency quota (its end frees a slot under the prefix).
- * Its end could not renew the batch in its own slot (docs/design/sharding.md, slices 8 and 10).
- */
-function assertShardable(debounced: boolean, gated: boolean, quota: boolean): void {
-  const reason = debounced
-    ? { path: '/context/debounce', message: 'a debounced invocation cannot be an item of a sharded batch' }
-    : gated
-      ? {
-          path: '/skill_id',
-          message: 'a skill with a concurrency limit cannot be an item of a sharded batch',
-        }
-      : quota
-        ? {
-            path: '/caller',
-            message: 'a caller with a concurrency quota cannot start items of a sharded batch',
-          }
-        : undefined;
-  if (reason) {
-    throw new SkillError(
-      'INVALID_INPUT',
-      'This item cannot run in a batch spread over shards: send it on its own',
-      {
-        details: [reason],
-      },
-    );
   }
 }
 

@@ -79,13 +79,21 @@ export class StepLauncher {
       basePath: `${where}/input`,
     });
     const { payload: parentPayload } = parent;
-    const sharded = this.deps.ids.sharded(parentPayload.execution_id);
-    const gated = isGated(skill.concurrency, call.concurrencyKey);
-    if (sharded && (gated || (target.source === 'hosted' && target.definition.mode === 'task'))) {
-      // Its scripts would reach keys of the prefix's from the parent's slot (sharding slices 11-13).
+    const parentId = parentPayload.execution_id;
+    const task = target.source === 'hosted' && target.definition.mode === 'task';
+    // A step is on its parent's vshard (BullMQ's parent and child share a slot); a gated one must be
+    // on its skill's home, where its flow control's keys are (sharding slice 13: not yet elsewhere).
+    if (isGated(skill.concurrency, call.concurrencyKey) && !this.deps.ids.atHome(parentId, skill.name)) {
       throw new SkillError(
         'NOT_CONFIGURED',
-        `A composite on a shard of its own (REDIS_SHARDS above 1) cannot call ${gated ? 'a gated (concurrency-limited)' : 'a task'} skill as a step yet`,
+        "A composite on another shard than a gated (concurrency-limited) skill's home (REDIS_SHARDS above 1) cannot call it as a step yet",
+      );
+    }
+    if (task && this.deps.ids.sharded(parentId)) {
+      // Its hand-in paths are untested on a cluster (sharding slice 11).
+      throw new SkillError(
+        'NOT_CONFIGURED',
+        'A composite on a shard of its own (REDIS_SHARDS above 1) cannot call a task skill as a step yet',
       );
     }
     const payload = newJobPayload(
@@ -101,7 +109,7 @@ export class StepLauncher {
         ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
       },
-      this.deps.ids.inherit(parentPayload.execution_id),
+      this.deps.ids.inherit(parentId),
     );
     const entry: LaunchedStep = {
       step: call.step,
