@@ -1,0 +1,212 @@
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { BatchAccepted, Execution } from '@skillrun/core';
+import { createRedis, redisTargetOf, ShardMap } from '@skillrun/core/data';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/client';
+import { GatedRuns } from '../support/gated-runs';
+import { mostAtOnce } from '../support/most-at-once';
+import type { RedisCluster } from '../support/redis-cluster';
+import type { ServiceProcess } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+// Flow control and debounce at REDIS_SHARDS=3 on three masters (docs/design/sharding.md, slice 12):
+// a gated or debounced execution is on its skill's home vshard, beside the skill's flow and
+// debounce keys, so that their scripts (which read and write the records they gate) stay in one
+// slot, where a key of another slot fails with CROSSSLOT. Two gateways and two workers share them.
+
+const FLOW_SKILLS = fileURLToPath(new URL('../fixtures/flow-skills', import.meta.url));
+const SHARDED = { REDIS_SHARDS: '3', JOB_LOCK_MS: '2000', STALLED_CHECK_INTERVAL_MS: '500' };
+const shards = new ShardMap('{skillrun}', 3);
+const ONE = 'one_at_a_time';
+
+/** A skill's flow keys' prefix, as RedisKeys.flow names it at three shards. */
+const flowOf = (skill: string) => `${shards.homeTag(skill)}:flow:${skill}:`;
+
+describe('flow control on a Redis Cluster of three masters, REDIS_SHARDS=3', () => {
+  let system: TestSystem<RedisCluster>;
+  let runs: GatedRuns;
+  let redis: Redis;
+  let clients: Client[];
+  const workers: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    system = await TestSystem.startOnCluster({ SKILLS_DIR: FLOW_SKILLS, ...SHARDED });
+    const second = await system.addGateway();
+    clients = [system.client, new Client(second.url)];
+    runs = await GatedRuns.start(system.client);
+    redis = createRedis(redisTargetOf(system.redis.env), { role: 'queue' });
+    await once(redis, 'ready');
+  });
+  afterEach(async () => {
+    await runs.openAll();
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await system?.stop();
+    await runs?.close();
+  });
+
+  const startWorkers = async () => {
+    for (let i = 0; i < 2; i++) workers.push(await system.addWorker({ WORKER_CONCURRENCY: '4' }));
+  };
+  /** Invokes the gated fixture through the `n`th gateway (in turn); answers the execution id. */
+  const invokeOne = async (gate: string, n: number) => {
+    const answer = await (clients[n % 2] as Client).requestAvailable(`/skills/${ONE}/invoke`, {
+      json: { caller: { id: 'tester', type: 'service' }, skill_id: ONE, inputs: { gate } },
+    });
+    expect(answer.status).toBe(202);
+    return String(answer.body.execution_id);
+  };
+  const recordOf = (id: string) => `${shards.tagOf(id)}:exec:${id}`;
+
+  it("runs a gated skill's executions one at a time across gateways and workers, on its home vshard", async () => {
+    await startWorkers();
+    const gates = [runs.newGate(), runs.newGate(), runs.newGate()];
+    const first = await invokeOne(gates[0] as string, 0);
+    await runs.untilStates(ONE, [first], ['running']);
+    const ids = [first, await invokeOne(gates[1] as string, 1), await invokeOne(gates[2] as string, 2)];
+    await runs.untilStates(ONE, ids, ['running', 'waiting', 'waiting']);
+    for (const id of ids) {
+      expect(shards.vshardOf(id)).toBe(shards.home(ONE));
+      expect(await redis.exists(recordOf(id))).toBe(1);
+    }
+    expect(await redis.zrange(`${flowOf(ONE)}running`, 0, -1)).toEqual([first]);
+    expect(Number(await redis.get(`${flowOf(ONE)}parked`))).toBe(2);
+
+    // A parked one is promoted as the slot frees: each gate opened once its execution runs.
+    const gateOf = new Map(ids.map((id, index) => [id, gates[index] as string]));
+    for (let left = ids.slice(); left.length > 0; ) {
+      let seen: Execution[] = [];
+      await expect
+        .poll(async () => {
+          seen = await runs.statuses(ONE, left);
+          return seen.map((execution) => execution.status).filter((status) => status === 'running');
+        })
+        .toEqual(['running']);
+      const running = seen.find((execution) => execution.status === 'running')?.execution_id as string;
+      await runs.open(gateOf.get(running) as string);
+      left = left.filter((id) => id !== running);
+    }
+    const ended = await runs.finals(ONE, ids);
+    expect(ended.map((execution) => execution.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(mostAtOnce(ended)).toBe(1);
+    expect(await redis.zcard(`${flowOf(ONE)}running`)).toBe(0);
+    expect(Number(await redis.get(`${flowOf(ONE)}parked`))).toBe(0);
+  });
+
+  it("hands a canceled execution's slot to the next parked; one canceled while parked gets none", async () => {
+    await startWorkers();
+    const gates = [runs.newGate(), runs.newGate(), runs.newGate()];
+    const first = await invokeOne(gates[0] as string, 0);
+    await runs.untilStates(ONE, [first], ['running']);
+    const dropped = await invokeOne(gates[1] as string, 1);
+    await runs.untilStates(ONE, [first, dropped], ['running', 'waiting']);
+    const given = await invokeOne(gates[2] as string, 0);
+    await runs.untilStates(ONE, [first, dropped, given], ['running', 'waiting', 'waiting']);
+    // Through the other gateway than the one that started it: whoever ends it hands its slot on.
+    expect((await clients[1]?.cancel(ONE, dropped))?.status).toBe(200);
+    expect((await clients[1]?.cancel(ONE, first))?.status).toBe(200);
+    await runs.untilStates(ONE, [first, dropped, given], ['canceled', 'canceled', 'running']);
+    expect(await redis.zrange(`${flowOf(ONE)}running`, 0, -1)).toEqual([given]);
+    await runs.open(gates[2] as string);
+    const [last] = await runs.finals(ONE, [given]);
+    expect(last?.status).toBe('completed');
+  });
+
+  it('runs one per concurrency key, the same key in turn', async () => {
+    await startWorkers();
+    const gates = [runs.newGate(), runs.newGate(), runs.newGate()];
+    const a1 = await runs.invoke('per_customer', gates[0] as string, { concurrency_key: 'a' });
+    await runs.untilStates('per_customer', [a1], ['running']);
+    const a2 = await runs.invoke('per_customer', gates[1] as string, { concurrency_key: 'a' });
+    const b1 = await runs.invoke('per_customer', gates[2] as string, { concurrency_key: 'b' });
+    await runs.untilStates('per_customer', [a1, a2, b1], ['running', 'waiting', 'running']);
+    expect(new Set([a1, a2, b1].map((id) => shards.vshardOf(id)))).toEqual(
+      new Set([shards.home('per_customer')]),
+    );
+    await runs.open(gates[0] as string);
+    await runs.untilStates('per_customer', [a1, a2, b1], ['completed', 'running', 'running']);
+    await runs.openAll();
+    const ended = await runs.finals('per_customer', [a1, a2, b1]);
+    expect(ended.map((execution) => execution.status)).toEqual(['completed', 'completed', 'completed']);
+  });
+
+  it('collapses debounced calls through two gateways into one execution on its home vshard', async () => {
+    await startWorkers();
+    // Due in ten minutes: no worker starts it while the calls come, whatever the machine's pace.
+    const debounce = { key: 'sharded', delay_ms: 600_000 };
+    const calls = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const answer = await (clients[index % 2] as Client).requestAvailable('/skills/quick/invoke', {
+          json: {
+            caller: { id: 'tester', type: 'service' },
+            skill_id: 'quick',
+            inputs: { text: `call ${index}` },
+            context: { debounce },
+          },
+        });
+        expect(answer.status).toBe(202);
+        return {
+          id: String(answer.body.execution_id),
+          debounced: answer.headers.get('debounced') === 'true',
+        };
+      }),
+    );
+    const ids = new Set(calls.map((call) => call.id));
+    expect(ids.size).toBe(1);
+    expect(calls.filter((call) => !call.debounced)).toHaveLength(1);
+    const [id] = [...ids] as [string];
+    expect(shards.vshardOf(id)).toBe(shards.home('quick'));
+    expect(await redis.get(`${flowOf('quick')}debounce:anonymous%3Atester:trailing:sharded`)).toBe(id);
+    expect((await system.client.cancel('quick', id)).status).toBe(200);
+  });
+
+  it("keeps a skill's rate limit across workers, its starts on its home tag", async () => {
+    await startWorkers();
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => {
+        const answer = await (clients[index % 2] as Client).invoke('rated', { text: `call ${index}` });
+        expect(answer.status).toBe(202);
+        return String(answer.body.execution_id);
+      }),
+    );
+    // Not gated: spread over the vshards as any execution.
+    expect(new Set(ids.map((id) => shards.vshardOf(id))).size).toBeGreaterThan(1);
+    const finals = await system.client.waitForEnds('rated', ids, 60_000, 6);
+    expect(finals.map((execution) => execution.status)).toEqual(ids.map(() => 'completed'));
+    const starts = finals.map((execution) => Date.parse(execution.timestamps.started_at ?? '')).sort();
+    // At most 2 a second (the fixture), the window narrowed by how late a start is recorded.
+    const most = Math.max(
+      ...starts.map((from) => starts.filter((at) => at >= from && at < from + 750).length),
+    );
+    expect(most).toBeLessThanOrEqual(2);
+    expect(await redis.zcard(`${flowOf('rated')}starts`)).toBeGreaterThan(0);
+  });
+
+  it("keeps a gated item in a sharded batch on its skill's home vshard, and refuses it elsewhere", async () => {
+    await startWorkers();
+    // Batches take the vshards in turn: one of three is the skill's home.
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const gate = runs.newGate();
+      await runs.open(gate);
+      answers.push(
+        await system.client.request<BatchAccepted>('/batches', {
+          json: { caller: { id: 'tester', type: 'service' }, items: [{ skill_id: ONE, inputs: { gate } }] },
+        }),
+      );
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202]);
+    const slots = answers.map((answer) => answer.body.executions[0]);
+    const accepted = slots.flatMap((slot) => (slot && 'execution_id' in slot ? [slot.execution_id] : []));
+    expect(accepted).toHaveLength(1);
+    expect(shards.vshardOf(accepted[0] as string)).toBe(shards.home(ONE));
+    const refused = slots.flatMap((slot) => (slot && 'error' in slot ? [slot.error.code] : []));
+    expect(refused).toEqual(['INVALID_INPUT', 'INVALID_INPUT']);
+    const [ended] = await runs.finals(ONE, accepted);
+    expect(ended?.status).toBe('completed');
+  });
+});
