@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { BatchAccepted, Execution } from '@skillrun/core';
+import type { BatchAccepted, Execution, Schedule } from '@skillrun/core';
 import { createRedis, redisTargetOf, ShardMap } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -208,5 +208,39 @@ describe('flow control on a Redis Cluster of three masters, REDIS_SHARDS=3', () 
     expect(refused).toEqual(['INVALID_INPUT', 'INVALID_INPUT']);
     const [ended] = await runs.finals(ONE, accepted);
     expect(ended?.status).toBe('completed');
+  });
+
+  it("runs a gated skill's schedule on its home vshard, each run's id derived from its due time", async () => {
+    await startWorkers();
+    const headers = { 'x-api-key': await system.client.createKey('scheduler') };
+    const gate = runs.newGate();
+    await runs.open(gate);
+    const made = await system.client.requestAvailable<Schedule>('/schedules', {
+      json: { skill_id: ONE, every_ms: 1000, inputs: { gate } },
+      headers,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.schedule_id;
+    let launched: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const read = await system.client.requestAvailable<Schedule>(`/schedules/${id}`, { headers });
+          launched = (read.body.last_runs ?? []).flatMap((run) =>
+            run.outcome === 'launched' && run.execution_id ? [run.execution_id] : [],
+          );
+          return launched.length;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    const removed = await system.client.requestAvailable(`/schedules/${id}`, { method: 'DELETE', headers });
+    expect(removed.status).toBe(204);
+    for (const run of launched) expect(shards.vshardOf(run)).toBe(shards.home(ONE));
+    for (const run of launched) {
+      await expect
+        .poll(async () => (await system.client.status(ONE, run, headers)).status, { timeout: 60_000 })
+        .toBe('completed');
+    }
   });
 });

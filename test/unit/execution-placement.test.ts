@@ -3,6 +3,7 @@ import { SkillError } from '@skillrun/core';
 import { ExecutionIds, ShardMap } from '@skillrun/core/data';
 import { describe, expect, it } from 'vitest';
 import { placeExecution } from '../../apps/gateway/src/invocations/execution-placement';
+import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 
 const PREFIX = '{skillrun}';
 const SKILL = 'one_at_a_time';
@@ -43,14 +44,22 @@ describe('placeExecution', () => {
     expect(shards.vshardOf(placeExecution(ids, { ...plain, quota: true }))).toBeUndefined();
   });
 
-  it('above one shard, refuses a pinned execution that a quota or a schedule would keep under the prefix', () => {
+  it('above one shard, refuses a pinned execution that a quota would keep under the prefix', () => {
     const ids = new ExecutionIds(new ShardMap(PREFIX, 3));
     expect(codeOf(() => placeExecution(ids, { ...plain, pinned: 'gated', quota: true }))).toBe(
       'NOT_CONFIGURED',
     );
-    expect(
-      codeOf(() => placeExecution(ids, { ...plain, pinned: 'debounced', scheduledId: randomUUID() })),
-    ).toBe('NOT_CONFIGURED');
+  });
+
+  it("above one shard, pins a gated schedule run's derived id to the skill's home, the same at every try", () => {
+    const shards = new ShardMap(PREFIX, 3);
+    const ids = new ExecutionIds(shards);
+    const scheduledId = runExecutionId('schedule-1', 1_700_000_000_000);
+    const pinned = placeExecution(ids, { ...plain, pinned: 'gated', scheduledId });
+    expect(shards.vshardOf(pinned)).toBe(shards.home(SKILL));
+    expect(placeExecution(ids, { ...plain, pinned: 'debounced', scheduledId })).toBe(pinned);
+    expect(pinned).toBe(shards.pinId(scheduledId, shards.home(SKILL) as number));
+    expect(placeExecution(ids, { ...plain, scheduledId })).toBe(scheduledId);
   });
 
   it("keeps a sharded batch's pinned item only on its skill's home", () => {

@@ -15,16 +15,19 @@ export interface PlacementNeeds {
   task: boolean;
   /** A sharded batch's item: on the batch's vshard, so that its end renews the batch in its slot. */
   mintOn?: { shards: ShardMap; vshard: number };
-  /** A schedule's run: the id its due time gives it (under the prefix until slice 14). */
+  /**
+   * A schedule's run: the id its due time gives it (under the prefix until slice 14), pinned to the
+   * skill's home (ExecutionIds.pinned) when gated or debounced.
+   */
   scheduledId?: string;
 }
 
 /**
- * A new execution's id, which says where its keys are: a schedule's run's own; a batch item's on the
- * batch's vshard; a gated or debounced one on its skill's home; a legacy one (under the prefix) for
- * a task or a caller with an in-flight quota; the next active vshard otherwise. Refuses, before
- * anything is taken, an execution two of these would put in two places: its scripts would fail with
- * CROSSSLOT.
+ * A new execution's id, which says where its keys are: a batch item's on the batch's vshard; a gated
+ * or debounced one on its skill's home (a schedule's run too, its id pinned there); a schedule's
+ * run's own otherwise; a legacy one (under the prefix) for a task or a caller with an in-flight
+ * quota; the next active vshard otherwise. Refuses, before anything is taken, an execution two of
+ * these would put in two places: its scripts would fail with CROSSSLOT.
  */
 export function placeExecution(ids: ExecutionIds, needs: PlacementNeeds): string {
   const { skillId, pinned, quota, task, mintOn, scheduledId } = needs;
@@ -33,15 +36,14 @@ export function placeExecution(ids: ExecutionIds, needs: PlacementNeeds): string
     return mintOn.shards.mintId(mintOn.vshard);
   }
   if (!pinned) return scheduledId ?? ids.mint(task || quota);
-  const apart = scheduledId !== undefined ? 'schedule' : quota ? 'quota' : undefined;
-  // At one shard the skill's home is the prefix, where these are too.
-  if (apart && ids.shards.home(skillId) !== undefined) {
+  // At one shard the skill's home is the prefix, where a quota's slots are too.
+  if (quota && ids.shards.home(skillId) !== undefined) {
     throw new SkillError(
       'NOT_CONFIGURED',
-      `With REDIS_SHARDS above 1, a ${pinned} execution cannot be ${apart === 'schedule' ? "a schedule's run" : 'started by a caller with a concurrency quota'} yet (its keys would be on two shards)`,
+      `With REDIS_SHARDS above 1, a ${pinned} execution cannot be started by a caller with a concurrency quota yet (its keys would be on two shards)`,
     );
   }
-  return scheduledId ?? ids.pinned(skillId);
+  return ids.pinned(skillId, scheduledId);
 }
 
 /**
@@ -49,7 +51,10 @@ export function placeExecution(ids: ExecutionIds, needs: PlacementNeeds): string
  * caller with a concurrency quota (its end frees a slot under the prefix, slice 8), or a gated or
  * debounced one whose skill's home is another vshard (its end could not renew the batch in its slot).
  */
-function assertBatchable({ skillId, pinned, quota }: PlacementNeeds, mintOn: { shards: ShardMap; vshard: number }) {
+function assertBatchable(
+  { skillId, pinned, quota }: PlacementNeeds,
+  mintOn: { shards: ShardMap; vshard: number },
+) {
   const reason = quota
     ? { path: '/caller', message: 'a caller with a concurrency quota cannot start items of a sharded batch' }
     : pinned && mintOn.shards.home(skillId) !== mintOn.vshard
@@ -64,8 +69,12 @@ function assertBatchable({ skillId, pinned, quota }: PlacementNeeds, mintOn: { s
           }
       : undefined;
   if (reason) {
-    throw new SkillError('INVALID_INPUT', 'This item cannot run in a batch spread over shards: send it on its own', {
-      details: [reason],
-    });
+    throw new SkillError(
+      'INVALID_INPUT',
+      'This item cannot run in a batch spread over shards: send it on its own',
+      {
+        details: [reason],
+      },
+    );
   }
 }

@@ -45,9 +45,9 @@ import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
+import { placeExecution } from './execution-placement';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
-import { placeExecution } from './execution-placement';
 import { requestedStartOf } from './requested-start';
 
 export interface InvocationServiceDeps {

@@ -35,6 +35,7 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
       invocations: invocations.service,
       metrics: shared.metrics,
       logger,
+      shards: shared.keys.shards,
     }),
     target: config.redisTarget,
     liveness: shared.liveness,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Logger, SkillError, toErrorBody } from '@skillrun/core';
-import type { ExecutionStore, ScheduleTick } from '@skillrun/core/data';
+import type { ExecutionStore, ScheduleTick, ShardMap } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import { knownErrorOf } from '../http/known-error';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -17,6 +17,8 @@ export interface ScheduleRunnerDeps {
   invocations: Pick<InvocationService, 'invoke'>;
   metrics: Pick<GatewayMetrics, 'scheduleRun'>;
   logger: Logger;
+  /** Where a run's execution is: its skill's home, for a gated or debounced one (ShardMap.home). */
+  shards: ShardMap;
 }
 
 /**
@@ -63,8 +65,8 @@ export class ScheduleRunner {
       recorded_at: Date.now(),
     });
     // A try that launched it and went away before recording the run.
-    if (await executions.records.get(executionId))
-      return runOf({ outcome: 'launched', execution_id: executionId });
+    const launched = await this.launchedBefore(executionId, schedule.skill_id);
+    if (launched !== undefined) return runOf({ outcome: 'launched', execution_id: launched });
     try {
       const identity = await credentials.identityOf(schedule.credential);
       if (
@@ -91,6 +93,18 @@ export class ScheduleRunner {
       const refusal = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
       return runOf({ outcome: 'failed', error: toErrorBody(refusal, 'INTERNAL_ERROR') });
     }
+  }
+
+  /**
+   * The execution an earlier try launched for this due time, if any: under its derived id, or that
+   * id pinned to the skill's home (a gated or debounced skill's, above one shard: placeExecution).
+   */
+  private async launchedBefore(executionId: string, skillId: string): Promise<string | undefined> {
+    const { executions, shards } = this.deps;
+    const home = shards.home(skillId);
+    const ids = home === undefined ? [executionId] : [executionId, shards.pinId(executionId, home)];
+    for (const id of ids) if (await executions.records.get(id)) return id;
+    return undefined;
   }
 }
 

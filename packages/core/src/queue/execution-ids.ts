@@ -35,10 +35,12 @@ export class ExecutionIds {
   /**
    * A gated or debounced execution's id: on its skill's home vshard (ShardMap.home), so that the
    * flow control's and debounce's scripts reach its record in their slot; a legacy id at one shard.
+   * `derived`: a schedule run's id (the same at every try), kept at one shard, pinned above.
    */
-  pinned(skillId: string): string {
+  pinned(skillId: string, derived?: string): string {
     const home = this.shards.home(skillId);
-    return home === undefined ? randomUUID() : this.shards.mintId(home);
+    if (home === undefined) return derived ?? randomUUID();
+    return derived === undefined ? this.shards.mintId(home) : this.shards.pinId(derived, home);
   }
 
   /**

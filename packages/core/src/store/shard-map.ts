@@ -51,10 +51,15 @@ export class ShardMap {
 
   /** A new execution id on `vshard`. */
   mintId(vshard: number): string {
-    const hex = randomBytes(16).toString('hex');
-    // Hex digit 12 is a UUID's version, 16 its variant; 17 and 18 carry the vshard.
-    const marked = `${hex.slice(0, 12)}8${hex.slice(13, 16)}c${checked(vshard).toString(16).padStart(2, '0')}${hex.slice(19)}`;
-    return `${marked.slice(0, 8)}-${marked.slice(8, 12)}-${marked.slice(12, 16)}-${marked.slice(16, 20)}-${marked.slice(20)}`;
+    return marked(randomBytes(16).toString('hex'), vshard);
+  }
+
+  /**
+   * A UUID-shaped id moved onto `vshard`: its marker set, its other bits kept, so the same for the
+   * same two (a schedule run's id, derived from its due time, pinned to its skill's home).
+   */
+  pinId(id: string, vshard: number): string {
+    return marked(id.replaceAll('-', ''), vshard);
   }
 
   /**
@@ -86,6 +91,13 @@ export class ShardMap {
     const vshard = this.vshardOf(id);
     return vshard === undefined ? this.prefix : this.tag(vshard);
   }
+}
+
+/** 32 hex digits as a sharded id on `vshard` (SHARDED_ID). */
+function marked(hex: string, vshard: number): string {
+  // Hex digit 12 is a UUID's version, 16 its variant; 17 and 18 carry the vshard.
+  const digits = `${hex.slice(0, 12)}8${hex.slice(13, 16)}c${checked(vshard).toString(16).padStart(2, '0')}${hex.slice(19, 32)}`;
+  return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
 }
 
 function checked(vshard: number): number {
