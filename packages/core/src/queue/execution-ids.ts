@@ -51,6 +51,11 @@ export class ExecutionIds {
     return this.shards.tagOf(executionId) === this.shards.homeTag(skillId);
   }
 
+  /** Whether two executions' keys share a hash tag (BullMQ can make one the other's parent). */
+  together(one: string, other: string): boolean {
+    return this.shards.tagOf(one) === this.shards.tagOf(other);
+  }
+
   /** Whether an execution of this id is on a vshard of its own (not under the prefix). */
   sharded(executionId: string): boolean {
     return this.shards.vshardOf(executionId) !== undefined;
