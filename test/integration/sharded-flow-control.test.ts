@@ -243,4 +243,80 @@ describe('flow control on a Redis Cluster of three masters, REDIS_SHARDS=3', () 
         .toBe('completed');
     }
   });
+
+  /** Invokes keyed_steps (its one step: per_customer, under the customer's key); answers its id. */
+  const invokeComposite = async (gate: string, customer: string) => {
+    const answer = await system.client.requestAvailable('/skills/keyed_steps/invoke', {
+      json: {
+        caller: { id: 'tester', type: 'service' },
+        skill_id: 'keyed_steps',
+        inputs: { gate, customer },
+      },
+    });
+    expect(answer.status).toBe(202);
+    return String(answer.body.execution_id);
+  };
+  const stepsOf = async (compositeId: string) =>
+    ((await system.client.status('keyed_steps', compositeId)).steps ?? []).flatMap((step) =>
+      step.execution_id === undefined ? [] : [step.execution_id],
+    );
+
+  it("runs composites' gated steps on the step skill's home, apart from composites on other vshards", async () => {
+    await startWorkers();
+    // Composites take the vshards in turn: at least two of three are on another than the step's home.
+    const gates = [runs.newGate(), runs.newGate(), runs.newGate()];
+    const composites: string[] = [];
+    for (const gate of gates) composites.push(await invokeComposite(gate, 'shared'));
+    expect(new Set(composites.map((id) => shards.vshardOf(id))).size).toBe(3);
+    // One step at a time (per_key 1): one runs, the others are parked; each opened as it runs.
+    const gateOfStep = new Map<string, string>();
+    for (let left = 3; left > 0; left--) {
+      let running: Execution | undefined;
+      await expect
+        .poll(async () => {
+          for (const [index, composite] of composites.entries()) {
+            for (const step of await stepsOf(composite)) gateOfStep.set(step, gates[index] as string);
+          }
+          const seen = await runs.statuses('per_customer', [...gateOfStep.keys()]);
+          running = seen.find((execution) => execution.status === 'running');
+          return running !== undefined;
+        })
+        .toBe(true);
+      const id = running?.execution_id as string;
+      await runs.open(gateOfStep.get(id) as string);
+      await expect
+        .poll(async () => (await system.client.status('per_customer', id)).status)
+        .toBe('completed');
+    }
+    const steps = [...gateOfStep.keys()];
+    const ended = await system.client.waitForEnds('keyed_steps', composites, 60_000, 3);
+    expect(ended.map((execution) => execution.status)).toEqual(['completed', 'completed', 'completed']);
+    const stepEnds = await runs.finals('per_customer', steps);
+    expect(stepEnds).toHaveLength(3);
+    expect(mostAtOnce(stepEnds)).toBe(1);
+    for (const step of steps) expect(shards.vshardOf(step)).toBe(shards.home('per_customer'));
+  });
+
+  it('cancels a composite with its step launched apart, by id', async () => {
+    await startWorkers();
+    const home = shards.home('per_customer');
+    let composite = '';
+    const others: string[] = [];
+    while (composite === '') {
+      const id = await invokeComposite(runs.newGate(), `alone-${others.length}`);
+      if (shards.vshardOf(id) !== home) composite = id;
+      else others.push(id);
+    }
+    let step = '';
+    await expect
+      .poll(async () => {
+        [step = ''] = await stepsOf(composite);
+        return step === '' ? undefined : (await system.client.status('per_customer', step)).status;
+      })
+      .toBe('running');
+    expect(shards.vshardOf(step)).toBe(home);
+    expect((await system.client.cancel('keyed_steps', composite)).status).toBe(200);
+    expect((await system.client.status('per_customer', step)).status).toBe('canceled');
+    for (const other of others) await system.client.cancel('keyed_steps', other);
+  });
 });
