@@ -31,6 +31,12 @@ export type StepState =
  * starts over), how each stands, and the moves a composite makes: launch steps, skip one, wait.
  */
 export class CompositeRun {
+  /**
+   * The steps launched apart that were read as running: one that ends before `wait` is looked at
+   * again, not taken for lost (no BullMQ child tells of its end).
+   */
+  private readonly seenApart = new Set<string>();
+
   private constructor(
     private readonly deps: CompositeDeps,
     private readonly attempt: Attempt,
@@ -59,6 +65,9 @@ export class CompositeRun {
     // A step canceled on its own (not with its composite) fails the composite like a failed one.
     if (execution.status === 'failed' || execution.status === 'timeout' || execution.status === 'canceled')
       return { state: 'failed', execution };
+    if (this.deps.steps.apart(this.attempt.payload.execution_id, entry.execution_id)) {
+      this.seenApart.add(entry.execution_id);
+    }
     return { state: 'running' };
   }
 
@@ -94,6 +103,8 @@ export class CompositeRun {
         woken: async () => (await this.runningApart()).length < apart.length,
       };
     }
+    // One read as running has ended since: the composite runs again at once to read it.
+    if (this.seenApart.size > 0) return { waiting: true, until: Date.now() };
     await this.deps.waiting.remove(payload.execution_id);
     return undefined;
   }
