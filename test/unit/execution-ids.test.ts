@@ -26,4 +26,19 @@ describe('ExecutionIds', () => {
     expect(shards.vshardOf(ids.inherit(parent))).toBe(42);
     expect(ids.sharded(ids.inherit(ids.mint(true)))).toBe(false);
   });
+
+  it("pins a gated or debounced execution to its skill's home vshard; a legacy id at one shard", () => {
+    const shards = new ShardMap(PREFIX, 3);
+    const ids = new ExecutionIds(shards);
+    const home = shards.home('one_at_a_time');
+    const pinned = ids.pinned('one_at_a_time');
+    expect(shards.vshardOf(pinned)).toBe(home);
+    expect(ids.atHome(pinned, 'one_at_a_time')).toBe(true);
+    expect(ids.atHome(ids.mint(true), 'one_at_a_time')).toBe(false);
+    const elsewhere = shards.active().find((vshard) => vshard !== home) as number;
+    expect(ids.atHome(shards.mintId(elsewhere), 'one_at_a_time')).toBe(false);
+    const single = new ExecutionIds(new ShardMap(PREFIX));
+    expect(single.sharded(single.pinned('one_at_a_time'))).toBe(false);
+    expect(single.atHome(single.mint(), 'one_at_a_time')).toBe(true);
+  });
 });

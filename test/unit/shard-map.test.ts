@@ -134,6 +134,30 @@ describe('ShardMap', () => {
       .map((vshard) => Math.floor((calculateSlot(shards.tag(vshard)) * 3) / SLOTS));
     expect(thirds).toEqual([0, 1, 2]);
   });
+
+  it("keeps a skill's flow and debounce keys under the prefix at one shard, byte for byte", () => {
+    const keys = new RedisKeys(PREFIX);
+    expect(keys.shards.home('one_at_a_time')).toBeUndefined();
+    expect(keys.flow('one_at_a_time')).toBe('{skillrun}:flow:one_at_a_time:');
+    expect(keys.rateStarts('rated')).toBe('{skillrun}:flow:rated:starts');
+    expect(keys.debounce('quick', 'c', 'trailing', 'k')).toBe('{skillrun}:flow:quick:debounce:c:trailing:k');
+    expect(keys.homeRecords('one_at_a_time')).toBe(keys.execution(''));
+  });
+
+  it('gives each skill a home among the active vshards, the same for every map, spread over them', () => {
+    const keys = new RedisKeys(PREFIX, 3);
+    const skills = Array.from({ length: 60 }, (_, n) => `skill_${n}`);
+    const homes = skills.map((skill) => keys.shards.home(skill));
+    expect(skills.map((skill) => new ShardMap(PREFIX, 3).home(skill))).toEqual(homes);
+    expect(new Set(homes)).toEqual(new Set(keys.shards.active()));
+    const [skill] = skills as [string];
+    const tag = keys.shards.tag(keys.shards.home(skill) as number);
+    expect(keys.flow(skill)).toBe(`${tag}:flow:${skill}:`);
+    expect(keys.homeRecords(skill)).toBe(`${tag}:exec:`);
+    // The flow keys share the slot of the records of the skill's executions minted at home.
+    const id = keys.shards.mintId(keys.shards.home(skill) as number);
+    expect(calculateSlot(keys.rateStarts(skill))).toBe(calculateSlot(keys.execution(id)));
+  });
 });
 
 describe('REDIS_SHARDS', () => {

@@ -191,10 +191,13 @@ export class AttemptRunner {
         log.debug('waiting for a step');
         throw new WaitingChildrenError();
       }
-      // Parked without a slot until its deadline, or until its task is handed in (which promotes it).
+      // Parked without a slot until its deadline, or until its task is handed in or its step ends
+      // (which promote it).
       await job.moveToDelayed(outcome.until, token);
-      // Handed in before it was parked, the gateway could not promote it: brought back here instead.
-      if (await store.records.isFinal(payload.execution_id)) await job.promote().catch(() => {});
+      // Handed in (or its step ended) before it was parked, nobody could promote it: brought back here.
+      if ((await store.records.isFinal(payload.execution_id)) || (await outcome.woken?.())) {
+        await job.promote().catch(() => {});
+      }
       throw new DelayedError();
     }
     if (outcome.ok) {

@@ -36,6 +36,7 @@ import { TaskBody } from './bodies/task-body';
 import { Cancellations } from './cancellations';
 import { DeadlineSweeper } from './composite/deadline-sweeper';
 import { StepLauncher } from './composite/step-launcher';
+import { StepWakeups } from './composite/step-wakeups';
 import { WaitingComposites } from './composite/waiting-composites';
 import type { WorkerConfig } from './config';
 import type { SlotLane } from './execution-slots';
@@ -161,6 +162,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     }),
   };
   const flow = new FlowControl({ gate, handover, metrics });
+  const wakeups = new StepWakeups({ store, queues });
   const runner = new AttemptRunner({
     outcomes,
     cancellations,
@@ -216,8 +218,12 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
           (lane) => skillQueueName(name, version, lane),
           async () => hosted.current(name, version),
           {
-            // A job's end freed its concurrency slots (unless it is retried): parked executions get them.
-            released: (job) => flow.released(job, definition()),
+            // A job's end freed its concurrency slots (unless it is retried): parked executions get
+            // them; a step launched apart from its composite wakes it.
+            released: async (job) => {
+              await flow.released(job, definition());
+              await wakeups.ended(job);
+            },
             starts: new SkillStarts(rate, definition, metrics),
           },
         );

@@ -45,6 +45,7 @@ import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
+import { placeExecution } from './execution-placement';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
 import { requestedStartOf } from './requested-start';
@@ -90,7 +91,7 @@ export interface Invocation {
   batchId?: string;
   /**
    * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
-   * end of each renews the batch in its own slot); a legacy id (randomUUID) without it.
+   * end of each renews the batch in its own slot); without it, where placeExecution puts it.
    */
   mintOn?: { shards: ShardMap; vshard: number };
   /**
@@ -388,7 +389,17 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    if (mintOn) assertShardable(!!debounce, isGated(skill.concurrency, request.context?.concurrency_key));
+    const executionId = placeExecution(this.deps.ids, {
+      skillId: skill.name,
+      pinned: isGated(skill.concurrency, request.context?.concurrency_key)
+        ? 'gated'
+        : debounce
+          ? 'debounced'
+          : undefined,
+      task: entry.source === 'hosted' && entry.definition.mode === 'task',
+      ...(mintOn ? { mintOn } : {}),
+      ...(scheduled ? { scheduled } : {}),
+    });
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
@@ -413,15 +424,7 @@ export class InvocationService {
           : { concurrency_key: request.context.concurrency_key }),
         ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
       },
-      this.executionIdOf(
-        // Their scripts reach keys of the prefix's: not sharded yet (docs/design/sharding.md).
-        isGated(skill.concurrency, request.context?.concurrency_key) ||
-          debounce !== undefined ||
-          batchId !== undefined ||
-          (entry.source === 'hosted' && entry.definition.mode === 'task'),
-        scheduled,
-        mintOn,
-      ),
+      executionId,
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
     const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
@@ -475,19 +478,6 @@ export class InvocationService {
       watch?.release();
       throw error;
     }
-  }
-
-  /**
-   * The new execution's id: a schedule run's (legacy when its execution must be), on a batch's
-   * vshard (`mintOn`), or minted (ExecutionIds).
-   */
-  private executionIdOf(
-    legacy: boolean,
-    scheduled: Invocation['scheduled'],
-    mintOn: Invocation['mintOn'],
-  ): string {
-    if (scheduled) return (legacy ? undefined : scheduled.shardedExecutionId) ?? scheduled.executionId;
-    return mintOn ? mintOn.shards.mintId(mintOn.vshard) : this.deps.ids.mint(legacy);
   }
 
   /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */
@@ -546,31 +536,6 @@ export class InvocationService {
       });
     }
     return found;
-  }
-}
-
-/**
- * Refuses, in a sharded batch, an item whose execution must keep a legacy id: a gated one (its flow
- * control's scripts read the records they gate under the prefix) or a debounced one (likewise its
- * debounce's). Its end could not renew the batch in its own slot (docs/design/sharding.md, slice 10).
- */
-function assertShardable(debounced: boolean, gated: boolean): void {
-  const reason = debounced
-    ? { path: '/context/debounce', message: 'a debounced invocation cannot be an item of a sharded batch' }
-    : gated
-      ? {
-          path: '/skill_id',
-          message: 'a skill with a concurrency limit cannot be an item of a sharded batch',
-        }
-      : undefined;
-  if (reason) {
-    throw new SkillError(
-      'INVALID_INPUT',
-      'This item cannot run in a batch spread over shards: send it on its own',
-      {
-        details: [reason],
-      },
-    );
   }
 }
 

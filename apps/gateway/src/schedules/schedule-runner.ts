@@ -17,7 +17,10 @@ export interface ScheduleRunnerDeps {
   invocations: Pick<InvocationService, 'invoke'>;
   metrics: Pick<GatewayMetrics, 'scheduleRun'>;
   logger: Logger;
-  /** REDIS_SHARDS' vshards: above one, a schedule's runs go to the one it keeps. */
+  /**
+   * REDIS_SHARDS' vshards: above one, a schedule's runs go to the one it keeps, or to their skill's
+   * home for a gated or debounced one (ShardMap.home).
+   */
   shards: ShardMap;
   /** Where a schedule that keeps no active vshard is placed (nextVshard). */
   ids: ExecutionIds;
@@ -104,10 +107,8 @@ export class ScheduleRunner {
       recorded_at: Date.now(),
     });
     // A try that launched it and went away before recording the run.
-    for (const executionId of [ids.executionId, ids.shardedExecutionId]) {
-      if (executionId !== undefined && (await executions.records.get(executionId)))
-        return runOf({ outcome: 'launched', execution_id: executionId });
-    }
+    const launched = await this.launchedBefore(ids, schedule.skill_id);
+    if (launched !== undefined) return runOf({ outcome: 'launched', execution_id: launched });
     try {
       const identity = await credentials.identityOf(schedule.credential);
       if (
@@ -134,6 +135,23 @@ export class ScheduleRunner {
       const refusal = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
       return runOf({ outcome: 'failed', error: toErrorBody(refusal, 'INTERNAL_ERROR') });
     }
+  }
+
+  /**
+   * The execution an earlier try launched for this due time, if any: under its derived id, that id
+   * on the schedule's vshard, or pinned to the skill's home (a gated or debounced skill's, above one
+   * shard: placeExecution).
+   */
+  private async launchedBefore(
+    { executionId, shardedExecutionId }: RunIds,
+    skillId: string,
+  ): Promise<string | undefined> {
+    const { executions, shards } = this.deps;
+    const home = shards.home(skillId);
+    const pinned = home === undefined ? undefined : shards.pinId(executionId, home);
+    for (const id of [executionId, shardedExecutionId, pinned])
+      if (id !== undefined && (await executions.records.get(id))) return id;
+    return undefined;
   }
 }
 

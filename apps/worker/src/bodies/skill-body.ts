@@ -37,10 +37,12 @@ export type BodyOutcome =
   /** Stopped because the execution was canceled: nothing is recorded. */
   | { ok: false; canceled: true }
   /**
-   * Waits without holding a worker slot: a composite for its steps (BullMQ runs it again after), a
-   * task `until` its deadline (or until someone hands it in).
+   * Waits without holding a worker slot: a composite for its steps (BullMQ runs it again after; a
+   * step launched apart wakes it, or it looks again `until`), a task `until` its deadline (or until
+   * someone hands it in). `woken`, asked once its job is parked: whether what it waits for came
+   * while it was being parked (it is run again at once).
    */
-  | { waiting: true; until?: number };
+  | { waiting: true; until?: number; woken?: () => Promise<boolean> };
 
 /**
  * How an attempt goes on after its first run, if it does: `after-steps`, run again each time the steps

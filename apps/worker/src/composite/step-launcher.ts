@@ -40,7 +40,8 @@ type LaunchedStep = Extract<StepEntry, { execution_id: string }>;
  * id, the parent's caller, trace id and priority, the parent's deadline; a concurrency key only if
  * the call names one, as a Trigger.dev child task's), validated against that
  * skill's input schema, on the queue of the version resolved, and a BullMQ child of the parent's
- * job so that the parent waits for it without holding a worker slot.
+ * job so that the parent waits for it without holding a worker slot; a gated step homed on another
+ * vshard (REDIS_SHARDS above 1) is launched apart, and its end wakes the parent (StepWakeups).
  */
 export class StepLauncher {
   constructor(private readonly deps: StepLauncherDeps) {}
@@ -56,6 +57,14 @@ export class StepLauncher {
       prepared.map(({ launch }) => launch({ id: job.id as string, queue: job.queueQualifiedName })),
     );
     return all;
+  }
+
+  /**
+   * Whether a step was launched apart from its composite (on another hash tag: no BullMQ child),
+   * so that the composite waits for it parked rather than for BullMQ's children.
+   */
+  apart(compositeId: string, stepId: string): boolean {
+    return !this.deps.ids.together(compositeId, stepId);
   }
 
   /** Resolves and validates a call; its failure is the step's (STEP_FAILED naming it). */
@@ -79,13 +88,18 @@ export class StepLauncher {
       basePath: `${where}/input`,
     });
     const { payload: parentPayload } = parent;
-    const sharded = this.deps.ids.sharded(parentPayload.execution_id);
-    const gated = isGated(skill.concurrency, call.concurrencyKey);
-    if (sharded && (gated || (target.source === 'hosted' && target.definition.mode === 'task'))) {
-      // Its scripts would reach keys of the prefix's from the parent's slot (sharding slices 11-13).
+    const parentId = parentPayload.execution_id;
+    const task = target.source === 'hosted' && target.definition.mode === 'task';
+    // A step is on its parent's vshard, a BullMQ child of its parent (they share a slot); a gated
+    // one is on its skill's home, with its flow control's keys, launched apart from its parent
+    // when that is another vshard (its end wakes the parent: StepWakeups).
+    const apart =
+      isGated(skill.concurrency, call.concurrencyKey) && !this.deps.ids.atHome(parentId, skill.name);
+    if (task && this.deps.ids.sharded(parentId)) {
+      // Its hand-in paths are untested on a cluster (sharding slice 11).
       throw new SkillError(
         'NOT_CONFIGURED',
-        `A composite on a shard of its own (REDIS_SHARDS above 1) cannot call ${gated ? 'a gated (concurrency-limited)' : 'a task'} skill as a step yet`,
+        'A composite on a shard of its own (REDIS_SHARDS above 1) cannot call a task skill as a step yet',
       );
     }
     const payload = newJobPayload(
@@ -101,7 +115,7 @@ export class StepLauncher {
         ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
       },
-      this.deps.ids.inherit(parentPayload.execution_id),
+      apart ? this.deps.ids.pinned(skill.name) : this.deps.ids.inherit(parentId),
     );
     const entry: LaunchedStep = {
       step: call.step,
@@ -116,7 +130,7 @@ export class StepLauncher {
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
-        parentJob,
+        ...(apart ? {} : { parentJob }),
       });
     return { entry, launch };
   }

@@ -4,14 +4,14 @@ import type { ShardMap } from '../store/shard-map';
 /**
  * Where new execution ids come from (docs/design/sharding.md, design B): at one shard a random UUID,
  * a legacy id under KEY_PREFIX, as before sharding; above one, each active vshard in turn, so that
- * executions spread over the masters. An execution whose scripts reach keys of the prefix's (flow
- * control and debounce: slice 12) is given a legacy id still, so that those scripts stay in one
- * slot, and so is a task skill's (its hand-in paths untried on a cluster).
+ * executions spread over the masters. A gated or debounced execution is pinned to its skill's home
+ * vshard (`pinned`), where its flow control's and debounce's keys are; a task skill's is given a
+ * legacy id still (its hand-in paths untried on a cluster).
  */
 export class ExecutionIds {
   private turn = 0;
 
-  constructor(private readonly shards: ShardMap) {}
+  constructor(readonly shards: ShardMap) {}
 
   /** A new execution's id; a legacy one when `legacy`, and every one at one shard. */
   mint(legacy = false): string {
@@ -35,6 +35,30 @@ export class ExecutionIds {
   inherit(parentId: string): string {
     const vshard = this.shards.vshardOf(parentId);
     return vshard === undefined ? randomUUID() : this.shards.mintId(vshard);
+  }
+
+  /**
+   * A gated or debounced execution's id: on its skill's home vshard (ShardMap.home), so that the
+   * flow control's and debounce's scripts reach its record in their slot; a legacy id at one shard.
+   * `derived`: a schedule run's id (the same at every try), kept at one shard, pinned above.
+   */
+  pinned(skillId: string, derived?: string): string {
+    const home = this.shards.home(skillId);
+    if (home === undefined) return derived ?? randomUUID();
+    return derived === undefined ? this.shards.mintId(home) : this.shards.pinId(derived, home);
+  }
+
+  /**
+   * Whether an execution with this id is where a pinned execution of the skill must be (its home's
+   * tag): every id at one shard; above, only one on the skill's home vshard.
+   */
+  atHome(executionId: string, skillId: string): boolean {
+    return this.shards.tagOf(executionId) === this.shards.homeTag(skillId);
+  }
+
+  /** Whether two executions' keys share a hash tag (BullMQ can make one the other's parent). */
+  together(one: string, other: string): boolean {
+    return this.shards.tagOf(one) === this.shards.tagOf(other);
   }
 
   /** Whether an execution of this id is on a vshard of its own (not under the prefix). */

@@ -14,7 +14,10 @@ export interface NotificationStream {
 export class RedisKeys {
   readonly shards: ShardMap;
 
-  /** `shards`: REDIS_SHARDS, how many vshards take new executions (ShardMap); key names do not depend on it. */
+  /**
+   * `shards`: REDIS_SHARDS, how many vshards take new executions (ShardMap); key names do not depend
+   * on it, but for a skill's flow control and debounce, on its home (`flow`).
+   */
   constructor(
     readonly prefix: string,
     shards = 1,
@@ -197,15 +200,23 @@ export class RedisKeys {
 
   /**
    * What every key of one skill's flow control (skill.json `concurrency` and `rate_limit`, across
-   * its versions) starts with; the flow scripts append the rest (flow-keys.lua).
+   * its versions) and debounce starts with; the flow scripts append the rest (flow-slots.lua). On
+   * the skill's home tag (ShardMap.home: the prefix at one shard), where its gated and debounced
+   * executions are, so that the scripts reach their records in one slot.
    */
   flow(skillId: string): string {
-    return `${this.prefix}:flow:${encodeURIComponent(skillId)}:`;
+    return `${this.shards.homeTag(skillId)}:flow:${encodeURIComponent(skillId)}:`;
+  }
+
+  /** What the records of a skill's gated and debounced executions start with: its home tag's. */
+  homeRecords(skillId: string): string {
+    return `${this.shards.homeTag(skillId)}:exec:`;
   }
 
   /**
    * STRING: the execution that one debounce key (context.debounce) has open, for one skill and one
-   * caller (`scope`: an authenticated caller, or an anonymous one's caller id), by mode.
+   * caller (`scope`: an authenticated caller, or an anonymous one's caller id), by mode; on the
+   * skill's home tag, as its flow keys.
    */
   debounce(skillId: string, scope: string, mode: string, key: string): string {
     return `${this.flow(skillId)}debounce:${[scope, mode, key].map(encodeURIComponent).join(':')}`;

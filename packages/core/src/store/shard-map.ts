@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import calculateSlot from 'cluster-key-slot';
 
 /** Virtual shards: an id carries one, each has its own hash tag (its band of 64 of the 16384 slots). */
@@ -55,9 +55,33 @@ export class ShardMap {
    * id that must be the same at every try, as a schedule run's), those the marker takes aside.
    */
   mintId(vshard: number, hex = randomBytes(16).toString('hex')): string {
-    // Hex digit 12 is a UUID's version, 16 its variant; 17 and 18 carry the vshard.
-    const marked = `${hex.slice(0, 12)}8${hex.slice(13, 16)}c${checked(vshard).toString(16).padStart(2, '0')}${hex.slice(19)}`;
-    return `${marked.slice(0, 8)}-${marked.slice(8, 12)}-${marked.slice(12, 16)}-${marked.slice(16, 20)}-${marked.slice(20)}`;
+    return marked(hex, vshard);
+  }
+
+  /**
+   * A UUID-shaped id moved onto `vshard`: its marker set, its other bits kept, so the same for the
+   * same two (a schedule run's id, derived from its due time, pinned to its skill's home).
+   */
+  pinId(id: string, vshard: number): string {
+    return marked(id.replaceAll('-', ''), vshard);
+  }
+
+  /**
+   * A skill's home: the active vshard its gated (concurrency-limited) and debounced executions, and
+   * every key of its flow control and debounce, are on, so that those scripts stay in one slot. A
+   * digest of the skill id picks it among the active vshards: the same in every process for one
+   * REDIS_SHARDS. Undefined at one shard: all of them under the prefix, as before sharding.
+   */
+  home(skillId: string): number | undefined {
+    if (this.shards === 1) return undefined;
+    const digest = createHash('sha256').update(skillId).digest();
+    return this.active()[digest.readUInt32BE(0) % this.shards] as number;
+  }
+
+  /** The hash tag of a skill's home (the prefix at one shard). */
+  homeTag(skillId: string): string {
+    const vshard = this.home(skillId);
+    return vshard === undefined ? this.prefix : this.tag(vshard);
   }
 
   /** The vshard a sharded id names; undefined for a legacy id (it lives under the prefix). */
@@ -71,6 +95,13 @@ export class ShardMap {
     const vshard = this.vshardOf(id);
     return vshard === undefined ? this.prefix : this.tag(vshard);
   }
+}
+
+/** 32 hex digits as a sharded id on `vshard` (SHARDED_ID). */
+function marked(hex: string, vshard: number): string {
+  // Hex digit 12 is a UUID's version, 16 its variant; 17 and 18 carry the vshard.
+  const digits = `${hex.slice(0, 12)}8${hex.slice(13, 16)}c${checked(vshard).toString(16).padStart(2, '0')}${hex.slice(19, 32)}`;
+  return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
 }
 
 function checked(vshard: number): number {

@@ -27,7 +27,8 @@ export interface DebouncedStart {
 /**
  * Debounced invocations (context.debounce): the calls of one caller with one key, for one skill,
  * collapse into one execution while its key is open (debounce-call.lua). The key is the caller's
- * own, so two callers never collapse into each other.
+ * own, so two callers never collapse into each other. A debounced execution is on its skill's home
+ * vshard (ShardMap.home), with its key: the script reads the open one's record.
  */
 export class ExecutionDebounce {
   private readonly callScript: RedisScript<string[]>;
@@ -56,7 +57,7 @@ export class ExecutionDebounce {
     const [outcome, open] = await this.callScript(
       [key, this.keys.execution(payload.execution_id)],
       [
-        this.keys.execution(''),
+        this.keys.homeRecords(payload.skill_id),
         mode,
         mode === 'leading' ? delayMs : delayMs + TRAILING_OPEN_MS,
         payload.skill_version,

@@ -39,7 +39,8 @@ export interface Admission {
  * priority, in Redis: at most `limit` executions hold a slot at once, and `per_key` of each
  * concurrency key. A worker asks as it takes a job (admit); one over a limit is parked, in line
  * for its key, and given its slots as others end (release), keys taking turns (flow-slots.lua).
- * Whether a skill is gated is the caller's to know: `isGated`.
+ * Whether a skill is gated is the caller's to know: `isGated`. Its gated executions are on its home
+ * vshard (ShardMap.home), with its flow keys: the scripts read and write their records.
  */
 export class ConcurrencyGate {
   private readonly admitScript: RedisScript<string[]>;
@@ -107,7 +108,7 @@ export class ConcurrencyGate {
 
   /** flow-slots.lua's ARGV[1...6], `gate` its last three (gateOf). */
   private common(skillId: string, gate: string[]): string[] {
-    return [this.keys.flow(skillId), this.keys.execution(''), String(this.clock()), ...gate];
+    return [this.keys.flow(skillId), this.keys.homeRecords(skillId), String(this.clock()), ...gate];
   }
 }
 

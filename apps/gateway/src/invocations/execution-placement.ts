@@ -1,0 +1,65 @@
+import { SkillError } from '@skillrun/core';
+import type { ExecutionIds, ShardMap } from '@skillrun/core/data';
+
+/** What decides where a new execution's keys go (docs/design/sharding.md, design B). */
+export interface PlacementNeeds {
+  skillId: string;
+  /**
+   * Gated (concurrency limits) or debounced: its flow control's or debounce's scripts read its
+   * record beside the skill's keys, on the skill's home vshard (ShardMap.home).
+   */
+  pinned: 'gated' | 'debounced' | undefined;
+  /** Of a `task` skill: left under the prefix while its hand-in paths are untested on a cluster. */
+  task: boolean;
+  /** A sharded batch's item: on the batch's vshard, so that its end renews the batch in its slot. */
+  mintOn?: { shards: ShardMap; vshard: number };
+  /**
+   * A schedule's run: the ids its due time gives it, under the prefix (`executionId`) and, above one
+   * shard, on the schedule's vshard (`shardedExecutionId`); pinned to the skill's home
+   * (ExecutionIds.pinned) when gated or debounced.
+   */
+  scheduled?: { executionId: string; shardedExecutionId?: string };
+}
+
+/**
+ * A new execution's id, which says where its keys are: a batch item's on the batch's vshard; a gated
+ * or debounced one on its skill's home (a schedule's run too, its id pinned there); a legacy one
+ * (under the prefix) for a task; a schedule's run on the schedule's vshard; the next active vshard
+ * otherwise. Refuses, before anything is taken, a batch item its batch's vshard cannot hold: its
+ * scripts would fail with CROSSSLOT.
+ */
+export function placeExecution(ids: ExecutionIds, needs: PlacementNeeds): string {
+  const { skillId, pinned, task, mintOn, scheduled } = needs;
+  if (mintOn) {
+    assertBatchable(needs, mintOn);
+    return mintOn.shards.mintId(mintOn.vshard);
+  }
+  if (pinned) return ids.pinned(skillId, scheduled?.executionId);
+  if (scheduled) return (task ? undefined : scheduled.shardedExecutionId) ?? scheduled.executionId;
+  return ids.mint(task);
+}
+
+/**
+ * Refuses, in a sharded batch, a gated or debounced item whose skill's home is another vshard: its
+ * end could not renew the batch in its slot.
+ */
+function assertBatchable({ skillId, pinned }: PlacementNeeds, mintOn: { shards: ShardMap; vshard: number }) {
+  if (!pinned || mintOn.shards.home(skillId) === mintOn.vshard) return;
+  const reason =
+    pinned === 'debounced'
+      ? {
+          path: '/context/debounce',
+          message: "a debounced invocation runs on its skill's home shard, which is not this batch's",
+        }
+      : {
+          path: '/skill_id',
+          message: "a skill with a concurrency limit runs on its home shard, which is not this batch's",
+        };
+  throw new SkillError(
+    'INVALID_INPUT',
+    'This item cannot run in a batch spread over shards: send it on its own',
+    {
+      details: [reason],
+    },
+  );
+}
