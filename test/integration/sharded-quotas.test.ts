@@ -67,6 +67,23 @@ describe('in-flight quotas over three masters, REDIS_SHARDS=3', () => {
     expect((await client.cancel('echo', await holdSlot(), headers)).status).toBe(200);
   });
 
+  it("runs a quota's debounced execution on its skill's home vshard, and its end frees the slot", async () => {
+    const answer = await client.invoke(
+      'echo',
+      { text: 'debounced' },
+      {
+        caller: { id: 'quota', type: 'user' },
+        context: { debounce: { key: 'quota', mode: 'leading', delay_ms: 1000 } },
+      },
+      headers,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    const id = String(answer.body.execution_id);
+    expect(keys.shards.vshardOf(id)).toBe(keys.shards.home('echo'));
+    expect((await client.waitForEnd('echo', id, 20_000, headers)).final.status).toBe('completed');
+    await expect.poll(() => redis.zcard(inFlight)).toBe(0);
+  });
+
   it("starts a quota's item in a sharded batch, on the batch's vshard, and refuses the one over it in its place", async () => {
     const answer = await client.request<{ batch_id: string; executions: Record<string, unknown>[] }>(
       '/batches',
