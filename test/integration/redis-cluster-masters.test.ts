@@ -234,4 +234,39 @@ describe('a Redis Cluster of three masters', () => {
     expect(shares).toHaveLength(3);
     for (const { share } of shares) expect(share).toBeLessThanOrEqual(MAX_SHARE);
   });
+
+  it('at REDIS_SHARDS=3, is ready only while a write goes through on every master, naming the tags that fail', async () => {
+    const { redis: cluster } = system;
+    const gateway = await system.addGateway(SHARDED);
+    const client = new Client(gateway.url);
+    const ready = await client.request<{ checks: { check: string; status: string; detail: string }[] }>(
+      '/readyz',
+    );
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toContainEqual(
+      expect.objectContaining({
+        check: 'queue',
+        status: 'ok',
+        detail: expect.stringContaining('each of 4 hash tags'),
+      }),
+    );
+    // One master refuses writes (out of memory, noeviction): the tags it holds fail, the others not.
+    const shards = new ShardMap('{skillrun}', 3);
+    const master = await cluster.masterOf(shards.tag(shards.active()[0] as number));
+    const failing: string[] = [];
+    for (const tag of shards.tags())
+      if ((await cluster.masterOf(tag)).port === master.port) failing.push(tag);
+    const admin = new Redis(master.url);
+    try {
+      await admin.config('SET', 'maxmemory', '1');
+      const refused = await client.request<{ error: { message: string } }>('/readyz');
+      expect(refused.status).toBe(503);
+      for (const tag of shards.tags())
+        expect(refused.body.error.message.includes(tag)).toBe(failing.includes(tag));
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      admin.disconnect();
+    }
+    expect((await client.request('/readyz')).status).toBe(200);
+  });
 });

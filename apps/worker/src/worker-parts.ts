@@ -451,7 +451,7 @@ function probeParts(
     version: definition.version,
   }));
   metrics.host(hosted.map(({ skill }) => skill));
-  const readiness = new ReadinessCheck({ redis, keyPrefix: config.KEY_PREFIX, timeoutMs });
+  const readiness = new ReadinessCheck({ redis, tags: keys.shards.tags(), timeoutMs });
   registerRedisGauges(metrics.registry, {
     hosted,
     queues,

@@ -10,7 +10,7 @@ export function buildMeta(shared: GatewayShared): Slice {
   const { config } = shared;
   const readiness = new ReadinessCheck({
     redis: shared.redis,
-    keyPrefix: config.KEY_PREFIX,
+    tags: shared.keys.shards.tags(),
     timeoutMs: config.REDIS_TIMEOUT_MS,
   });
   return {

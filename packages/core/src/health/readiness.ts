@@ -23,8 +23,12 @@ export interface Readiness {
 
 export interface ReadinessOptions {
   redis: Redis;
-  /** The queues' key prefix: the write probe goes under it, in the queues' hash slot on a cluster. */
-  keyPrefix: string;
+  /**
+   * The hash tags the service's keys are under (ShardMap.tags: KEY_PREFIX, and above one shard each
+   * active vshard's): a write probe goes under each, in each one's slot on a cluster, so that every
+   * master holding executions is asked.
+   */
+  tags: readonly string[];
   /** How long each check may take. */
   timeoutMs: number;
 }
@@ -32,9 +36,10 @@ export interface ReadinessOptions {
 type Probe = Omit<CheckOutcome, 'check'>;
 
 /**
- * Whether a process can take work: Redis answers, a queue write goes through (not a read-only
- * replica, not out of memory, scripts allowed), and Redis will not evict queued jobs
- * (`maxmemory-policy noeviction`). Each check is bounded by `timeoutMs`; they run together.
+ * Whether a process can take work: Redis answers, a queue write goes through under every hash tag
+ * in use (not a read-only replica, not out of memory, scripts allowed; on a cluster, every master
+ * holding the service's keys), and Redis will not evict queued jobs (`maxmemory-policy
+ * noeviction`). Each check is bounded by `timeoutMs`; they run together.
  */
 export class ReadinessCheck {
   private readonly writeProbe: RedisScript<string | null>;
@@ -66,12 +71,28 @@ export class ReadinessCheck {
   }
 
   private async write(): Promise<Probe> {
-    const token = randomUUID();
-    const key = `${this.options.keyPrefix}:readiness-probe`;
-    const read = await this.writeProbe([key], [token]);
-    return read === token
-      ? { status: 'ok', detail: 'a scripted write under the key prefix round-trips' }
-      : { status: 'failed', detail: 'a scripted write under the key prefix did not read back' };
+    const { tags } = this.options;
+    const failed: string[] = [];
+    let error: unknown;
+    await Promise.all(
+      tags.map(async (tag) => {
+        const token = randomUUID();
+        try {
+          if ((await this.writeProbe([`${tag}:readiness-probe`], [token])) !== token) failed.push(tag);
+        } catch (thrown) {
+          failed.push(tag);
+          error = thrown;
+        }
+      }),
+    );
+    const where = tags.length === 1 ? 'under the key prefix' : `under each of ${tags.length} hash tags`;
+    if (failed.length === 0) return { status: 'ok', detail: `a scripted write ${where} round-trips` };
+    // One tag alone: its failure is the check's (Redis away, read-only, out of memory).
+    if (tags.length === 1 && error !== undefined) throw error;
+    return {
+      status: 'failed',
+      detail: `a scripted write did not go through under ${failed.sort().join(', ')}${error === undefined ? '' : ` (${failureOf(error)})`}`,
+    };
   }
 
   private async evictionPolicy(): Promise<Probe> {
