@@ -66,6 +66,29 @@ export class RedisClusterGroup {
     }, timeoutMs);
   }
 
+  /**
+   * Where an execution's keys stand on the master of `tag` now: every key naming `executionId`
+   * (its record, its BullMQ job, …) with its hash fields, and each of the tag's queue lists and
+   * sorted sets that holds it. For a failure's message.
+   */
+  async whereIs(executionId: string, tag: string): Promise<Record<string, unknown>> {
+    const master = await this.masterOf(this.hosts[0] as Host, tag);
+    const asked = new Redis(REDIS_PORT, master.address, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      const found: Record<string, unknown> = {};
+      const keys = (await asked.keys(`{${tag}}:*`)) as string[];
+      for (const key of keys) {
+        const type = await asked.type(key);
+        if (key.includes(executionId)) found[key] = type === 'hash' ? await asked.hgetall(key) : type;
+        else if (type === 'zset' && (await asked.zscore(key, executionId)) !== null) found[key] = 'member';
+        else if (type === 'list' && (await asked.lpos(key, executionId)) !== null) found[key] = 'member';
+      }
+      return found;
+    } finally {
+      asked.disconnect();
+    }
+  }
+
   /** SIGKILLs the Redis node on `host`. */
   async kill(host: Host): Promise<void> {
     for (const pid of await host.namespace.pids()) {
