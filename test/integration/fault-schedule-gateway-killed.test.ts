@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Execution, Schedule } from '@skillrun/core';
-import {
-  ExecutionLauncher,
-  ExecutionStore,
-  newJobPayload,
-  QueueRegistry,
-  RedisKeys,
-  SCHEDULE_QUEUE,
-  type ScheduleTick,
-} from '@skillrun/core/data';
+import { QueueRegistry, RedisKeys, SCHEDULE_QUEUE, type ScheduleTick } from '@skillrun/core/data';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 import { Client } from '../support/client';
+import { launchScheduledEcho } from '../support/scheduled-launch';
 import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -160,27 +153,7 @@ describe('fault suite: a gateway killed while a schedule is due', () => {
     expect(dueOf(job as Job)).toBe(due);
     const keys = new RedisKeys(PREFIX);
     const executionId = runExecutionId(id, due);
-    await new ExecutionLauncher({
-      redis,
-      store: new ExecutionStore(redis, keys, 3600),
-      queues: new QueueRegistry(redis, PREFIX),
-      retryBackoffMs: 100,
-    }).launch({
-      payload: newJobPayload(
-        {
-          skill_id: 'echo',
-          skill_version: '1.0.0',
-          inputs: { text: 'due', count: 1 },
-          caller: { id: 'admin', type: 'service' },
-          trace_id: randomUUID().replaceAll('-', ''),
-          priority: 'normal',
-          owner: 'admin',
-        },
-        executionId,
-      ),
-      skill: { name: 'echo', version: '1.0.0', retry: 0 },
-      scheduleId: id,
-    });
+    await launchScheduledEcho(redis, { keys, queues: new QueueRegistry(redis, PREFIX) }, id, executionId);
     await taker.close(true);
 
     gateway = await system.addGateway();

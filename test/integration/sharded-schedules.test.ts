@@ -3,9 +3,6 @@ import { once } from 'node:events';
 import type { Execution, Schedule } from '@skillrun/core';
 import {
   createRedis,
-  ExecutionLauncher,
-  ExecutionStore,
-  newJobPayload,
   QueueRegistry,
   RedisKeys,
   redisTargetOf,
@@ -18,6 +15,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 import { Client } from '../support/client';
+import { launchScheduledEcho } from '../support/scheduled-launch';
 import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -172,27 +170,7 @@ describe('schedules over three masters, REDIS_SHARDS=3', () => {
     const due = dueOf(job as Job);
     const executionId = runExecutionId(id, due, { shards, vshard: vshard as number });
     const queues = new QueueRegistry(redis, PREFIX, undefined, 3);
-    const launched = await new ExecutionLauncher({
-      redis,
-      store: new ExecutionStore(redis, keys, 3600),
-      queues,
-      retryBackoffMs: 100,
-    }).launch({
-      payload: newJobPayload(
-        {
-          skill_id: 'echo',
-          skill_version: '1.0.0',
-          inputs: { text: 'due', count: 1 },
-          caller: { id: 'admin', type: 'service' },
-          trace_id: randomUUID().replaceAll('-', ''),
-          priority: 'normal',
-          owner: 'admin',
-        },
-        executionId,
-      ),
-      skill: { name: 'echo', version: '1.0.0', retry: 0 },
-      scheduleId: id,
-    });
+    const launched = await launchScheduledEcho(redis, { keys, queues }, id, executionId);
     expect(launched.status).toBe('accepted');
     await taker.close(true);
     await queue.close();
