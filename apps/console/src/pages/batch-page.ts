@@ -1,4 +1,5 @@
 import { ApiError, query } from '../api';
+import { askToCancel } from '../cancel-confirmation';
 import { every, link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
@@ -138,16 +139,7 @@ function cancelControl(context: PageContext, path: string, canceled: (view: Batc
   const offer = () =>
     replace(area, h('button', { type: 'button', class: 'danger', onclick: ask }, 'Cancel batch…'));
   const ask = () =>
-    replace(
-      area,
-      h('p', { class: 'notice notice-warning' }, 'Cancel every execution of this batch that has not ended?'),
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'button', class: 'danger', onclick: () => void cancelAll() }, 'Cancel them'),
-        h('button', { type: 'button', class: 'secondary', onclick: offer }, 'Keep them'),
-      ),
-    );
+    askToCancel(area, 'Cancel every execution of this batch that has not ended?', cancelAll, offer);
   async function cancelAll(): Promise<void> {
     replace(area, h('p', { role: 'status' }, 'Canceling…'));
     try {

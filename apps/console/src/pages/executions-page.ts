@@ -1,5 +1,6 @@
 import type { BulkCancelResult } from '@skillrun/client';
 import { query } from '../api';
+import { askToCancel } from '../cancel-confirmation';
 import { every, isAdmin, link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
@@ -251,19 +252,11 @@ export function executionsPage(context: PageContext): HTMLElement {
         h('button', { type: 'button', class: 'secondary', onclick: ask }, 'Cancel matching executions…'),
       );
     const ask = () =>
-      replace(
+      askToCancel(
         area,
-        h(
-          'p',
-          { class: 'notice notice-warning' },
-          `Cancel every execution these filters find that has not ended (${admin ? "anyone's" : 'yours'})?`,
-        ),
-        h(
-          'div',
-          { class: 'actions' },
-          h('button', { type: 'button', class: 'danger', onclick: () => void cancelAll() }, 'Cancel them'),
-          h('button', { type: 'button', class: 'secondary', onclick: offer }, 'Keep them'),
-        ),
+        `Cancel every execution these filters find that has not ended (${admin ? "anyone's" : 'yours'})?`,
+        cancelAll,
+        offer,
       );
     async function cancelAll(): Promise<void> {
       replace(area, h('p', { role: 'status' }, 'Canceling…'));
