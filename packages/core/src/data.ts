@@ -31,6 +31,7 @@ export { type RedisAddress, redisAddressOf } from './redis/redis-address';
 export { RedisLiveness } from './redis/redis-liveness';
 export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-script';
 export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
+export { isRedisUnavailable, RedisUnavailable } from './redis/redis-unavailable';
 export { RedisWatch } from './redis/redis-watch';
 export { ReplicaAck, type ReplicaAckOptions } from './redis/replica-ack';
 export { runTargetOf } from './registry/run-target';

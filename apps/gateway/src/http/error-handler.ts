@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type ErrorEnvelope,
   httpStatusOf,
@@ -22,9 +23,7 @@ export interface ErrorAnswer {
  * the envelope itself or a protocol's rendering of it (JSON-RPC at /mcp and /a2a).
  */
 export function answerError(error: unknown, req: Request, res: Response, logger: Logger): ErrorAnswer {
-  const known = knownErrorOf(error);
-  const skillError = known ?? new SkillError('INTERNAL_ERROR', 'An unexpected error occurred');
-  if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  const skillError = knownErrorOf(error) ?? internalError(error, req, res, logger);
   const status = isErrorCode(skillError.code) ? httpStatusOf(skillError.code) : 500;
   const retryAfter = retryAfterOf(skillError);
   if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
@@ -40,6 +39,28 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     res.status(status).json(envelope);
   };
 }
+
+/**
+ * A fault of our own code: logged once, with its stack and the request's id (the caller's
+ * X-Request-Id, or one made now), which the answer carries (header and details) for the caller to
+ * quote. Made only here, so that a request that does not fail pays nothing for it.
+ */
+function internalError(error: unknown, req: Request, res: Response, logger: Logger): SkillError {
+  const requestId = requestIdOf(req);
+  res.setHeader('X-Request-Id', requestId);
+  logger.error({ err: error, method: req.method, path: req.path, request_id: requestId }, 'unhandled error');
+  return new SkillError('INTERNAL_ERROR', 'An unexpected error occurred', {
+    details: { request_id: requestId },
+  });
+}
+
+/** The caller's X-Request-Id when it is a short printable token, else a new one. */
+function requestIdOf(req: Request): string {
+  const given = req.get('x-request-id');
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Seconds a client should wait: what a rate limit says, or a moment for an unavailable queue. */
 function retryAfterOf(error: SkillError): number | undefined {

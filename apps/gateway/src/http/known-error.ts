@@ -1,5 +1,6 @@
 import { SkillError } from '@skillrun/core';
-import { isOwnFault, serviceUnavailable } from './service-unavailable';
+import { isRedisUnavailable } from '@skillrun/core/data';
+import { serviceUnavailable } from './service-unavailable';
 
 /** body-parser's error types, mapped to the catalogue. */
 const BODY_ERRORS: Record<string, SkillError> = {
@@ -21,8 +22,9 @@ const MALFORMED = new SkillError(
 );
 
 /**
- * The catalogue's error for a thrown value; undefined for a fault of the gateway's own code. The
- * one place Redis unavailability becomes SERVICE_UNAVAILABLE: what Redis or a queue threw, for the
+ * The catalogue's error for a thrown value; undefined for a fault of the gateway's own code (which
+ * its caller logs and answers INTERNAL_ERROR). The one place Redis unavailability becomes
+ * SERVICE_UNAVAILABLE: only what says Redis is away (isRedisUnavailable's positive list), for the
  * HTTP error handler and for the agent protocols' answers alike, so no call needs wrapping.
  */
 export function knownErrorOf(error: unknown): SkillError | undefined {
@@ -31,5 +33,5 @@ export function knownErrorOf(error: unknown): SkillError | undefined {
   const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
   if (known) return known;
   if (typeof status === 'number' && status >= 400 && status < 500) return MALFORMED;
-  return error instanceof Error && !isOwnFault(error) ? serviceUnavailable() : undefined;
+  return isRedisUnavailable(error) ? serviceUnavailable() : undefined;
 }

@@ -14,19 +14,3 @@ export function serviceUnavailable(): SkillError {
     },
   );
 }
-
-/**
- * Whether a thrown value is a fault of the gateway's own code (a TypeError, a RangeError…), which
- * is answered 500 and logged, rather than of what it called: what the Redis client and BullMQ
- * throw (plain Errors and ReplyErrors) is the service being unavailable.
- */
-export function isOwnFault(error: unknown): boolean {
-  return (
-    error instanceof TypeError ||
-    error instanceof RangeError ||
-    error instanceof ReferenceError ||
-    error instanceof SyntaxError ||
-    error instanceof EvalError ||
-    error instanceof URIError
-  );
-}

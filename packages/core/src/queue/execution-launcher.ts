@@ -2,6 +2,7 @@ import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notReplicated } from '../errors/not-replicated';
 import { coalesceWrites } from '../redis/coalesce-writes';
+import { RedisUnavailable } from '../redis/redis-unavailable';
 import { refusesCommands } from '../redis/refuses-commands';
 import type { ReplicaAck } from '../redis/replica-ack';
 import type { Execution } from '../schemas/execution';
@@ -101,7 +102,7 @@ export class ExecutionLauncher {
   async launch(request: LaunchRequest): Promise<Execution> {
     // Nothing sent, nothing to take back: failed at once, not after asking Redis for its fate. Not
     // even the job: a queue first used now would hold it until Redis is back, then add it.
-    if (refusesCommands(this.deps.redis)) throw new Error(NOT_SENT);
+    if (refusesCommands(this.deps.redis)) throw new RedisUnavailable(NOT_SENT);
     const { payload, skill, parentJob } = request;
     const options = this.jobOptionsOf(request);
     const session = this.session();
@@ -126,7 +127,8 @@ export class ExecutionLauncher {
    * composite's steps (`parentJob`) are launched one by one, not here.
    */
   async launchAll(requests: LaunchRequest[]): Promise<LaunchOutcome[]> {
-    if (refusesCommands(this.deps.redis)) return requests.map(() => ({ refused: new Error(NOT_SENT) }));
+    if (refusesCommands(this.deps.redis))
+      return requests.map(() => ({ refused: new RedisUnavailable(NOT_SENT) }));
     const session = this.session();
     coalesceWrites(this.deps.redis);
     const launches = requests.map((request) => ({
@@ -166,7 +168,7 @@ export class ExecutionLauncher {
    * job's delay moved on by each), a leading one at once.
    */
   async launchDebounced(request: LaunchRequest, delayMs: number): Promise<DebouncedLaunch> {
-    if (refusesCommands(this.deps.redis)) throw new Error(NOT_SENT);
+    if (refusesCommands(this.deps.redis)) throw new RedisUnavailable(NOT_SENT);
     const trailing = request.payload.debounce?.mode === 'trailing';
     const launch: LaunchRequest = trailing ? { ...request, start: { afterMs: delayMs } } : request;
     const { payload, skill } = launch;
