@@ -1,6 +1,6 @@
 /**
  * What a run measures and how long it takes: `npm run bench`, BENCH_QUICK=1, BENCH_ONLY=row1,row3,
- * BENCH_SCALING=1, BENCH_REDIS_SHARDS=3.
+ * BENCH_SCALING=1, BENCH_REDIS_SHARDS=3, BENCH_PROFILE=1.
  */
 
 export const ROWS = [
@@ -29,6 +29,8 @@ export interface BenchConfig {
    */
   redisShards: number;
   repetitions: number;
+  /** Every child under `--cpu-prof`, and their top frames printed at the end (BENCH_PROFILE=1). */
+  profile: boolean;
   /** Length of a timed HTTP load window, and of the warm-up before a figure's first one. */
   loadSeconds: number;
   warmupSeconds: number;
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     scaling: env.BENCH_SCALING === '1' || env.BENCH_SCALING === 'true',
     redisShards: parseShards(env.BENCH_REDIS_SHARDS),
     repetitions: Number(env.BENCH_REPETITIONS ?? (quick ? 1 : 3)),
+    profile: env.BENCH_PROFILE === '1' || env.BENCH_PROFILE === 'true',
     loadSeconds: quick ? 2 : 5,
     warmupSeconds: 1,
     connections: 50,

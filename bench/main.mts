@@ -2,7 +2,7 @@
  * `npm run bench`: the service against its baselines, in one run, on a Redis of its own. See
  * docs/benchmark.md for what each row measures. BENCH_QUICK=1 for a short run, BENCH_ONLY=row1,row3
  * for some rows, BENCH_SCALING=1 to add 1 vs 2 worker processes, BENCH_REDIS_SHARDS=3 to add row 1
- * on a Redis Cluster of 3 masters.
+ * on a Redis Cluster of 3 masters, BENCH_PROFILE=1 to print where each kind of process spends its CPU.
  */
 import { join } from 'node:path';
 import { RedisServerProcess } from '@skillrun/redis-server';
@@ -21,13 +21,16 @@ import { roundTrip } from './figures/round-trip.mjs';
 import { sharded } from './figures/sharded.mjs';
 import { workerMemory } from './figures/worker-memory.mjs';
 import { machineLines } from './machine.mjs';
-import { type Child, killAllChildren, stopAllChildren } from './support/child.mjs';
+import { type Child, flagChildren, killAllChildren, stopAllChildren } from './support/child.mjs';
+import { CpuProfiles } from './support/cpu-profiles.mjs';
 import { Minimal } from './support/minimal.mjs';
 import { redisVersion } from './support/redis-info.mjs';
 import { BENCH_SKILLS, Service, skillIn } from './support/service.mjs';
 import { markdownTable, verdict } from './table.mjs';
 
 const config = loadConfig();
+const profiles = config.profile ? await CpuProfiles.create() : undefined;
+if (profiles) flagChildren((name) => profiles.flagsFor(name));
 const startedAt = performance.now();
 const elapsed = () => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 let redisServer: RedisServerProcess | undefined;
@@ -66,7 +69,8 @@ async function run(): Promise<void> {
   console.log(
     `- settings: ${config.quick ? 'BENCH_QUICK, ' : ''}${config.repetitions} repetition(s), ${config.loadSeconds} s load windows, ` +
       `${config.connections} connections, service worker concurrency ${serviceConcurrency} (its default), rows ${[...config.rows].join(',')}` +
-      `${config.scaling ? ', scaling' : ''}${config.redisShards > 1 ? `, ${config.redisShards} Redis shards` : ''}\n`,
+      `${config.scaling ? ', scaling' : ''}${config.redisShards > 1 ? `, ${config.redisShards} Redis shards` : ''}` +
+      `${profiles ? ', BENCH_PROFILE (every process under --cpu-prof: slower)' : ''}\n`,
   );
   const [service, minimal] = await Promise.all([
     Service.start({ REDIS_URL: redisServer.url }),
@@ -151,5 +155,7 @@ try {
 } finally {
   await cleanUp();
 }
+// Written by each child as it exited: read once every one has.
+if (profiles) console.log(await profiles.report());
 // A measurement, not a test: missed targets are in the table, not in the exit code.
 process.exit(0);

@@ -6,6 +6,14 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Every child still running, so that an error or Ctrl-C never leaves one behind. */
 const running = new Set<Child>();
 
+/** Node flags each child gets before its own, by its name (BENCH_PROFILE's `--cpu-prof`). */
+let flagsOf: (name: string) => string[] = () => [];
+
+/** Every child spawned from now on gets `flags(name)` first. */
+export function flagChildren(flags: (name: string) => string[]): void {
+  flagsOf = flags;
+}
+
 /** What a child said on its log pipe that a reader of the results should know about. */
 export interface LogSummary {
   warnings: number;
@@ -48,7 +56,7 @@ export class Child {
 
   /** `args` are Node's: flags, then the entry point. */
   static spawn(name: string, args: string[], env: Record<string, string>): Child {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, [...flagsOf(name), ...args], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
