@@ -8,6 +8,7 @@ interface CpuProfile {
   nodes: {
     id: number;
     hitCount?: number;
+    children?: number[];
     callFrame: { functionName: string; url: string; lineNumber: number };
   }[];
   startTime: number;
@@ -46,14 +47,20 @@ export class CpuProfiles {
       const selfMs = new Map<string, number>();
       const originMs = new Map<string, number>();
       let busyMs = 0;
+      let startupMs = 0;
       let wallMs = 0;
       for (const file of files) {
         const profile = JSON.parse(await readFile(join(this.dir, name, file), 'utf8')) as CpuProfile;
         const hits = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
         const msPerHit = hits === 0 ? 0 : (profile.endTime - profile.startTime) / 1000 / hits;
         wallMs += (profile.endTime - profile.startTime) / 1000;
-        for (const { hitCount = 0, callFrame } of profile.nodes) {
+        const loading = loadingNodes(profile);
+        for (const { id, hitCount = 0, callFrame } of profile.nodes) {
           if (hitCount === 0 || IDLE.has(callFrame.functionName)) continue;
+          if (loading.has(id)) {
+            startupMs += hitCount * msPerHit;
+            continue;
+          }
           const frame = frameOf(callFrame);
           selfMs.set(frame, (selfMs.get(frame) ?? 0) + hitCount * msPerHit);
           const origin = originOf(callFrame);
@@ -62,7 +69,8 @@ export class CpuProfiles {
         }
       }
       lines.push(
-        `### ${name}: ${files.length} thread profile(s), busy ${(busyMs / 1000).toFixed(1)} s of ${(wallMs / 1000).toFixed(1)} s\n`,
+        `### ${name}: ${files.length} thread profile(s), busy ${(busyMs / 1000).toFixed(1)} s of ${(wallMs / 1000).toFixed(1)} s, ` +
+          `besides ${(startupMs / 1000).toFixed(1)} s loading its modules (left out below)\n`,
       );
       const share = (ms: number) => `${((100 * ms) / busyMs).toFixed(1)} %`;
       const origins = [...originMs].sort((a, b) => b[1] - a[1]).slice(0, 8);
@@ -74,6 +82,21 @@ export class CpuProfiles {
     }
     return lines.join('\n');
   }
+}
+
+/**
+ * The frames run while a module is evaluated (under Node's ESM module job): the process starting,
+ * which the bench's steady load is not about.
+ */
+function loadingNodes(profile: CpuProfile): Set<number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const loading = new Set<number>();
+  const mark = (id: number) => {
+    loading.add(id);
+    for (const child of byId.get(id)?.children ?? []) mark(child);
+  };
+  for (const node of profile.nodes) if (node.callFrame.url.endsWith('modules/esm/module_job')) mark(node.id);
+  return loading;
 }
 
 /**
