@@ -3,9 +3,9 @@ import { RedisWatch } from '@skillrun/core/data';
 import type { LlmBody } from './bodies/llm-body';
 import { checkComposites } from './composite/check-composites';
 import type { WorkerConfig } from './config';
-import type { LoadedSkill } from './loaded-skill';
+import { RunningJobs } from './consumers/running-jobs';
 import { WorkerMetrics } from './metrics/worker-metrics';
-import { RunningJobs } from './running-jobs';
+import type { LoadedSkill } from './skills/loaded-skill';
 import { buildWorker, type WorkerParts } from './worker-parts';
 
 /**

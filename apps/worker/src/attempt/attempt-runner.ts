@@ -19,16 +19,16 @@ import {
   type TransitionCall,
 } from '@skillrun/core/data';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import type { Attempt, BodyOutcome, SkillBody } from '../bodies/skill-body';
+import type { FlowControl } from '../flow/flow-control';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
+import type { LoadedSkill } from '../skills/loaded-skill';
+import { ChunkWriter } from '../streaming/chunk-writer';
+import type { StreamLimits } from '../streaming/stream-budget';
 import { AttemptLog } from './attempt-log';
-import type { Attempt, BodyOutcome, SkillBody } from './bodies/skill-body';
 import type { Cancellations } from './cancellations';
-import type { FlowControl } from './flow/flow-control';
-import type { LoadedSkill } from './loaded-skill';
-import type { WorkerMetrics } from './metrics/worker-metrics';
 import type { PendingOutcomes } from './pending-outcomes';
 import { ProgressReporter } from './progress-reporter';
-import { ChunkWriter } from './streaming/chunk-writer';
-import type { StreamLimits } from './streaming/stream-budget';
 
 export interface AttemptRunnerDeps {
   /** Holds an attempt's outcome until its job ends, and writes it then. */
