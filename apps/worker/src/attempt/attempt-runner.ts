@@ -27,6 +27,7 @@ import { ChunkWriter } from '../streaming/chunk-writer';
 import type { StreamLimits } from '../streaming/stream-budget';
 import { AttemptLog } from './attempt-log';
 import type { Cancellations } from './cancellations';
+import { type CheckedOutcome, OutputCheck } from './output-check';
 import type { PendingOutcomes } from './pending-outcomes';
 import { ProgressReporter } from './progress-reporter';
 
@@ -56,38 +57,42 @@ export interface AttemptRunnerDeps {
 
 const payloadValidator = new SchemaValidator(JobPayload, 'job payload');
 
-/** A completed attempt's output, as the JSON the record will hold. */
-interface Serialized {
-  ok: true;
-  json: string;
-}
-
-/**
- * The attempt's outcome once its chunks are written: a run that ended well or failed fails with
- * OUTPUT_TOO_LARGE if it streamed over a bound (one that timed out, was canceled or waits is as it was).
- */
-async function streamed<T extends Exclude<BodyOutcome, { ok: true }> | Serialized>(
-  outcome: T,
-  chunks: ChunkWriter,
-): Promise<T | { ok: false; error: ErrorBody }> {
-  const exceeded = await chunks.close();
-  return exceeded && 'ok' in outcome && !('timedOut' in outcome) && !('canceled' in outcome)
-    ? { ok: false, error: exceeded.toBody() }
-    : outcome;
-}
-
-/** What an attempt's end needs to know of its start. */
-interface Started {
+/** An attempt admitted to run: its execution holds its concurrency slots and has not ended. */
+interface Admitted {
   payload: JobPayload;
+  skill: LoadedSkill;
+  body: SkillBody;
   /** The attempt, as retries count them (a takeover after a lost worker is not one). */
   number: number;
+  /** BullMQ's starts of the job, less those that parked it. */
+  attemptsStarted: number;
+  startedAt: number;
+  log: AttemptLog;
+}
+
+/** An attempt started: what its run, and its end, need to know of its start. */
+interface Started extends Admitted {
   /** Every start so far, takeovers after a lost worker included: what the record's attempts shows. */
   starts: number;
-  startedAt: number;
   /** Whether this run started the attempt (a composite resumed after its steps did not). */
   fresh: boolean;
   progress: ProgressReporter;
-  log: AttemptLog;
+  limit: Deadline;
+}
+
+/** When an attempt times out, and what set it. */
+interface Deadline {
+  /** Epoch ms. */
+  at: number;
+  timeoutMs: number;
+  /** The deadline of the composite that called it came first. */
+  byParent: boolean;
+}
+
+/** What the skill's body came to, and the writer of the chunks it streamed, if it did. */
+interface Ran {
+  outcome: BodyOutcome;
+  chunks: ChunkWriter | undefined;
 }
 
 /**
@@ -99,22 +104,47 @@ interface Started {
  * UnrecoverableError. A composite waiting for its steps throws WaitingChildrenError.
  */
 export class AttemptRunner {
-  constructor(private readonly deps: AttemptRunnerDeps) {}
+  /** The validate step. */
+  private readonly output: OutputCheck;
 
-  /** `start`: the start its consumer took of the skill's rate limit, if it has one. */
+  constructor(private readonly deps: AttemptRunnerDeps) {
+    this.output = new OutputCheck(deps);
+  }
+
+  /**
+   * The attempt's steps: admit, due, run, validate, settle. `start`: the start its consumer took of
+   * the skill's rate limit, if it has one.
+   */
   async run(job: Job, token: string | undefined, skill: LoadedSkill, start?: string): Promise<void> {
-    const { store } = this.deps;
+    const admitted = await this.admit(job, token, skill, start);
+    if (!admitted) return;
+    const started = await this.due(job, admitted);
+    const ran = await this.runBody(job, token, started);
+    await this.settle(job, token, started, await this.output.check(ran.outcome, ran.chunks, skill));
+  }
+
+  /**
+   * Admit: the job's payload, read for this very skill version, and its execution given its
+   * concurrency slots (else its job is parked: DelayedError). Nothing to run (undefined) when the
+   * execution has ended meanwhile.
+   */
+  private async admit(
+    job: Job,
+    token: string | undefined,
+    skill: LoadedSkill,
+    start: string | undefined,
+  ): Promise<Admitted | undefined> {
     const body = this.deps.bodies[skill.body.kind];
-    const parsed = this.parsePayload(job, skill);
-    const admitted = await this.deps.flow.admit(job, token, parsed, skill.definition, start);
+    const payload = this.parsePayload(job, skill);
+    const admitted = await this.deps.flow.admit(job, token, payload, skill.definition, start);
     // BullMQ counts each time a job is taken, parked ones too, which did not start.
     const attemptsStarted = job.attemptsStarted - admitted.parks;
     const number = job.attemptsMade + 1;
     const startedAt = Date.now();
     const log = new AttemptLog(this.deps.logger, {
-      execution_id: parsed.execution_id,
-      skill_id: parsed.skill_id,
-      trace_id: parsed.trace_id,
+      execution_id: payload.execution_id,
+      skill_id: payload.skill_id,
+      trace_id: payload.trace_id,
       attempt: number,
     });
     // A job run again (after its worker stopped, a failed attempt, or a composite's steps), or
@@ -122,16 +152,30 @@ export class AttemptRunner {
     // BullMQ heard of it.
     if (
       admitted.ended ||
-      ((job.stalledCounter > 0 || attemptsStarted > 1) && (await store.records.isFinal(parsed.execution_id)))
+      ((job.stalledCounter > 0 || attemptsStarted > 1) &&
+        (await this.deps.store.records.isFinal(payload.execution_id)))
     ) {
-      if (body.handsIn) return this.handedIn(parsed, log.logger);
-      await body.abandon?.(parsed, skill);
+      if (body.handsIn) {
+        await this.handedIn(payload, log.logger);
+        return undefined;
+      }
+      await body.abandon?.(payload, skill);
       log.logger.info(
         'execution already ended (canceled, or before its worker stopped); not running it again',
       );
-      return;
+      return undefined;
     }
-    const { payload, dueAt } = await this.asDue(parsed, job);
+    return { payload, skill, body, number, attemptsStarted, startedAt, log };
+  }
+
+  /**
+   * Due: the payload as it runs and when it was due; one taken past its queue timeout at its first
+   * start is ended without running. Then the attempt is started: counted (once, by the run that
+   * starts it), its progress reported, its deadline set.
+   */
+  private async due(job: Job, admitted: Admitted): Promise<Started> {
+    const { skill, body, number, attemptsStarted, startedAt, log } = admitted;
+    const { payload, dueAt } = await this.asDue(admitted.payload, job);
     if (
       job.attemptsMade === 0 &&
       attemptsStarted <= 1 &&
@@ -145,14 +189,22 @@ export class AttemptRunner {
     const waitedMs = Math.max(0, startedAt - dueAt);
     if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, waitedMs / 1000);
     const progress = new ProgressReporter(
-      (value) => store.transitions.progress(payload.execution_id, value),
+      (value) => this.deps.store.transitions.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
     // run of a composite after its steps end, which is the same attempt going on.
     const starts = body.countsStarts ? Math.max(number, attemptsStarted) : number;
-    const started: Started = { payload, number, starts, startedAt, fresh, progress, log };
     const limit = await this.deadline(payload, skill, body, number);
+    return { ...admitted, payload, starts, fresh, progress, limit };
+  }
+
+  /**
+   * Run: the skill's body, once, under the attempt's deadline and its execution's cancel watch; a
+   * run whose execution was canceled meanwhile comes to `canceled`, whatever it answered.
+   */
+  private async runBody(job: Job, token: string | undefined, started: Started): Promise<Ran> {
+    const { payload, skill, body, number, startedAt, limit, progress, log } = started;
     log.debug('attempt started');
     const cancel = this.deps.cancellations.watch(payload.execution_id);
     let chunks: ChunkWriter | undefined;
@@ -160,7 +212,7 @@ export class AttemptRunner {
       chunks ??= this.chunkWriter(payload.execution_id, log);
       return chunks;
     };
-    const ran = await this.attempt(body, {
+    const outcome = await this.attempt(body, {
       job,
       token,
       payload,
@@ -177,37 +229,59 @@ export class AttemptRunner {
         return writer();
       },
     }).finally(() => cancel.release());
-    // Every chunk is in Redis before the outcome is written: the end comes after all of them.
-    const outcome = chunks ? await streamed(ran, chunks) : ran;
-    if ('canceled' in outcome || cancel.canceled) {
-      // The cancel request wrote the record; whatever the skill did after it is not recorded.
+    return { outcome: cancel.canceled ? { ok: false, canceled: true } : outcome, chunks };
+  }
+
+  /**
+   * Settle: a canceled execution's record was written by the cancel request; a waiting one's job is
+   * parked (WaitingChildrenError, DelayedError); any other has its outcome written as its job ends,
+   * completed or failed (retried, or for good).
+   */
+  private async settle(
+    job: Job,
+    token: string | undefined,
+    started: Started,
+    outcome: CheckedOutcome,
+  ): Promise<void> {
+    const { payload, progress, log, limit } = started;
+    if ('canceled' in outcome) {
+      // Whatever the skill did after the cancel request is not recorded.
       progress.finish();
       log.logger.info('attempt stopped: the execution was canceled');
       return;
     }
-    if ('waiting' in outcome) {
-      progress.finish();
-      if (outcome.until === undefined) {
-        log.debug('waiting for a step');
-        throw new WaitingChildrenError();
-      }
-      // Parked without a slot until its deadline, or until its task is handed in or its step ends
-      // (which promote it).
-      await job.moveToDelayed(outcome.until, token);
-      // Handed in (or its step ended) before it was parked, nobody could promote it: brought back here.
-      if ((await store.records.isFinal(payload.execution_id)) || (await outcome.woken?.())) {
-        await job.promote().catch(() => {});
-      }
-      throw new DelayedError();
-    }
+    if ('waiting' in outcome) return this.park(job, token, started, outcome);
     if (outcome.ok) {
       this.ended(job, started, 'completed', (end) =>
-        store.transitions.completeCall(payload.execution_id, outcome.json, end),
+        this.deps.store.transitions.completeCall(payload.execution_id, outcome.json, end),
       );
       return;
     }
     const error = 'error' in outcome ? outcome.error : this.timeoutError(limit, job.opts.attempts ?? 1);
     this.failed(job, started, error);
+  }
+
+  /**
+   * Parks a waiting attempt's job without a slot: until its steps end (WaitingChildrenError), or
+   * until `until` (its deadline) unless its task is handed in or its step ends first, which promote it.
+   */
+  private async park(
+    job: Job,
+    token: string | undefined,
+    { payload, progress, log }: Started,
+    outcome: Extract<BodyOutcome, { waiting: true }>,
+  ): Promise<never> {
+    progress.finish();
+    if (outcome.until === undefined) {
+      log.debug('waiting for a step');
+      throw new WaitingChildrenError();
+    }
+    await job.moveToDelayed(outcome.until, token);
+    // Handed in (or its step ended) before it was parked, nobody could promote it: brought back here.
+    if ((await this.deps.store.records.isFinal(payload.execution_id)) || (await outcome.woken?.())) {
+      await job.promote().catch(() => {});
+    }
+    throw new DelayedError();
   }
 
   /** Where an attempt's chunks go, once its skill first streams one. */
@@ -346,7 +420,12 @@ export class AttemptRunner {
    * sooner, and never after the deadline of the composite that called it. An attempt that goes on
    * (a composite waiting for its steps, a task, a remote skill between polls) keeps its deadline.
    */
-  private async deadline(payload: JobPayload, { definition }: LoadedSkill, body: SkillBody, attempt: number) {
+  private async deadline(
+    payload: JobPayload,
+    { definition }: LoadedSkill,
+    body: SkillBody,
+    attempt: number,
+  ): Promise<Deadline> {
     const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
     const start = Date.now();
     let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
@@ -361,18 +440,14 @@ export class AttemptRunner {
   }
 
   /**
-   * Runs the skill's body once; an ok outcome's output has been validated and serialized (not yet
-   * recorded), and is within MAX_OUTPUT_BYTES.
+   * Runs the skill's body once, its inputs checked against the skill's input schema first; what it
+   * spent beyond its own run is reported before the outcome is recorded.
    */
-  private async attempt(
-    body: SkillBody,
-    attempt: Omit<Attempt, 'input'>,
-  ): Promise<Exclude<BodyOutcome, { ok: true }> | Serialized> {
-    const { schemas } = this.deps;
+  private async attempt(body: SkillBody, attempt: Omit<Attempt, 'input'>): Promise<BodyOutcome> {
     const { definition, publication } = attempt.skill;
     let input: Attempt['input'];
     try {
-      input = schemas.assertInputs(definition.input, attempt.payload.inputs, {
+      input = this.deps.schemas.assertInputs(definition.input, attempt.payload.inputs, {
         coerce: publication['x-coercion'] ?? true,
         basePath: '/inputs',
       });
@@ -385,30 +460,10 @@ export class AttemptRunner {
     if ('waiting' in outcome) return outcome;
     // Before the outcome is recorded, so that a finished composite shows all its steps spent.
     await body.reportUsage?.(attempt.payload.execution_id, attempt.number).catch(() => {});
-    if (!outcome.ok) return outcome;
-    const checked = schemas.validate(definition.output, outcome.output, '/output');
-    if (!checked.ok) {
-      const error = new SkillError('INVALID_OUTPUT', "The skill's output does not match its output schema", {
-        details: checked.violations,
-      });
-      return { ok: false, error: error.toBody() };
-    }
-    return this.serialized(checked.value);
+    return outcome;
   }
 
-  private serialized(output: unknown): Serialized | { ok: false; error: ErrorBody } {
-    const json = JSON.stringify(output ?? null);
-    const bytes = Buffer.byteLength(json);
-    if (bytes <= this.deps.maxOutputBytes) return { ok: true, json };
-    const error = new SkillError(
-      'OUTPUT_TOO_LARGE',
-      `The skill's output is ${bytes} bytes as JSON, over the limit of ${this.deps.maxOutputBytes} (MAX_OUTPUT_BYTES)`,
-      { details: { bytes, limit: this.deps.maxOutputBytes } },
-    );
-    return { ok: false, error: error.toBody() };
-  }
-
-  private timeoutError(limit: { timeoutMs: number; byParent: boolean }, maxAttempts: number): ErrorBody {
+  private timeoutError(limit: Deadline, maxAttempts: number): ErrorBody {
     const message = limit.byParent
       ? 'Skill execution reached the deadline of the composite execution that called it'
       : `Skill execution exceeded the configured timeout of ${limit.timeoutMs}ms`;
