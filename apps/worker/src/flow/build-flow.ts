@@ -7,7 +7,7 @@ import { SkillStarts } from './skill-starts';
 
 /**
  * The worker's side of the limits on how many executions run at once, and how often they start
- * (docs/flow-control.md says how they combine with the gateway's).
+ * (docs/skills.md, "What limits a skill's parallelism", says how they combine with the gateway's).
  */
 export interface FlowPart {
   /** The process's WORKER_CONCURRENCY, shared by every queue it consumes. */
