@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ExecutionSlots } from '../../apps/worker/src/execution-slots';
-import { type JobHandler, QueueConsumer } from '../../apps/worker/src/queue-consumer';
+import { type JobHandler, QueueConsumer } from '../../apps/worker/src/consumers/queue-consumer';
+import { ExecutionSlots } from '../../apps/worker/src/flow/execution-slots';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 // The worker consumes its queues by BullMQ's manual processing, with parts of BullMQ 6's public API

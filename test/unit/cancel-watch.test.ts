@@ -1,6 +1,6 @@
 import { SkillError } from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
-import { CancelWatch } from '../../apps/worker/src/cancellations';
+import { CancelWatch } from '../../apps/worker/src/attempt/cancellations';
 
 const canceled = () => new SkillError('EXECUTION_CANCELED', 'The execution was canceled');
 

@@ -6,6 +6,6 @@ export {
   type ResolvedLlmSettings,
   resolveLlmSettings,
 } from './llm/llm-settings';
-export type { LoadedSkill } from './loaded-skill';
-export { loadSkill, loadSkills, SkillLoadError } from './skill-loader';
+export type { LoadedSkill } from './skills/loaded-skill';
+export { loadSkill, loadSkills, SkillLoadError } from './skills/skill-loader';
 export { WorkerService } from './worker-service';

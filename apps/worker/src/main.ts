@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, exitOnStartupError, stopOnSignals } from '@skillrun/core';
 import { flushTraces } from '@skillrun/telemetry';
 import { loadWorkerConfig } from './config';
-import { SkillLoadError } from './skill-loader';
+import { SkillLoadError } from './skills/skill-loader';
 import { WorkerService } from './worker-service';
 
 const CLOSE_MARGIN_MS = 10_000;

@@ -3,9 +3,9 @@ import { RedisWatch } from '@skillrun/core/data';
 import type { LlmBody } from './bodies/llm-body';
 import { checkComposites } from './composite/check-composites';
 import type { WorkerConfig } from './config';
-import type { LoadedSkill } from './loaded-skill';
+import { RunningJobs } from './consumers/running-jobs';
 import { WorkerMetrics } from './metrics/worker-metrics';
-import { RunningJobs } from './running-jobs';
+import type { LoadedSkill } from './skills/loaded-skill';
 import { buildWorker, type WorkerParts } from './worker-parts';
 
 /**
@@ -30,7 +30,7 @@ export class WorkerService {
   }
 
   get skills(): LoadedSkill[] {
-    return this.parts?.hosted.all ?? [];
+    return this.parts?.skills.hosted.all ?? [];
   }
 
   async start(): Promise<void> {
@@ -43,19 +43,19 @@ export class WorkerService {
       env: this.env,
     });
     this.parts = parts;
-    this.redisWatch = new RedisWatch(parts.redis, { target: config.redisTarget, logger: this.logger });
+    this.redisWatch = new RedisWatch(parts.shared.redis, { target: config.redisTarget, logger: this.logger });
     this.redisWatch.start();
     // Alive, and saying what it misses (/readyz), while Redis is waited for.
-    const metrics = await parts.metricsServer.listen(config.METRICS_PORT, config.METRICS_HOST);
+    const metrics = await parts.metrics.server.listen(config.METRICS_PORT, config.METRICS_HOST);
     await this.redisWatch.ready;
-    await checkComposites(parts.hosted.all, parts.registry);
+    await checkComposites(parts.skills.hosted.all, parts.shared.registry);
     // Listening before the first job is taken.
-    await parts.cancellations.start();
+    await parts.attempt.cancellations.start();
     for (const consumer of parts.consumers) consumer.start();
-    parts.sweeper.start();
+    parts.composites.sweeper.start();
     for (const dispatcher of parts.webhooks?.dispatchers ?? []) dispatcher.start();
-    await parts.advertiser.start();
-    parts.watcher?.start();
+    await parts.upkeep.advertiser.start();
+    parts.upkeep.watcher?.start();
     this.warnUnconfiguredLlmSkills(parts.llm);
     this.logger.info(
       {
@@ -78,22 +78,22 @@ export class WorkerService {
     this.redisWatch?.close();
     const { parts } = this;
     if (!parts) return;
-    parts.watcher?.close();
+    parts.upkeep.watcher?.close();
     const drained = this.drain(parts);
-    await parts.advertiser.close().catch(() => {});
+    await parts.upkeep.advertiser.close().catch(() => {});
     if (!(await drained)) return;
-    await parts.sweeper.close();
+    await parts.composites.sweeper.close();
     await Promise.all(parts.webhooks?.dispatchers.map((dispatcher) => dispatcher.close()) ?? []);
     await parts.webhooks?.sender.close();
     await parts.webhooks?.http.close();
-    await parts.metricsServer.close();
-    await parts.probe.queues.close();
-    parts.probe.redis.disconnect();
-    await parts.queues.close();
+    await parts.metrics.server.close();
+    await parts.metrics.queues.close();
+    parts.metrics.redis.disconnect();
+    await parts.shared.queues.close();
     await parts.sandbox.close();
-    parts.cancellations.close();
-    await parts.bundler.close();
-    parts.redis.disconnect();
+    parts.attempt.cancellations.close();
+    await parts.skills.bundler.close();
+    parts.shared.redis.disconnect();
   }
 
   /**

@@ -2,8 +2,8 @@ import { type CompositeDeps, CompositeRun } from '../composite/composite-run';
 import { PipelineWalk } from '../composite/pipeline-walk';
 import { replayedAnswers } from '../composite/replayed-answers';
 import { stepFailed } from '../composite/step-failure';
-import type { CodeModule } from '../loaded-skill';
 import type { SkillSandbox } from '../sandbox/skill-sandbox';
+import type { CodeModule } from '../skills/loaded-skill';
 import { runInSandbox } from './run-in-sandbox';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 

@@ -2,7 +2,7 @@ import { SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
 import type { ExecutionStore } from '@skillrun/core/data';
 import type { LlmClient, LlmUsage } from '../llm/llm-client';
 import { type LlmDefaults, type LlmSettingsResolution, resolveLlmSettings } from '../llm/llm-settings';
-import type { LoadedSkill } from '../loaded-skill';
+import type { LoadedSkill } from '../skills/loaded-skill';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 export interface LlmBodyDeps {

@@ -1,7 +1,7 @@
 import { type JobPayload, type SkillDescriptor, SkillError, toErrorBody } from '@skillrun/core';
 import type { ExecutionStore } from '@skillrun/core/data';
-import type { LoadedSkill } from '../loaded-skill';
 import type { ProviderAnswer, RemoteProvider } from '../remote/remote-provider';
+import type { LoadedSkill } from '../skills/loaded-skill';
 import type { Attempt, BodyOutcome, SkillBody } from './skill-body';
 
 export interface RemoteBodyDeps {

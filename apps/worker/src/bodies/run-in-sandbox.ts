@@ -1,6 +1,6 @@
-import type { CodeModule } from '../loaded-skill';
 import type { SkillTask } from '../sandbox/messages';
 import type { SandboxOutcome, SkillSandbox } from '../sandbox/skill-sandbox';
+import type { CodeModule } from '../skills/loaded-skill';
 import type { Attempt } from './skill-body';
 
 /**

@@ -1,8 +1,8 @@
 import type { ErrorBody, JobPayload, Logger } from '@skillrun/core';
 import type { Job } from 'bullmq';
-import type { CancelWatch } from '../cancellations';
-import type { LoadedSkill } from '../loaded-skill';
-import type { ProgressReporter } from '../progress-reporter';
+import type { CancelWatch } from '../attempt/cancellations';
+import type { ProgressReporter } from '../attempt/progress-reporter';
+import type { LoadedSkill } from '../skills/loaded-skill';
 import type { ChunkWriter } from '../streaming/chunk-writer';
 
 /** One attempt of one execution, as the body of its skill sees it. */

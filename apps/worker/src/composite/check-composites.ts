@@ -1,8 +1,8 @@
 import { checkPipeline, findCallCycle, SkillError, toInputSchema } from '@skillrun/core';
 import type { RegistryVersion, SkillRegistry } from '@skillrun/core/data';
 import semver from 'semver';
-import type { LoadedSkill } from '../loaded-skill';
-import { SkillLoadError } from '../skill-loader';
+import type { LoadedSkill } from '../skills/loaded-skill';
+import { SkillLoadError } from '../skills/skill-loader';
 
 type JsonSchema = Record<string, unknown>;
 

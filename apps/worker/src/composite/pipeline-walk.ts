@@ -1,6 +1,6 @@
 import { isTruthy, renderValue, SkillError, type TemplateScope } from '@skillrun/core';
 import type { Attempt, BodyOutcome } from '../bodies/skill-body';
-import type { CompiledPipeline, CompiledStep } from '../loaded-skill';
+import type { CompiledPipeline, CompiledStep } from '../skills/loaded-skill';
 import { type CompositeDeps, CompositeRun, type LaunchedEntry } from './composite-run';
 import { LOST_STEP, stepFailed } from './step-failure';
 

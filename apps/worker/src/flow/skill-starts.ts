@@ -1,7 +1,7 @@
 import type { SkillDefinition } from '@skillrun/core';
 import type { RateStarts, StartTaken } from '@skillrun/core/data';
+import type { StartGate } from '../consumers/queue-consumer';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
-import type { StartGate } from '../queue-consumer';
 
 /**
  * The starts of a hosted skill version's queues: its skill.json `rate_limit`, shared by every

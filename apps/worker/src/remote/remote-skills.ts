@@ -1,6 +1,6 @@
 import { type SkillDescriptor, toInputSchema } from '@skillrun/core';
 import type { SkillRegistry } from '@skillrun/core/data';
-import type { LoadedSkill } from '../loaded-skill';
+import type { LoadedSkill } from '../skills/loaded-skill';
 
 interface Cached {
   skill: LoadedSkill | undefined;

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Logger, SkillError } from '@skillrun/core';
-import type { Isolation } from '../loaded-skill';
+import type { Isolation } from '../skills/loaded-skill';
 import type { StreamLimits } from '../streaming/stream-budget';
 import type { AbortCode, MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { SkillRunner } from './run-skill';

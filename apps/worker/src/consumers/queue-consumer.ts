@@ -13,7 +13,7 @@ import {
   Worker,
   type WorkerOptions,
 } from 'bullmq';
-import type { ExecutionSlots, SlotLane, SlotWait } from './execution-slots';
+import type { ExecutionSlots, SlotLane, SlotWait } from '../flow/execution-slots';
 
 /**
  * Runs a job: what it answers completes the job, what it throws fails it (BullMQ's processor

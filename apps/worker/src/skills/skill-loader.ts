@@ -13,8 +13,8 @@ import {
   type SkillSchemas,
 } from '@skillrun/core';
 import semver from 'semver';
-import { loadKnowledge } from './knowledge/load-knowledge';
-import { LlmSkillSettings } from './llm/llm-settings';
+import { loadKnowledge } from '../knowledge/load-knowledge';
+import { LlmSkillSettings } from '../llm/llm-settings';
 import type { CodeModule, LoadedBody, LoadedSkill } from './loaded-skill';
 import type { ModuleBundler } from './module-bundler';
 

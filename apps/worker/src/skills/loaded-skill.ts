@@ -1,6 +1,6 @@
 import type { CompiledValue, SkillDefinition, SkillDescriptor, SkillPublication } from '@skillrun/core';
-import type { KnowledgeIndex } from './knowledge/knowledge-index';
-import type { LlmSkillSettings } from './llm/llm-settings';
+import type { KnowledgeIndex } from '../knowledge/knowledge-index';
+import type { LlmSkillSettings } from '../llm/llm-settings';
 
 /** Where a code skill runs: see the README's "Isolation" for what each protects against. */
 export type Isolation = 'thread' | 'in-process';

@@ -1,11 +1,11 @@
 import { relative } from 'node:path';
 import type { SkillSchemas } from '@skillrun/core';
 import type { SkillRegistry } from '@skillrun/core/data';
-import { checkComposites } from './composite/check-composites';
+import { checkComposites } from '../composite/check-composites';
+import type { SkillSandbox } from '../sandbox/skill-sandbox';
 import type { HostedSkills } from './hosted-skills';
 import type { LoadedSkill } from './loaded-skill';
 import type { ModuleBundler } from './module-bundler';
-import type { SkillSandbox } from './sandbox/skill-sandbox';
 import type { SkillAdvertiser } from './skill-advertiser';
 import { loadSkill, SkillLoadError } from './skill-loader';
 

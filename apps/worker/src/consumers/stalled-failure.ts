@@ -1,7 +1,7 @@
 import { type Logger, SkillError } from '@skillrun/core';
 import type { ExecutionStore } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
-import type { WorkerMetrics } from './metrics/worker-metrics';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
 
 /**
  * A job whose worker died holding it more often than BullMQ's maxStalledCount (1) allows is

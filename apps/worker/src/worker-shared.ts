@@ -1,0 +1,79 @@
+import type { Logger, SkillSchemas } from '@skillrun/core';
+import {
+  ConcurrencyGate,
+  createRedis,
+  ExecutionStore,
+  QueueRegistry,
+  RedisKeys,
+  RedisLiveness,
+  SkillRegistry,
+  SlotHandover,
+} from '@skillrun/core/data';
+import { queueTelemetry } from '@skillrun/telemetry';
+import type { Redis } from 'ioredis';
+import type { WorkerConfig } from './config';
+import type { RunningJobs } from './consumers/running-jobs';
+import type { WorkerMetrics } from './metrics/worker-metrics';
+import type { StreamLimits } from './streaming/stream-budget';
+
+/** What the worker service hands its composition: its settings and what it keeps for itself. */
+export interface WorkerContext {
+  config: WorkerConfig;
+  logger: Logger;
+  metrics: WorkerMetrics;
+  running: RunningJobs;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * What the worker's parts share: the process's queue connection (on which the consumers, the
+ * store and the outcomes' writes go, in that order) and the stores and queues over it.
+ */
+export interface WorkerShared extends WorkerContext {
+  /** Watches every connection of the process: this one, and its duplicates (BullMQ's too). */
+  liveness: RedisLiveness;
+  redis: Redis;
+  keys: RedisKeys;
+  registry: SkillRegistry;
+  queues: QueueRegistry;
+  schemas: SkillSchemas;
+  /** The skills' concurrency slots (skill.json `concurrency`). */
+  gate: ConcurrencyGate;
+  /** Promotes the jobs of parked executions given their slots. */
+  handover: SlotHandover;
+  store: ExecutionStore;
+  /** How much an attempt may stream (MAX_CHUNK_BYTES, MAX_STREAM_BYTES). */
+  stream: StreamLimits;
+}
+
+/** The queue connection, which waits while Redis is away, and what the parts build on it. */
+export function buildShared(context: WorkerContext, schemas: SkillSchemas): WorkerShared {
+  const { config, logger } = context;
+  const liveness = new RedisLiveness({
+    intervalMs: config.REDIS_LIVENESS_MS,
+    target: config.redisTarget,
+    logger,
+  });
+  const redis = createRedis(config.redisTarget, { role: 'queue', liveness });
+  const keys = new RedisKeys(config.KEY_PREFIX, config.REDIS_SHARDS);
+  const registry = new SkillRegistry(redis, keys);
+  const queues = new QueueRegistry(redis, config.KEY_PREFIX, queueTelemetry(), config.REDIS_SHARDS);
+  const gate = new ConcurrencyGate(redis, keys);
+  const handover = new SlotHandover(gate, queues);
+  const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
+    expired: (id) => handover.ended(id),
+  });
+  return {
+    ...context,
+    liveness,
+    redis,
+    keys,
+    registry,
+    queues,
+    schemas,
+    gate,
+    handover,
+    store,
+    stream: { maxChunkBytes: config.MAX_CHUNK_BYTES, maxStreamBytes: config.MAX_STREAM_BYTES },
+  };
+}
