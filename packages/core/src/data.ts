@@ -33,6 +33,8 @@ export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-scr
 export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
 export { RedisWatch } from './redis/redis-watch';
 export { ReplicaAck, type ReplicaAckOptions } from './redis/replica-ack';
+export { type Coverage, ReplicaCoverage } from './redis/replica-coverage';
+export { ReplicaCoverageWatch } from './redis/replica-coverage-watch';
 export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';

@@ -6,7 +6,7 @@ const READINESS_CHECKS = {
   items: {
     type: 'object',
     properties: {
-      check: { type: 'string', enum: ['redis', 'queue', 'eviction_policy'] },
+      check: { type: 'string', enum: ['redis', 'queue', 'eviction_policy', 'replicas'] },
       status: { type: 'string', enum: ['ok', 'unknown', 'failed'] },
       detail: { type: 'string' },
     },
