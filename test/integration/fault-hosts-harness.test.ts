@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isTerminalStatus } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FaultRow, faultRow, faultTable } from '../support/fault-harness/fault-table';
+import { type FaultRow, faultRow, faultTable, summaryLine } from '../support/fault-harness/fault-table';
 import {
   cutWorkerOfNextRun,
   harnessLoad,
@@ -226,6 +226,7 @@ describe.skipIf(!NetworkNamespace.available())(
       await readFinals(gatewayUrl(gatewayB), durable, 60_000);
       await durable.readRuns(log);
       finalsRead = true;
+      console.log(summaryLine('sentinel', durable));
       for (const { fault, from, to, serveAgainMs } of windows)
         rows.push(faultRow(durable, fault, DURABLE_ACK, { from, to }, serveAgainMs));
     }, 300_000);
