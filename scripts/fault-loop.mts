@@ -34,7 +34,7 @@ const dir = join('fault-loop', new Date().toISOString().replace(/[:.]/g, '-'));
 function runScenario(scenario: Scenario, output: string, logs: string): Promise<number> {
   const out = createWriteStream(output);
   const child = spawn('npx', ['vitest', 'run', '--project', 'integration', SCENARIOS[scenario]], {
-    env: { ...process.env, FAULT_HARNESS_LOGS: logs },
+    env: { ...process.env, FAULT_HARNESS_LOGS: logs, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(out);
@@ -42,9 +42,12 @@ function runScenario(scenario: Scenario, output: string, logs: string): Promise<
   return new Promise((resolve) => child.on('close', (code) => out.end(() => resolve(code ?? 1))));
 }
 
+const SUMMARY = 'fault summary: ';
+
 function summaryOf(output: string): Summary | undefined {
-  const line = output.split('\n').find((each) => each.startsWith('fault summary: '));
-  return line ? (JSON.parse(line.slice('fault summary: '.length)) as Summary) : undefined;
+  // Vitest may color what a test prints: the line can start with escape sequences.
+  const line = output.split('\n').find((each) => each.includes(SUMMARY));
+  return line ? (JSON.parse(line.slice(line.indexOf(SUMMARY) + SUMMARY.length)) as Summary) : undefined;
 }
 
 const total = { runs: 0, passed: 0, acknowledged: 0, lost: 0, stuck: 0, duplicated: 0 };
