@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../support/fault-harness/poll';
 import { LoopbackSentinel } from '../support/loopback-sentinel';
 import { RedisReplica } from '../support/redis-replica';
+import { startGateway } from '../support/service-process';
 
 // ACK_REPLICAS's promise with Sentinels: a confirmed write is on whichever replica they promote only
 // when it is confirmed on every replica they know (WAIT counts replicas, not which ones). A master
@@ -74,4 +75,24 @@ describe('ReplicaCoverage: ACK_REPLICAS against the replicas the Sentinels know'
     expect(await coverage(2, [away, sentinel.port])).toMatchObject({ status: 'ok' });
     expect(await coverage(2, [away])).toMatchObject({ status: 'unknown' });
   });
+
+  it('a gateway whose ACK_REPLICAS is below them says so, and is not ready', async () => {
+    const { url, process: gateway } = await startGateway({
+      REDIS_SENTINELS: `127.0.0.1:${sentinel.port}`,
+      REDIS_SENTINEL_NAME: NAME,
+      ACK_REPLICAS: '1',
+    });
+    try {
+      const warned = await gateway.waitForLog(
+        (line) => line.msg === 'ACK_REPLICAS does not make a 202 survive every failover',
+      );
+      expect(String(warned.detail)).toMatch(/set ACK_REPLICAS=2/);
+      const answer = await fetch(`${url}/readyz`);
+      expect(answer.status).toBe(503);
+      const { error } = (await answer.json()) as { error: { message: string } };
+      expect(error.message).toMatch(/replicas \(ACK_REPLICAS=1;/);
+    } finally {
+      await gateway.stop();
+    }
+  }, 120_000);
 });
