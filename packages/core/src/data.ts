@@ -34,6 +34,8 @@ export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-
 export { isRedisUnavailable, RedisUnavailable } from './redis/redis-unavailable';
 export { RedisWatch } from './redis/redis-watch';
 export { ReplicaAck, type ReplicaAckOptions } from './redis/replica-ack';
+export { type Coverage, ReplicaCoverage } from './redis/replica-coverage';
+export { ReplicaCoverageWatch } from './redis/replica-coverage-watch';
 export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';

@@ -52,3 +52,20 @@ export function faultTable(rows: readonly FaultRow[]): string {
   ];
   return lines.join('\n');
 }
+
+/**
+ * One line a fault loop reads (scripts/fault-loop.mts): of the executions acknowledged with a
+ * durable ACK_REPLICAS, how many are gone (`lost`), still not ended when the finals were read
+ * (`stuck`), and run more than once (`duplicated`).
+ */
+export function summaryLine(scenario: string, history: History): string {
+  const acknowledged = history.acknowledged();
+  const finals = acknowledged.map((id) => history.finals.get(id));
+  return `fault summary: ${JSON.stringify({
+    scenario,
+    acknowledged: acknowledged.length,
+    lost: finals.filter((final) => final === undefined || final === 'missing').length,
+    stuck: finals.filter((final) => final === 'unended').length,
+    duplicated: history.duplicated(acknowledged).length,
+  })}`;
+}

@@ -6,7 +6,7 @@ const READINESS_CHECKS = {
   items: {
     type: 'object',
     properties: {
-      check: { type: 'string', enum: ['redis', 'queue', 'eviction_policy'] },
+      check: { type: 'string', enum: ['redis', 'queue', 'eviction_policy', 'replicas'] },
       status: { type: 'string', enum: ['ok', 'unknown', 'failed'] },
       detail: { type: 'string' },
     },
@@ -46,7 +46,7 @@ export const metaPaths = {
   '/healthz': health('healthz', 'The process answers.'),
   '/readyz': health(
     'readyz',
-    'The gateway can take work: Redis answers, a queue write goes through, and its maxmemory-policy is noeviction (503 names the failing check).',
+    'The gateway can take work: Redis answers, a queue write goes through, its maxmemory-policy is noeviction, and with ACK_REPLICAS and Sentinels every replica they know confirms a launch (503 names the failing check).',
   ),
   '/metrics': {
     get: {

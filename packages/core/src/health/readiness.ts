@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type Redis, ReplyError } from 'ioredis';
 import { SkillError } from '../errors/skill-error';
 import { type RedisScript, redisScript } from '../redis/redis-script';
+import type { ReplicaCoverage } from '../redis/replica-coverage';
 import WRITE_PROBE from './readiness-probe.lua';
 import { TimeoutError, withTimeout } from './with-timeout';
 
-export type ReadinessCheckName = 'redis' | 'queue' | 'eviction_policy';
+export type ReadinessCheckName = 'redis' | 'queue' | 'eviction_policy' | 'replicas';
 
 /** `unknown`: the check could not be made (CONFIG disabled on a managed Redis); it does not block readiness. */
 export type CheckStatus = 'ok' | 'unknown' | 'failed';
@@ -31,6 +32,12 @@ export interface ReadinessOptions {
   tags: readonly string[];
   /** How long each check may take. */
   timeoutMs: number;
+  /**
+   * With ACK_REPLICAS and Sentinels: whether a confirmed write is on every replica the Sentinels may
+   * promote. Checked like the eviction policy: a setting under which an acknowledged execution may
+   * be lost is not ready.
+   */
+  coverage?: ReplicaCoverage;
 }
 
 type Probe = Omit<CheckOutcome, 'check'>;
@@ -53,6 +60,7 @@ export class ReadinessCheck {
       this.check('redis', () => this.ping()),
       this.check('queue', () => this.write()),
       this.check('eviction_policy', () => this.evictionPolicy()),
+      ...(this.options.coverage ? [this.check('replicas', () => this.replicas())] : []),
     ]);
     return { ready: checks.every((outcome) => outcome.status !== 'failed'), checks };
   }
@@ -93,6 +101,11 @@ export class ReadinessCheck {
       status: 'failed',
       detail: `a scripted write did not go through under ${failed.sort().join(', ')}${error === undefined ? '' : ` (${failureOf(error)})`}`,
     };
+  }
+
+  private async replicas(): Promise<Probe> {
+    const coverage = await this.options.coverage?.check();
+    return coverage ?? { status: 'unknown', detail: 'not checked' };
   }
 
   private async evictionPolicy(): Promise<Probe> {
