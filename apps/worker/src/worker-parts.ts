@@ -3,8 +3,7 @@ import { TaskNotes } from '@skillrun/core/a2a';
 import {
   ConcurrencyGate,
   createRedis,
-  ExecutionIds,
-  ExecutionLauncher,
+  ExecutionEngine,
   ExecutionStore,
   ProviderCredentialsStore,
   QueueRegistry,
@@ -155,10 +154,16 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     waiting,
     steps: new StepLauncher({
       resolver: new SkillResolver(registry, () => true, config.SKILL_CACHE_MS),
-      launcher: new ExecutionLauncher({ redis, store, queues, retryBackoffMs: config.RETRY_BACKOFF_MS }),
+      engine: new ExecutionEngine({
+        redis,
+        keys,
+        store,
+        queues,
+        handover,
+        retryBackoffMs: config.RETRY_BACKOFF_MS,
+      }),
       schemas,
       store,
-      ids: new ExecutionIds(keys.shards),
     }),
   };
   const flow = new FlowControl({ gate, handover, metrics });

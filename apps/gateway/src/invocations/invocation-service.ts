@@ -20,8 +20,7 @@ import {
   authOf,
   coercionOf,
   type DebouncedLaunch,
-  type ExecutionIds,
-  type ExecutionLauncher,
+  type ExecutionEngine,
   isGated,
   type LaunchOutcome,
   type LaunchRequest,
@@ -45,19 +44,17 @@ import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
-import { placeExecution } from './execution-placement';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
 import { requestedStartOf } from './requested-start';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
-  launcher: ExecutionLauncher;
+  /** Where new executions are placed (their id: their vshard, on a sharded deployment) and launched. */
+  engine: Pick<ExecutionEngine, 'place' | 'launch' | 'launchMany' | 'launchDebounced'>;
   schemas: SkillSchemas;
   access: SkillAccess;
   limits: CallerLimits;
-  /** Where new executions' ids come from (their vshard, on a sharded deployment). */
-  ids: ExecutionIds;
   identities: Identities;
   defaultAuth: AuthConfig;
   idempotency: IdempotencyKeys;
@@ -91,7 +88,7 @@ export interface Invocation {
   batchId?: string;
   /**
    * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
-   * end of each renews the batch in its own slot); without it, where placeExecution puts it.
+   * end of each renews the batch in its own slot); without it, where the engine places it.
    */
   mintOn?: { shards: ShardMap; vshard: number };
   /**
@@ -159,7 +156,7 @@ export interface Prepared {
   watch: ExecutionWatch | undefined;
   /**
    * A debounced invocation's delay (context.debounce.delay_ms): launched on its own
-   * (ExecutionLauncher.launchDebounced), never in a bulk; it may join the execution its key has open.
+   * (ExecutionEngine.launchDebounced), never in a bulk; it may join the execution its key has open.
    */
   debounceMs?: number;
 }
@@ -221,11 +218,11 @@ export class InvocationService {
 
   /** One invocation's launch: the ordinary one, or a debounced one's (which may join an execution). */
   private launch({ launch, debounceMs }: Prepared): Promise<LaunchOutcome | DebouncedLaunch> {
-    const { launcher } = this.deps;
+    const { engine } = this.deps;
     const launched =
       debounceMs === undefined
-        ? launcher.launch(launch).then((execution) => ({ execution }))
-        : launcher.launchDebounced(launch, debounceMs);
+        ? engine.launch(launch).then((execution) => ({ execution }))
+        : engine.launchDebounced(launch, debounceMs);
     return launched.catch((refused: unknown) => ({ refused }));
   }
 
@@ -252,11 +249,11 @@ export class InvocationService {
   }
 
   /**
-   * Launches invocations made ready together (one write, one round trip: ExecutionLauncher's
-   * launchAll); each is accepted or refused on its own, in their order.
+   * Launches invocations made ready together (one write, one round trip: ExecutionEngine's
+   * launchMany); each is accepted or refused on its own, in their order.
    */
   async launchAll(ready: Prepared[]): Promise<InvocationOutcome[]> {
-    const launched = await this.deps.launcher.launchAll(ready.map((each) => each.launch));
+    const launched = await this.deps.engine.launchMany(ready.map((each) => each.launch));
     return Promise.all(ready.map((each, index) => this.settle(each, launched[index] as LaunchOutcome, {})));
   }
 
@@ -389,7 +386,7 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    const executionId = placeExecution(this.deps.ids, {
+    const executionId = this.deps.engine.place({
       skillId: skill.name,
       pinned: isGated(skill.concurrency, request.context?.concurrency_key)
         ? 'gated'

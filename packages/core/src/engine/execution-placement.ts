@@ -1,5 +1,6 @@
-import { SkillError } from '@skillrun/core';
-import type { ExecutionIds, ShardMap } from '@skillrun/core/data';
+import { SkillError } from '../errors/skill-error';
+import type { ShardMap } from '../store/shard-map';
+import type { ExecutionIds } from './execution-ids';
 
 /** What decides where a new execution's keys go (docs/design/sharding.md, design B). */
 export interface PlacementNeeds {

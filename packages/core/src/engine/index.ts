@@ -1,0 +1,7 @@
+export type { DurabilityOptions } from './durable-writes';
+export { ExecutionEngine, type ExecutionEngineOptions, type StepPlace } from './execution-engine';
+export { ExecutionIds } from './execution-ids';
+export { ExecutionLauncher } from './execution-launcher';
+export { type PlacementNeeds, placeExecution } from './execution-placement';
+export type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
+export { ReplicaAck, type ReplicaAckOptions } from './replica-ack';
