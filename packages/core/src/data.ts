@@ -11,6 +11,7 @@ export {
   ExecutionLauncher,
   type LaunchOutcome,
   type LaunchRequest,
+  launchInputs,
   type PlacementNeeds,
   placeExecution,
   ReplicaAck,

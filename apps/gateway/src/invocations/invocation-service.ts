@@ -4,7 +4,6 @@ import {
   type Deprecation,
   type Execution,
   InvocationRequest,
-  migrateInputs,
   newTraceId,
   type Principal,
   parseVersionRange,
@@ -18,12 +17,12 @@ import {
 } from '@skillrun/core';
 import {
   authOf,
-  coercionOf,
   type DebouncedLaunch,
   type ExecutionEngine,
   isGated,
   type LaunchOutcome,
   type LaunchRequest,
+  launchInputs,
   newJobPayload,
   type RegistryEntry,
   type ResolvedSkill,
@@ -479,11 +478,7 @@ export class InvocationService {
 
   /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */
   private inputsOf({ request, entry, migrations }: Checked): Record<string, unknown> {
-    const { skill } = runTargetOf(entry);
-    return this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
-      coerce: coercionOf(entry),
-      basePath: '/inputs',
-    });
+    return launchInputs(this.deps.schemas, { entry, migrations }, request.inputs, '/inputs');
   }
 
   /**

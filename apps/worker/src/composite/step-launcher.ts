@@ -1,9 +1,9 @@
-import { migrateInputs, parseVersionRange, SkillError, type SkillSchemas } from '@skillrun/core';
+import { parseVersionRange, SkillError, type SkillSchemas } from '@skillrun/core';
 import {
-  coercionOf,
   type ExecutionEngine,
   type ExecutionStore,
   isGated,
+  launchInputs,
   newJobPayload,
   runTargetOf,
   type SkillResolver,
@@ -78,13 +78,11 @@ export class StepLauncher {
     const where = `/steps/${call.step}`;
     const range =
       call.version === undefined ? undefined : parseVersionRange(call.version, `${where}/version`);
-    const { entry: target, migrations } = await this.deps.resolver.resolve(call.skill, range);
+    const resolved = await this.deps.resolver.resolve(call.skill, range);
+    const { entry: target } = resolved;
     // A skill registered from elsewhere is a step like any: a worker calls its provider.
     const { skill, remote } = runTargetOf(target);
-    const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(call.inputs, migrations), {
-      coerce: coercionOf(target),
-      basePath: `${where}/input`,
-    });
+    const inputs = launchInputs(this.deps.schemas, resolved, call.inputs, `${where}/input`);
     const { payload: parentPayload } = parent;
     const parentId = parentPayload.execution_id;
     const task = target.source === 'hosted' && target.definition.mode === 'task';

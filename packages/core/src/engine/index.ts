@@ -3,5 +3,6 @@ export { ExecutionEngine, type ExecutionEngineOptions, type StepPlace } from './
 export { ExecutionIds } from './execution-ids';
 export { ExecutionLauncher } from './execution-launcher';
 export { type PlacementNeeds, placeExecution } from './execution-placement';
+export { launchInputs } from './launch-inputs';
 export type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
 export { ReplicaAck, type ReplicaAckOptions } from './replica-ack';
