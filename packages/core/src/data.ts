@@ -9,6 +9,8 @@ export {
   type ExecutionEngineOptions,
   ExecutionIds,
   ExecutionLauncher,
+  type InvocationOrigin,
+  type LaunchOrigin,
   type LaunchOutcome,
   type LaunchRequest,
   launchInputs,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type BatchAccepted,
   BatchEnvelope,
@@ -13,7 +12,13 @@ import {
   SkillError,
   toErrorBody,
 } from '@skillrun/core';
-import type { BatchStore, ExecutionBrief, ExecutionStore, ShardMap, StoredBatch } from '@skillrun/core/data';
+import type {
+  BatchStore,
+  ExecutionBrief,
+  ExecutionEngine,
+  ExecutionStore,
+  StoredBatch,
+} from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { assertMayCancel, type ExecutionCanceler } from '../executions/execution-canceler';
@@ -36,12 +41,8 @@ export interface BatchDeskDeps {
   logger: Logger;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
-  /**
-   * The vshards batches are spread over: with more than one, each batch's id is minted on the next
-   * of them in turn, and its items' ids on the same (their ends renew it in their own slot); with
-   * one (or none), legacy ids, every key under the prefix as before sharding.
-   */
-  shards?: ShardMap;
+  /** Where a batch is placed (its id, and its items' vshard: ExecutionEngine.placeBatch). */
+  engine: Pick<ExecutionEngine, 'placeBatch'>;
 }
 
 export interface BatchSubmission {
@@ -68,9 +69,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * caller gets the 404 an unknown id gets.
  */
 export class BatchDesk {
-  /** How many sharded batches this desk has minted: the next one's vshard, in turn. */
-  private minted = 0;
-
   constructor(private readonly deps: BatchDeskDeps) {}
 
   /**
@@ -94,14 +92,12 @@ export class BatchDesk {
     const { caller, items } = envelopeValidator.parse(body);
     const bodyKey = caller.credentials?.api_key;
     const owner = principalOf(await this.deps.identities.of(headers, { bodyKey }))?.callerId;
-    const mintOn = this.nextVshard();
-    const batchId = mintOn ? mintOn.shards.mintId(mintOn.vshard) : randomUUID();
+    const { batchId, vshard } = this.deps.engine.placeBatch();
     const places = new Array<Place>(items.length);
     const { invocations, refused, repeats } = itemInvocations(items, caller, {
       headers,
       address,
-      batchId,
-      ...(mintOn ? { mintOn } : {}),
+      origin: { kind: 'batch-item', batchId, ...(vshard === undefined ? {} : { vshard }) },
     });
     for (const [index, error] of refused) places[index] = this.refused(error);
     const prepared = await this.deps.invocations.prepareAll(invocations.map(({ invocation }) => invocation));
@@ -132,14 +128,6 @@ export class BatchDesk {
     for (const [index, first] of repeats) places[index] = places[first] as Place;
     for (const place of places) this.count(place);
     return { accepted: { batch_id: batchId, executions: places.map(slotOf) }, headers: limitHeaders };
-  }
-
-  /** The vshard the next batch is minted on, in turn over the active ones; none with one shard. */
-  private nextVshard(): { shards: ShardMap; vshard: number } | undefined {
-    const { shards } = this.deps;
-    if (!shards || shards.shards <= 1) return undefined;
-    const active = shards.active();
-    return { shards, vshard: active[this.minted++ % active.length] as number };
   }
 
   /**

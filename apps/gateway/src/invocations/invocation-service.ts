@@ -19,6 +19,7 @@ import {
   authOf,
   type DebouncedLaunch,
   type ExecutionEngine,
+  type InvocationOrigin,
   isGated,
   type LaunchOutcome,
   type LaunchRequest,
@@ -28,7 +29,6 @@ import {
   type ResolvedSkill,
   runTargetOf,
   type ScheduledStart,
-  type ShardMap,
   type SkillResolver,
   type SlotClaim,
   type WebhookStore,
@@ -79,29 +79,18 @@ export interface Invocation {
   versionQuery: string | undefined;
   /** The client's network address: what anonymous callers are counted by. */
   address: string;
-  /** The execution this invocation replays (POST replay). */
-  replayOf?: string;
+  /**
+   * Where it came from, when not POST invoke: a batch's item, a schedule's run, a replay (what the
+   * record names, and what places it: ExecutionEngine.place).
+   */
+  origin?: InvocationOrigin;
   /** Its idempotency key: POST invoke's Idempotency-Key, or a batch item's `idempotency_key`. */
   idempotencyKey?: string;
-  /** The batch it is an item of (POST /batches). */
-  batchId?: string;
-  /**
-   * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
-   * end of each renews the batch in its own slot); without it, where the engine places it.
-   */
-  mintOn?: { shards: ShardMap; vshard: number };
   /**
    * Who invokes, known already: a schedule's run acts for the caller who made the schedule (its
    * access checked anew), with no request to read credentials from.
    */
   identity?: Identity;
-  /**
-   * A schedule's run: the schedule its execution names, and the id its due time gives it. That id,
-   * the same at every try, is the run's exactly-once guard (ScheduleRunner): it takes no
-   * idempotency key. Above one shard `shardedExecutionId` is that id on the schedule's vshard, which
-   * the run takes unless its execution must stay legacy (then `executionId`).
-   */
-  scheduled?: { scheduleId: string; executionId: string; shardedExecutionId?: string };
   /**
    * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
    * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
@@ -377,7 +366,7 @@ export class InvocationService {
    * are known. What it took is given back if it throws.
    */
   private async prepare(
-    { headers, address, replayOf, scheduled, waitSeconds, batchId, mintOn, beforeLaunch }: Invocation,
+    { headers, address, origin, waitSeconds, beforeLaunch }: Invocation,
     checked: Checked,
     answer: { headers: Record<string, string> },
   ): Promise<Prepared> {
@@ -393,8 +382,7 @@ export class InvocationService {
           ? 'debounced'
           : undefined,
       task: entry.source === 'hosted' && entry.definition.mode === 'task',
-      ...(mintOn ? { mintOn } : {}),
-      ...(scheduled ? { scheduled } : {}),
+      ...(origin ? { origin } : {}),
     });
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
@@ -455,9 +443,7 @@ export class InvocationService {
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
         ...(place ? { place } : {}),
         ...(range === undefined ? {} : { requestedVersion: range }),
-        ...(replayOf === undefined ? {} : { replayOf }),
-        ...(scheduled ? { scheduleId: scheduled.scheduleId } : {}),
-        ...(batchId === undefined ? {} : { batchId }),
+        ...(origin ? { origin } : {}),
         ...(start === undefined ? {} : { start }),
         ...(keys.length > 0 ? { slots: keys } : {}),
       };

@@ -123,7 +123,7 @@ export class ScheduleRunner {
         headers: {},
         address: `schedule:${schedule.id}`,
         identity,
-        scheduled: { scheduleId: schedule.id, ...ids },
+        origin: { kind: 'schedule-run', scheduleId: schedule.id, ...ids },
       });
       if ('refused' in outcome) throw outcome.refused;
       return runOf({ outcome: 'launched', execution_id: outcome.accepted.execution.execution_id });
@@ -155,7 +155,7 @@ export class ScheduleRunner {
   }
 }
 
-/** The ids of a due time's execution (see Invocation's `scheduled`). */
+/** The ids of a due time's execution (see LaunchOrigin's `schedule-run`). */
 type RunIds = { executionId: string; shardedExecutionId?: string };
 
 /**

@@ -128,7 +128,7 @@ export class StepLauncher {
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
-        ...(apart ? {} : { parentJob }),
+        origin: apart ? { kind: 'step' } : { kind: 'step', parentJob },
       });
     return { entry, launch };
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { notReplicated } from '../errors/not-replicated';
 import type { QueueRegistry } from '../queue/queue-registry';
@@ -51,6 +52,8 @@ export class ExecutionEngine {
   private readonly ids: ExecutionIds;
   /** Schedules' vshards, in a turn of their own (see placeSchedule). */
   private readonly schedules: ExecutionIds;
+  /** Batches' vshards, in a turn of their own (see placeBatch). */
+  private readonly batches: ExecutionIds;
   private readonly launcher: ExecutionLauncher;
   private readonly cancels: ExecutionCancels;
 
@@ -59,6 +62,7 @@ export class ExecutionEngine {
     this.durable = durableWrites(options.durability, { redis, store, queues, keys });
     this.ids = new ExecutionIds(keys.shards);
     this.schedules = new ExecutionIds(keys.shards);
+    this.batches = new ExecutionIds(keys.shards);
     const { durable } = this;
     this.launcher = new ExecutionLauncher({
       redis: durable.redis,
@@ -108,6 +112,17 @@ export class ExecutionEngine {
    */
   placeSchedule(): number | undefined {
     return this.schedules.nextVshard();
+  }
+
+  /**
+   * A new batch's id and the vshard its items go on (LaunchOrigin's `batch-item`): the next active
+   * one in a turn of batches' own, so that its items' ends renew it in their own slot; a legacy id
+   * and none at one shard, every key under the prefix as before sharding.
+   */
+  placeBatch(): { batchId: string; vshard?: number } {
+    const vshard = this.batches.nextVshard();
+    if (vshard === undefined) return { batchId: randomUUID() };
+    return { batchId: this.options.keys.shards.mintId(vshard), vshard };
   }
 
   /** Starts an execution, answered once it holds (ExecutionLauncher.launch). */

@@ -10,7 +10,13 @@ import type { Execution } from '../schemas/execution';
 import type { Priority } from '../schemas/invocation-request';
 import type { ExecutionStore } from '../store/execution/execution-store';
 import { LaunchFate } from './launch-fate';
-import { type DebouncedLaunch, extrasOf, type LaunchOutcome, type LaunchRequest } from './launch-request';
+import {
+  type DebouncedLaunch,
+  extrasOf,
+  type LaunchOutcome,
+  type LaunchRequest,
+  parentJobOf,
+} from './launch-request';
 import type { ReplicaAck } from './replica-ack';
 
 export interface LauncherDeps {
@@ -57,7 +63,8 @@ export class ExecutionLauncher {
     // Nothing sent, nothing to take back: failed at once, not after asking Redis for its fate. Not
     // even the job: a queue first used now would hold it until Redis is back, then add it.
     if (refusesCommands(this.deps.redis)) throw new Error(NOT_SENT);
-    const { payload, skill, parentJob } = request;
+    const { payload, skill } = request;
+    const parentJob = parentJobOf(request);
     const options = this.jobOptionsOf(request);
     const session = this.session();
     coalesceWrites(this.deps.redis);
@@ -78,7 +85,7 @@ export class ExecutionLauncher {
    * one BullMQ addBulk per queue (its jobs' order kept), so that what a single launch costs twice
    * a batch costs once. Each launch fails or not on its own, with the single launch's guarantee:
    * one that is refused does not exist (its fate asked of Redis when the write failed). A
-   * composite's steps (`parentJob`) are launched one by one, not here.
+   * composite's steps (with a parent job) are launched one by one, not here.
    */
   async launchAll(requests: LaunchRequest[]): Promise<LaunchOutcome[]> {
     if (refusesCommands(this.deps.redis)) return requests.map(() => ({ refused: new Error(NOT_SENT) }));
