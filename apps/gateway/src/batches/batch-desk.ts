@@ -10,6 +10,7 @@ import {
   type Principal,
   SchemaValidator,
   SkillError,
+  statusNotReplicated,
   toErrorBody,
 } from '@skillrun/core';
 import type {
@@ -41,8 +42,11 @@ export interface BatchDeskDeps {
   logger: Logger;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
-  /** Where a batch is placed (its id, and its items' vshard: ExecutionEngine.placeBatch). */
-  engine: Pick<ExecutionEngine, 'placeBatch'>;
+  /**
+   * Where a batch is placed (its id, and its items' vshard), and whether its items' statuses may be
+   * told (past `accepted`, once on the replicas: ACK_REPLICAS).
+   */
+  engine: Pick<ExecutionEngine, 'placeBatch' | 'mayTell'>;
 }
 
 export interface BatchSubmission {
@@ -168,8 +172,8 @@ export class BatchDesk {
   ): Promise<BatchAnswer> {
     const { batch, principal } = await this.owned(batchId, headers);
     const briefs = await this.briefs(batch.executions);
-    const view = (of: (ExecutionBrief | null)[]) => viewOf(batch, visibleTo(principal, of));
-    if (wait === undefined) return { view: view(briefs) };
+    const view = (of: (ExecutionBrief | null)[]) => this.told(batch, visibleTo(principal, of));
+    if (wait === undefined) return { view: await view(briefs) };
     const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
     const until = Date.now() + seconds * 1000;
     for (let next = unended(briefs, 0); next !== -1; next = unended(briefs, next)) {
@@ -177,13 +181,13 @@ export class BatchDesk {
       const id = batch.executions[next] as string;
       // Past MAX_WAITERS the request is answered at once rather than refused.
       if (!(await this.deps.reader.waitForEnd(id, until, wait.signal))) {
-        return { view: view(await this.briefs(batch.executions, briefs)) };
+        return { view: await view(await this.briefs(batch.executions, briefs)) };
       }
       // Still going (the wait ran out, or announcements were lost): the loop decides.
       briefs[next] = await this.deps.store.records.brief(id);
     }
     const fresh = await this.briefs(batch.executions, briefs);
-    return { view: view(fresh), appliedWaitSeconds: seconds };
+    return { view: await view(fresh), appliedWaitSeconds: seconds };
   }
 
   /**
@@ -201,7 +205,17 @@ export class BatchDesk {
         if (execution) await this.deps.canceler.cancelFound(execution, principal);
       }),
     );
-    return viewOf(batch, visibleTo(principal, await this.briefs(batch.executions)));
+    return this.told(batch, visibleTo(principal, await this.briefs(batch.executions)));
+  }
+
+  /**
+   * The batch's view, once its items' statuses past `accepted` are on the replicas (as GET status
+   * tells one): not confirmed in time, 503 to be asked again.
+   */
+  private async told(batch: StoredBatch, briefs: (ExecutionBrief | null)[]): Promise<BatchView> {
+    const read = briefs.filter((brief): brief is ExecutionBrief => brief !== null);
+    if (!(await this.deps.engine.mayTell(...read))) throw statusNotReplicated();
+    return viewOf(batch, briefs);
   }
 
   /** The batch, if it exists and the request's caller may see it (its owner, or an admin). */

@@ -53,6 +53,7 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
   });
   const history = new ExecutionHistory({
     store,
+    engine,
     identities,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
   });

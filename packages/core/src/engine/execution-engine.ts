@@ -179,12 +179,13 @@ export class ExecutionEngine {
   }
 
   /**
-   * Whether `execution` as read may be told: `accepted` always (its launch was confirmed), anything
-   * later once what this process read is on the replicas (a worker writes it without waiting for
-   * them: one a failover undoes would be told, then undone). Never rejects.
+   * Whether executions as read may be told (a status, a listing's page, a batch's items): those
+   * `accepted` always (their launch was confirmed), any later status once what this process read is
+   * on the replicas (a worker writes it without waiting for them: one a failover undoes would be
+   * told, then undone); one confirmation covers them all. Never rejects.
    */
-  async mayTell(execution: Pick<Execution, 'status'>): Promise<boolean> {
-    return execution.status === 'accepted' || this.durable.ack.confirmRead();
+  async mayTell(...executions: Pick<Execution, 'status'>[]): Promise<boolean> {
+    return executions.every(({ status }) => status === 'accepted') || this.durable.ack.confirmRead();
   }
 
   /** Closes the writes' own connection, if they have one. */
