@@ -6,7 +6,7 @@ import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner
 
 const PREFIX = '{skillrun}';
 const SKILL = 'one_at_a_time';
-const plain = { skillId: SKILL, pinned: undefined, task: false } as const;
+const plain = { skillId: SKILL, pinned: undefined } as const;
 
 const codeOf = (place: () => string) => {
   try {
@@ -25,7 +25,6 @@ describe('placeExecution', () => {
       plain,
       { ...plain, pinned: 'gated' as const },
       { ...plain, pinned: 'debounced' as const },
-      { ...plain, task: true },
     ]) {
       expect(shards.vshardOf(placeExecution(ids, needs))).toBeUndefined();
     }
@@ -35,13 +34,12 @@ describe('placeExecution', () => {
     expect(placeExecution(ids, { ...plain, origin })).toBe(executionId);
   });
 
-  it("above one shard, pins a gated or debounced execution to its skill's home, a task's too", () => {
+  it("above one shard, pins a gated or debounced execution to its skill's home, and spreads the others", () => {
     const shards = new ShardMap(PREFIX, 3);
     const ids = new ExecutionIds(shards);
     const home = shards.home(SKILL);
     expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'gated' }))).toBe(home);
-    expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'debounced', task: true }))).toBe(home);
-    expect(shards.vshardOf(placeExecution(ids, { ...plain, task: true }))).toBeUndefined();
+    expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'debounced' }))).toBe(home);
     expect(shards.vshardOf(placeExecution(ids, plain))).not.toBeUndefined();
   });
 
@@ -61,9 +59,8 @@ describe('placeExecution', () => {
     expect(shards.vshardOf(pinned)).toBe(shards.home(SKILL));
     expect(placeExecution(ids, { ...plain, pinned: 'debounced', origin: scheduled })).toBe(pinned);
     expect(pinned).toBe(shards.pinId(executionId, shards.home(SKILL) as number));
-    // Not pinned: on the schedule's vshard; a task's run, under the prefix.
+    // Not pinned: on the schedule's vshard.
     expect(placeExecution(ids, { ...plain, origin: scheduled })).toBe(shardedExecutionId);
-    expect(placeExecution(ids, { ...plain, task: true, origin: scheduled })).toBe(executionId);
   });
 
   it("keeps a sharded batch's pinned item only on its skill's home", () => {

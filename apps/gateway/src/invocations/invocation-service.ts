@@ -381,7 +381,6 @@ export class InvocationService {
         : debounce
           ? 'debounced'
           : undefined,
-      task: entry.source === 'hosted' && entry.definition.mode === 'task',
       ...(origin ? { origin } : {}),
     });
     const rate = await this.deps.limits.consume(subject);

@@ -68,7 +68,7 @@ export class ScheduleRunner {
 
   /**
    * The ids a due time's execution may have: its legacy one, and above one shard the one on the
-   * schedule's vshard (which the run takes unless its execution must stay legacy: InvocationService).
+   * schedule's vshard (which the run takes unless it is pinned to its skill's home: ExecutionEngine.place).
    * Null when the schedule was deleted meanwhile.
    */
   private async runIdsOf(found: FoundSchedule, dueAt: number): Promise<RunIds | null> {

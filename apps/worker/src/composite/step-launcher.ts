@@ -1,4 +1,4 @@
-import { parseVersionRange, SkillError, type SkillSchemas } from '@skillrun/core';
+import { parseVersionRange, type SkillSchemas } from '@skillrun/core';
 import {
   type ExecutionEngine,
   type ExecutionStore,
@@ -15,7 +15,7 @@ import { stepFailure } from './step-failure';
 export interface StepLauncherDeps {
   resolver: SkillResolver;
   /** Where a step is placed (ExecutionEngine.placeStep) and launched. */
-  engine: Pick<ExecutionEngine, 'placeStep' | 'apart' | 'sharded' | 'launch'>;
+  engine: Pick<ExecutionEngine, 'placeStep' | 'apart' | 'launch'>;
   schemas: SkillSchemas;
   store: ExecutionStore;
 }
@@ -85,15 +85,7 @@ export class StepLauncher {
     const inputs = launchInputs(this.deps.schemas, resolved, call.inputs, `${where}/input`);
     const { payload: parentPayload } = parent;
     const parentId = parentPayload.execution_id;
-    const task = target.source === 'hosted' && target.definition.mode === 'task';
     const { engine } = this.deps;
-    if (task && engine.sharded(parentId)) {
-      // Its hand-in paths are untested on a cluster (sharding slice 11).
-      throw new SkillError(
-        'NOT_CONFIGURED',
-        'A composite on a shard of its own (REDIS_SHARDS above 1) cannot call a task skill as a step yet',
-      );
-    }
     // A gated step launched apart from its parent, on its skill's home: its end wakes the parent (StepWakeups).
     const { executionId, apart } = engine.placeStep(
       parentId,

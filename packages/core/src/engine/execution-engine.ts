@@ -100,11 +100,6 @@ export class ExecutionEngine {
     return !this.ids.together(compositeId, stepId);
   }
 
-  /** Whether an execution of this id is on a vshard of its own (not under the prefix). */
-  sharded(executionId: string): boolean {
-    return this.ids.sharded(executionId);
-  }
-
   /**
    * The vshard a schedule keeps for its runs: the next active one in a turn of schedules' own (not
    * moved on by executions), so that schedules made one after another spread over every vshard;
