@@ -27,7 +27,7 @@ function requests(count: number, batchId: string): LaunchRequest[] {
         priority: index % 4 < 2 ? 'normal' : 'high',
       }),
       skill,
-      batchId,
+      origin: { kind: 'batch-item', batchId },
     };
   });
 }

@@ -22,10 +22,21 @@ import {
 // acknowledging nothing), an invocation is answered 503 with Retry-After and withdrawn, so that
 // nothing runs; a cancel or a hand-in 503 (it holds on the master: asked again once the replica is
 // back, the cancel answers the canceled execution, the hand-in that the task has ended); and an
-// execution's end, which the worker writes without waiting, is not told until the replica has it.
+// execution's end, which the worker writes without waiting, is not told until the replica has it,
+// by GET status nor by a listing.
 
 interface Refusal {
   error: { code: string; details?: { reason?: string; undone?: boolean } };
+}
+
+/** A read refused as a status the replicas have not confirmed is: 503, to be asked again. */
+function expectNotReplicated(answer: { status: number; headers: Headers; body: Refusal }): void {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('retry-after')).toBe('1');
+  expect(answer.body.error).toMatchObject({
+    code: 'SERVICE_UNAVAILABLE',
+    details: { reason: 'not_replicated', undone: false },
+  });
 }
 
 describe('ACK_REPLICAS: answered once a replica holds it', () => {
@@ -122,17 +133,36 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
       await expect
         .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
         .toBe('completed');
-      const refused = await client.request<Refusal>(`/skills/sleepy/status/${id}`);
-      expect(refused.status).toBe(503);
-      expect(refused.headers.get('retry-after')).toBe('1');
-      expect(refused.body.error).toMatchObject({
-        code: 'SERVICE_UNAVAILABLE',
-        details: { reason: 'not_replicated', undone: false },
-      });
+      expectNotReplicated(await client.request<Refusal>(`/skills/sleepy/status/${id}`));
     } finally {
       replica.resume();
     }
     expect((await client.status('sleepy', id)).status).toBe('completed');
+  });
+
+  it('tells a listing (GET /executions) with a status past accepted only once the replica has it, as GET status', async () => {
+    const accepted = await client.invoke('sleepy', { ms: 300 });
+    expect(accepted.status).toBe(202);
+    const id = String(accepted.body.execution_id);
+    const list = () =>
+      client.request<Refusal & { executions?: { execution_id: string; status: string }[] }>(
+        '/executions?skill_id=sleepy&limit=100',
+        { headers: ADMIN_HEADERS },
+      );
+    replica.pause();
+    try {
+      await expect
+        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
+        .toBe('completed');
+      expectNotReplicated(await list());
+    } finally {
+      replica.resume();
+    }
+    const listed = await list();
+    expect(listed.status).toBe(200);
+    expect(listed.body.executions).toContainEqual(
+      expect.objectContaining({ execution_id: id, status: 'completed' }),
+    );
   });
 
   it("answers a task's hand-in 503 while the replica is paused; kept, it is not handed in twice", async () => {

@@ -70,7 +70,7 @@ describe.each([['one server', 'server'] as const, ['three masters', 'cluster'] a
       launcher.launch({
         payload: shardedPayload(executionId),
         skill,
-        ...(batchId === undefined ? {} : { batchId }),
+        ...(batchId === undefined ? {} : { origin: { kind: 'batch-item', batchId } as const }),
       });
 
     const complete = (executionId: string) =>

@@ -38,6 +38,6 @@ export function launchScheduledEcho(
       executionId,
     ),
     skill: { name: 'echo', version: '1.0.0', retry: 0 },
-    scheduleId,
+    origin: { kind: 'schedule-run', scheduleId, executionId },
   });
 }

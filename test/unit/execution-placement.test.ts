@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SkillError } from '@skillrun/core';
-import { ExecutionIds, ShardMap } from '@skillrun/core/data';
+import { ExecutionIds, placeExecution, ShardMap } from '@skillrun/core/data';
 import { describe, expect, it } from 'vitest';
-import { placeExecution } from '../../apps/gateway/src/invocations/execution-placement';
 import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 
 const PREFIX = '{skillrun}';
 const SKILL = 'one_at_a_time';
-const plain = { skillId: SKILL, pinned: undefined, task: false } as const;
+const plain = { skillId: SKILL, pinned: undefined } as const;
 
 const codeOf = (place: () => string) => {
   try {
@@ -26,22 +25,21 @@ describe('placeExecution', () => {
       plain,
       { ...plain, pinned: 'gated' as const },
       { ...plain, pinned: 'debounced' as const },
-      { ...plain, task: true },
     ]) {
       expect(shards.vshardOf(placeExecution(ids, needs))).toBeUndefined();
     }
     const executionId = randomUUID();
-    expect(placeExecution(ids, { ...plain, pinned: 'gated', scheduled: { executionId } })).toBe(executionId);
-    expect(placeExecution(ids, { ...plain, scheduled: { executionId } })).toBe(executionId);
+    const origin = { kind: 'schedule-run', scheduleId: 'schedule-1', executionId } as const;
+    expect(placeExecution(ids, { ...plain, pinned: 'gated', origin })).toBe(executionId);
+    expect(placeExecution(ids, { ...plain, origin })).toBe(executionId);
   });
 
-  it("above one shard, pins a gated or debounced execution to its skill's home, a task's too", () => {
+  it("above one shard, pins a gated or debounced execution to its skill's home, and spreads the others", () => {
     const shards = new ShardMap(PREFIX, 3);
     const ids = new ExecutionIds(shards);
     const home = shards.home(SKILL);
     expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'gated' }))).toBe(home);
-    expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'debounced', task: true }))).toBe(home);
-    expect(shards.vshardOf(placeExecution(ids, { ...plain, task: true }))).toBeUndefined();
+    expect(shards.vshardOf(placeExecution(ids, { ...plain, pinned: 'debounced' }))).toBe(home);
     expect(shards.vshardOf(placeExecution(ids, plain))).not.toBeUndefined();
   });
 
@@ -51,14 +49,18 @@ describe('placeExecution', () => {
     const executionId = runExecutionId('schedule-1', 1_700_000_000_000);
     const vshard = shards.active()[0] as number;
     const shardedExecutionId = runExecutionId('schedule-1', 1_700_000_000_000, { shards, vshard });
-    const scheduled = { executionId, shardedExecutionId };
-    const pinned = placeExecution(ids, { ...plain, pinned: 'gated', scheduled });
+    const scheduled = {
+      kind: 'schedule-run',
+      scheduleId: 'schedule-1',
+      executionId,
+      shardedExecutionId,
+    } as const;
+    const pinned = placeExecution(ids, { ...plain, pinned: 'gated', origin: scheduled });
     expect(shards.vshardOf(pinned)).toBe(shards.home(SKILL));
-    expect(placeExecution(ids, { ...plain, pinned: 'debounced', scheduled })).toBe(pinned);
+    expect(placeExecution(ids, { ...plain, pinned: 'debounced', origin: scheduled })).toBe(pinned);
     expect(pinned).toBe(shards.pinId(executionId, shards.home(SKILL) as number));
-    // Not pinned: on the schedule's vshard; a task's run, under the prefix.
-    expect(placeExecution(ids, { ...plain, scheduled })).toBe(shardedExecutionId);
-    expect(placeExecution(ids, { ...plain, task: true, scheduled })).toBe(executionId);
+    // Not pinned: on the schedule's vshard.
+    expect(placeExecution(ids, { ...plain, origin: scheduled })).toBe(shardedExecutionId);
   });
 
   it("keeps a sharded batch's pinned item only on its skill's home", () => {
@@ -67,7 +69,7 @@ describe('placeExecution', () => {
     const home = shards.home(SKILL) as number;
     const elsewhere = shards.active().find((vshard) => vshard !== home) as number;
     const item = (vshard: number, needs = {}) =>
-      placeExecution(ids, { ...plain, ...needs, mintOn: { shards, vshard } });
+      placeExecution(ids, { ...plain, ...needs, origin: { kind: 'batch-item', batchId: 'batch-1', vshard } });
     expect(shards.vshardOf(item(home, { pinned: 'gated' }))).toBe(home);
     expect(shards.vshardOf(item(elsewhere))).toBe(elsewhere);
     expect(codeOf(() => item(elsewhere, { pinned: 'gated' }))).toBe('INVALID_INPUT');

@@ -17,7 +17,6 @@ const slices = gatewaySlices({
   keys: new RedisKeys('test'),
   redis,
   queues: { webhooks: () => ({}), schedules: () => ({}) },
-  durable: { redis },
   descriptors: { defaults: { auth: { type: 'none' } } },
   registry: {},
   logger: {},

@@ -75,7 +75,7 @@ export class GatewayService {
       await closed;
       clearInterval(sweep);
     }
-    await this.parts?.shared.durable.close();
+    await this.parts?.shared.engine.close();
     await this.parts?.shared.queues.close().catch(() => {});
     this.parts?.shared.redis.disconnect();
   }

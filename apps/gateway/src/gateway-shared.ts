@@ -3,6 +3,7 @@ import {
   ApiKeyStore,
   ConcurrencyGate,
   createRedis,
+  ExecutionEngine,
   ExecutionStore,
   FollowedCallers,
   QueueRegistry,
@@ -19,7 +20,6 @@ import { authenticatorOf } from './auth/authenticator-of';
 import { Identities } from './auth/identities';
 import { SkillAccess } from './auth/skill-access';
 import { descriptorContext, type GatewayConfig } from './config';
-import { type DurableWrites, durableWrites } from './durable-writes';
 import { ExecutionWatcher } from './executions/execution-watcher';
 import { NotifiedCallers } from './invocations/notified-callers';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -36,8 +36,11 @@ export interface GatewayShared {
   redis: Redis;
   /** Watches every connection of the process for a Redis that stopped answering (one line per incident). */
   liveness: RedisLiveness;
-  /** Where launches, cancels and task hand-ins are written, and confirmed on ACK_REPLICAS replicas. */
-  durable: DurableWrites;
+  /**
+   * An execution's life: placed, launched, canceled, a task handed in, and what is read of it told,
+   * each confirmed on ACK_REPLICAS replicas (the engine's own connection then).
+   */
+  engine: ExecutionEngine;
   keys: RedisKeys;
   queues: QueueRegistry;
   registry: SkillRegistry;
@@ -104,7 +107,23 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     schemas: new SkillSchemas(),
     store,
     handover,
-    durable: durableWrites(config, { redis, store, queues, keys, liveness }),
+    engine: new ExecutionEngine({
+      redis,
+      keys,
+      store,
+      queues,
+      handover,
+      retryBackoffMs: config.RETRY_BACKOFF_MS,
+      durability: {
+        replicas: config.ACK_REPLICAS,
+        timeoutMs: config.ACK_TIMEOUT_MS,
+        target: config.redisTarget,
+        commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+        liveness,
+        telemetry: queueTelemetry(),
+        ttlSeconds: config.EXECUTION_TTL_SECONDS,
+      },
+    }),
     descriptors,
     access: new SkillAccess(descriptors.defaults),
     apiKeys,

@@ -2,15 +2,26 @@
 // registry's records and the readiness of Redis), for the processes that own the data: gateway,
 // worker, and the CLI's keys command. The protocol is @skillrun/core.
 export { ApiKeyStore } from './auth/api-key-store';
-export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
-export { MemoryStore } from './memory/memory-store';
-export { ExecutionIds } from './queue/execution-ids';
 export {
   type DebouncedLaunch,
+  type DurabilityOptions,
+  ExecutionEngine,
+  type ExecutionEngineOptions,
+  ExecutionIds,
   ExecutionLauncher,
+  type InvocationOrigin,
+  type LaunchOrigin,
   type LaunchOutcome,
   type LaunchRequest,
-} from './queue/execution-launcher';
+  launchInputs,
+  type PlacementNeeds,
+  placeExecution,
+  ReplicaAck,
+  type ReplicaAckOptions,
+  type StepPlace,
+} from './engine';
+export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
+export { MemoryStore } from './memory/memory-store';
 export { jobDueAt } from './queue/job-due-at';
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
@@ -33,7 +44,6 @@ export { type RedisScript, redisScript, type ScriptArg } from './redis/redis-scr
 export { parseRedisNodes, type RedisTarget, redisTargetOf } from './redis/redis-target';
 export { isRedisUnavailable, RedisUnavailable } from './redis/redis-unavailable';
 export { RedisWatch } from './redis/redis-watch';
-export { ReplicaAck, type ReplicaAckOptions } from './redis/replica-ack';
 export { type Coverage, ReplicaCoverage } from './redis/replica-coverage';
 export { ReplicaCoverageWatch } from './redis/replica-coverage-watch';
 export { runTargetOf } from './registry/run-target';

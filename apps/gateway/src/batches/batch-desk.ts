@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type BatchAccepted,
   BatchEnvelope,
@@ -11,9 +10,16 @@ import {
   type Principal,
   SchemaValidator,
   SkillError,
+  statusNotReplicated,
   toErrorBody,
 } from '@skillrun/core';
-import type { BatchStore, ExecutionBrief, ExecutionStore, ShardMap, StoredBatch } from '@skillrun/core/data';
+import type {
+  BatchStore,
+  ExecutionBrief,
+  ExecutionEngine,
+  ExecutionStore,
+  StoredBatch,
+} from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { assertMayCancel, type ExecutionCanceler } from '../executions/execution-canceler';
@@ -37,11 +43,10 @@ export interface BatchDeskDeps {
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
   /**
-   * The vshards batches are spread over: with more than one, each batch's id is minted on the next
-   * of them in turn, and its items' ids on the same (their ends renew it in their own slot); with
-   * one (or none), legacy ids, every key under the prefix as before sharding.
+   * Where a batch is placed (its id, and its items' vshard), and whether its items' statuses may be
+   * told (past `accepted`, once on the replicas: ACK_REPLICAS).
    */
-  shards?: ShardMap;
+  engine: Pick<ExecutionEngine, 'placeBatch' | 'mayTell'>;
 }
 
 export interface BatchSubmission {
@@ -68,9 +73,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * caller gets the 404 an unknown id gets.
  */
 export class BatchDesk {
-  /** How many sharded batches this desk has minted: the next one's vshard, in turn. */
-  private minted = 0;
-
   constructor(private readonly deps: BatchDeskDeps) {}
 
   /**
@@ -94,14 +96,12 @@ export class BatchDesk {
     const { caller, items } = envelopeValidator.parse(body);
     const bodyKey = caller.credentials?.api_key;
     const owner = principalOf(await this.deps.identities.of(headers, { bodyKey }))?.callerId;
-    const mintOn = this.nextVshard();
-    const batchId = mintOn ? mintOn.shards.mintId(mintOn.vshard) : randomUUID();
+    const { batchId, vshard } = this.deps.engine.placeBatch();
     const places = new Array<Place>(items.length);
     const { invocations, refused, repeats } = itemInvocations(items, caller, {
       headers,
       address,
-      batchId,
-      ...(mintOn ? { mintOn } : {}),
+      origin: { kind: 'batch-item', batchId, ...(vshard === undefined ? {} : { vshard }) },
     });
     for (const [index, error] of refused) places[index] = this.refused(error);
     const prepared = await this.deps.invocations.prepareAll(invocations.map(({ invocation }) => invocation));
@@ -132,14 +132,6 @@ export class BatchDesk {
     for (const [index, first] of repeats) places[index] = places[first] as Place;
     for (const place of places) this.count(place);
     return { accepted: { batch_id: batchId, executions: places.map(slotOf) }, headers: limitHeaders };
-  }
-
-  /** The vshard the next batch is minted on, in turn over the active ones; none with one shard. */
-  private nextVshard(): { shards: ShardMap; vshard: number } | undefined {
-    const { shards } = this.deps;
-    if (!shards || shards.shards <= 1) return undefined;
-    const active = shards.active();
-    return { shards, vshard: active[this.minted++ % active.length] as number };
   }
 
   /**
@@ -180,8 +172,8 @@ export class BatchDesk {
   ): Promise<BatchAnswer> {
     const { batch, principal } = await this.owned(batchId, headers);
     const briefs = await this.briefs(batch.executions);
-    const view = (of: (ExecutionBrief | null)[]) => viewOf(batch, visibleTo(principal, of));
-    if (wait === undefined) return { view: view(briefs) };
+    const view = (of: (ExecutionBrief | null)[]) => this.told(batch, visibleTo(principal, of));
+    if (wait === undefined) return { view: await view(briefs) };
     const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
     const until = Date.now() + seconds * 1000;
     for (let next = unended(briefs, 0); next !== -1; next = unended(briefs, next)) {
@@ -189,13 +181,13 @@ export class BatchDesk {
       const id = batch.executions[next] as string;
       // Past MAX_WAITERS the request is answered at once rather than refused.
       if (!(await this.deps.reader.waitForEnd(id, until, wait.signal))) {
-        return { view: view(await this.briefs(batch.executions, briefs)) };
+        return { view: await view(await this.briefs(batch.executions, briefs)) };
       }
       // Still going (the wait ran out, or announcements were lost): the loop decides.
       briefs[next] = await this.deps.store.records.brief(id);
     }
     const fresh = await this.briefs(batch.executions, briefs);
-    return { view: view(fresh), appliedWaitSeconds: seconds };
+    return { view: await view(fresh), appliedWaitSeconds: seconds };
   }
 
   /**
@@ -213,7 +205,17 @@ export class BatchDesk {
         if (execution) await this.deps.canceler.cancelFound(execution, principal);
       }),
     );
-    return viewOf(batch, visibleTo(principal, await this.briefs(batch.executions)));
+    return this.told(batch, visibleTo(principal, await this.briefs(batch.executions)));
+  }
+
+  /**
+   * The batch's view, once its items' statuses past `accepted` are on the replicas (as GET status
+   * tells one): not confirmed in time, 503 to be asked again.
+   */
+  private async told(batch: StoredBatch, briefs: (ExecutionBrief | null)[]): Promise<BatchView> {
+    const read = briefs.filter((brief): brief is ExecutionBrief => brief !== null);
+    if (!(await this.deps.engine.mayTell(...read))) throw statusNotReplicated();
+    return viewOf(batch, briefs);
   }
 
   /** The batch, if it exists and the request's caller may see it (its owner, or an admin). */

@@ -23,7 +23,7 @@ export function buildBatches(
     metrics: shared.metrics,
     logger: shared.logger,
     maxWaitSeconds: config.MAX_WAIT_SECONDS,
-    shards: keys.shards,
+    engine: shared.engine,
   });
   return {
     routes: [{ path: '/batches', router: batchRoutes(desk, config.PUBLIC_BASE_URL) }],

@@ -35,28 +35,25 @@ export function buildExecutions(shared: GatewayShared): ExecutionsSlice {
     registry,
     defaultAuth: shared.descriptors.defaults.auth,
   });
-  const { durable } = shared;
-  const events = new ExecutionEvents(store, durable.ack);
+  const { engine } = shared;
+  const events = new ExecutionEvents(store, engine);
   const reader = new ExecutionReader({
     store,
     watcher,
     identity,
     events,
     maxWaitSeconds: config.MAX_WAIT_SECONDS,
-    ack: durable.ack,
+    engine,
   });
   const canceler = new ExecutionCanceler({
-    redis,
-    keys,
-    store: durable.store,
-    queues: durable.queues,
-    ack: durable.ack,
-    handover: shared.handover,
+    store,
+    engine,
     identity,
     metrics,
   });
   const history = new ExecutionHistory({
     store,
+    engine,
     identities,
     retentionSeconds: config.EXECUTION_TTL_SECONDS,
   });

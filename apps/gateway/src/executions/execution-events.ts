@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Execution, isTerminalStatus, type Principal } from '@skillrun/core';
-import type { ExecutionStore, ReplicaAck } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionWatch } from './execution-watch';
 import { readable } from './readable-execution';
 
@@ -58,7 +58,7 @@ const UNCONFIRMED_RETRY_MS = 250;
 export class ExecutionEvents {
   constructor(
     private readonly store: ExecutionStore,
-    private readonly ack: Pick<ReplicaAck, 'confirmRead'>,
+    private readonly engine: Pick<ExecutionEngine, 'mayTell'>,
   ) {}
 
   async *follow(request: FollowRequest): AsyncGenerator<ExecutionEvent, void, undefined> {
@@ -79,7 +79,7 @@ export class ExecutionEvents {
       }
       const ended = isTerminalStatus(current.status);
       const status = readRecord ? statusEvent(current, changedAt, lastJson) : undefined;
-      if (status && !(await this.confirmed(current))) {
+      if (status && !(await this.engine.mayTell(current))) {
         if (!(await delay(UNCONFIRMED_RETRY_MS, true, { signal }).catch(() => false))) return;
         continue;
       }
@@ -104,11 +104,6 @@ export class ExecutionEvents {
       // Output means it runs: one that still shows `accepted` is read again, and shows it.
       readRecord = woken !== 'chunks' || current.status === 'accepted';
     }
-  }
-
-  /** Whether `execution` may be told: `accepted` always (its launch was confirmed), anything later once on the replicas. */
-  private async confirmed(execution: Execution): Promise<boolean> {
-    return execution.status === 'accepted' || (await this.ack.confirmRead());
   }
 
   /** Every chunk after `after` that is there now, page by page. */

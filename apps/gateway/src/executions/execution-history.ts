@@ -5,8 +5,9 @@ import {
   type ExecutionListQuery,
   type Principal,
   SkillError,
+  statusNotReplicated,
 } from '@skillrun/core';
-import type { ExecutionStore, IndexPosition } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore, IndexPosition } from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
@@ -15,6 +16,8 @@ import type { RequestHeaders } from '../http/request-headers';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;
+  /** Whether a page may be told: its statuses past `accepted` once on the replicas (ACK_REPLICAS). */
+  engine: Pick<ExecutionEngine, 'mayTell'>;
   identities: Identities;
   /** EXECUTION_TTL_SECONDS: how far back a listing can see. */
   retentionSeconds: number;
@@ -39,8 +42,9 @@ export type HistoryQuery = ExecutionFilter & { cursor?: string };
  * page at a time. A caller lists its own (from its own index), an admin everyone's or one caller's.
  * Each page reads the hour lists of the index backwards and filters the records it names; a page
  * that has looked at SCAN_BUDGET executions answers with what it found and a cursor, so a rare
- * filter over a long history costs several small requests rather than one unbounded one. POST /executions/cancel
- * scans it the same way (find).
+ * filter over a long history costs several small requests rather than one unbounded one. A page
+ * with statuses past `accepted` is told once the replicas have them (ACK_REPLICAS), as GET status
+ * is. POST /executions/cancel scans it the same way (find).
  */
 export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
@@ -51,6 +55,8 @@ export class ExecutionHistory {
       'Listing executions needs credentials: it shows the caller its own',
     );
     const { executions, next_cursor } = await this.find(query, principal, query.limit);
+    // As GET status: what the replicas do not confirm in time is answered 503, to be asked again.
+    if (!(await this.deps.engine.mayTell(...executions))) throw statusNotReplicated();
     return { executions: executions.map(({ output: _output, ...shown }) => shown), next_cursor };
   }
 

@@ -6,7 +6,7 @@ import {
   statusNotReplicated,
   withTimeout,
 } from '@skillrun/core';
-import type { ExecutionStore, ReplicaAck } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
 import type { RequestHeaders } from '../http/request-headers';
 import type { EventPosition, ExecutionEvent, ExecutionEvents } from './execution-events';
@@ -23,8 +23,8 @@ export interface ExecutionReaderDeps {
   events: ExecutionEvents;
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
-  /** Confirms an end is on the replicas before it is told (ACK_REPLICAS). */
-  ack: Pick<ReplicaAck, 'confirmRead'>;
+  /** Whether what is read may be told: past `accepted`, once on the replicas (ACK_REPLICAS). */
+  engine: Pick<ExecutionEngine, 'mayTell'>;
 }
 
 /** A client's wish to be answered only once the execution changes (RFC 7240 `wait`). */
@@ -104,7 +104,7 @@ export class ExecutionReader {
    */
   async read(request: ExecutionRead): Promise<ExecutionAnswer> {
     const answer = await this.answer(request);
-    if (answer.execution.status !== 'accepted' && !(await this.deps.ack.confirmRead())) {
+    if (!(await this.deps.engine.mayTell(answer.execution))) {
       throw statusNotReplicated();
     }
     return answer;
@@ -195,7 +195,7 @@ export class ExecutionReader {
       // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there
       // is. An end the replicas do not confirm is not told: the launch is answered as it was.
       const ended = record?.execution;
-      if (!ended || !(await this.deps.ack.confirmRead())) {
+      if (!ended || !(await this.deps.engine.mayTell(ended))) {
         return { execution: launched, appliedWaitSeconds: applied };
       }
       return { execution: ended, appliedWaitSeconds: applied };

@@ -1,10 +1,4 @@
-import {
-  ExecutionIds,
-  ExecutionLauncher,
-  InFlightSlots,
-  isVisible,
-  SkillResolver,
-} from '@skillrun/core/data';
+import { InFlightSlots, isVisible, SkillResolver } from '@skillrun/core/data';
 import type { ExecutionsSlice } from '../executions/build-executions';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
@@ -26,25 +20,17 @@ export interface InvocationsSlice extends Slice {
  * executions; an invocation that waits reads its end through the executions slice.
  */
 export function buildInvocations(shared: GatewayShared, executions: ExecutionsSlice): InvocationsSlice {
-  const { config, redis, keys, store, durable, registry, identities } = shared;
+  const { config, redis, keys, store, registry, identities } = shared;
   const service = new InvocationService({
     resolver: new SkillResolver(
       registry,
       (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
       config.SKILL_CACHE_MS,
     ),
-    // Launches are written (and confirmed on the replicas) on the durable writes' connection.
-    launcher: new ExecutionLauncher({
-      redis: durable.redis,
-      store: durable.store,
-      queues: durable.queues,
-      ack: durable.ack,
-      retryBackoffMs: config.RETRY_BACKOFF_MS,
-    }),
+    engine: shared.engine,
     schemas: shared.schemas,
     access: shared.access,
     limits: new CallerLimits(config.limits, redis, keys, new InFlightSlots(redis, keys)),
-    ids: new ExecutionIds(keys.shards),
     idempotency: new IdempotencyKeys(redis, keys, { ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS }),
     fairShare: new FairShare({
       burst: config.FAIR_SHARE_BURST,

@@ -116,7 +116,7 @@ export class ExecutionReplayer {
       headers,
       versionQuery: undefined,
       address,
-      replayOf: original.execution_id,
+      origin: { kind: 'replay', replayOf: original.execution_id },
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
   }

@@ -4,7 +4,6 @@ import {
   type Deprecation,
   type Execution,
   InvocationRequest,
-  migrateInputs,
   newTraceId,
   type Principal,
   parseVersionRange,
@@ -18,19 +17,18 @@ import {
 } from '@skillrun/core';
 import {
   authOf,
-  coercionOf,
   type DebouncedLaunch,
-  type ExecutionIds,
-  type ExecutionLauncher,
+  type ExecutionEngine,
+  type InvocationOrigin,
   isGated,
   type LaunchOutcome,
   type LaunchRequest,
+  launchInputs,
   newJobPayload,
   type RegistryEntry,
   type ResolvedSkill,
   runTargetOf,
   type ScheduledStart,
-  type ShardMap,
   type SkillResolver,
   type SlotClaim,
   type WebhookStore,
@@ -45,19 +43,17 @@ import type { Claim, IdempotencyKeys } from '../idempotency/idempotency-keys';
 import type { CallerLimits } from '../limits/caller-limits';
 import { joinRateLimitHeaders } from '../limits/rate-limit-headers';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
-import { placeExecution } from './execution-placement';
 import type { FairShare } from './fair-share';
 import type { NotifiedCallers } from './notified-callers';
 import { requestedStartOf } from './requested-start';
 
 export interface InvocationServiceDeps {
   resolver: SkillResolver;
-  launcher: ExecutionLauncher;
+  /** Where new executions are placed (their id: their vshard, on a sharded deployment) and launched. */
+  engine: Pick<ExecutionEngine, 'place' | 'launch' | 'launchMany' | 'launchDebounced'>;
   schemas: SkillSchemas;
   access: SkillAccess;
   limits: CallerLimits;
-  /** Where new executions' ids come from (their vshard, on a sharded deployment). */
-  ids: ExecutionIds;
   identities: Identities;
   defaultAuth: AuthConfig;
   idempotency: IdempotencyKeys;
@@ -83,29 +79,18 @@ export interface Invocation {
   versionQuery: string | undefined;
   /** The client's network address: what anonymous callers are counted by. */
   address: string;
-  /** The execution this invocation replays (POST replay). */
-  replayOf?: string;
+  /**
+   * Where it came from, when not POST invoke: a batch's item, a schedule's run, a replay (what the
+   * record names, and what places it: ExecutionEngine.place).
+   */
+  origin?: InvocationOrigin;
   /** Its idempotency key: POST invoke's Idempotency-Key, or a batch item's `idempotency_key`. */
   idempotencyKey?: string;
-  /** The batch it is an item of (POST /batches). */
-  batchId?: string;
-  /**
-   * The vshard its execution's id is minted on (a sharded batch's items: the batch's, so that the
-   * end of each renews the batch in its own slot); without it, where placeExecution puts it.
-   */
-  mintOn?: { shards: ShardMap; vshard: number };
   /**
    * Who invokes, known already: a schedule's run acts for the caller who made the schedule (its
    * access checked anew), with no request to read credentials from.
    */
   identity?: Identity;
-  /**
-   * A schedule's run: the schedule its execution names, and the id its due time gives it. That id,
-   * the same at every try, is the run's exactly-once guard (ScheduleRunner): it takes no
-   * idempotency key. Above one shard `shardedExecutionId` is that id on the schedule's vshard, which
-   * the run takes unless its execution must stay legacy (then `executionId`).
-   */
-  scheduled?: { scheduleId: string; executionId: string; shardedExecutionId?: string };
   /**
    * The client waits up to this long for the end (Prefer: wait): the new execution is watched from
    * before it exists (Accepted's `watch`), unless it makes a webhook (answered at once).
@@ -159,7 +144,7 @@ export interface Prepared {
   watch: ExecutionWatch | undefined;
   /**
    * A debounced invocation's delay (context.debounce.delay_ms): launched on its own
-   * (ExecutionLauncher.launchDebounced), never in a bulk; it may join the execution its key has open.
+   * (ExecutionEngine.launchDebounced), never in a bulk; it may join the execution its key has open.
    */
   debounceMs?: number;
 }
@@ -221,11 +206,11 @@ export class InvocationService {
 
   /** One invocation's launch: the ordinary one, or a debounced one's (which may join an execution). */
   private launch({ launch, debounceMs }: Prepared): Promise<LaunchOutcome | DebouncedLaunch> {
-    const { launcher } = this.deps;
+    const { engine } = this.deps;
     const launched =
       debounceMs === undefined
-        ? launcher.launch(launch).then((execution) => ({ execution }))
-        : launcher.launchDebounced(launch, debounceMs);
+        ? engine.launch(launch).then((execution) => ({ execution }))
+        : engine.launchDebounced(launch, debounceMs);
     return launched.catch((refused: unknown) => ({ refused }));
   }
 
@@ -252,11 +237,11 @@ export class InvocationService {
   }
 
   /**
-   * Launches invocations made ready together (one write, one round trip: ExecutionLauncher's
-   * launchAll); each is accepted or refused on its own, in their order.
+   * Launches invocations made ready together (one write, one round trip: ExecutionEngine's
+   * launchMany); each is accepted or refused on its own, in their order.
    */
   async launchAll(ready: Prepared[]): Promise<InvocationOutcome[]> {
-    const launched = await this.deps.launcher.launchAll(ready.map((each) => each.launch));
+    const launched = await this.deps.engine.launchMany(ready.map((each) => each.launch));
     return Promise.all(ready.map((each, index) => this.settle(each, launched[index] as LaunchOutcome, {})));
   }
 
@@ -381,7 +366,7 @@ export class InvocationService {
    * are known. What it took is given back if it throws.
    */
   private async prepare(
-    { headers, address, replayOf, scheduled, waitSeconds, batchId, mintOn, beforeLaunch }: Invocation,
+    { headers, address, origin, waitSeconds, beforeLaunch }: Invocation,
     checked: Checked,
     answer: { headers: Record<string, string> },
   ): Promise<Prepared> {
@@ -389,16 +374,14 @@ export class InvocationService {
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const subject = { callerId: owner, address, skillId: entry.id };
-    const executionId = placeExecution(this.deps.ids, {
+    const executionId = this.deps.engine.place({
       skillId: skill.name,
       pinned: isGated(skill.concurrency, request.context?.concurrency_key)
         ? 'gated'
         : debounce
           ? 'debounced'
           : undefined,
-      task: entry.source === 'hosted' && entry.definition.mode === 'task',
-      ...(mintOn ? { mintOn } : {}),
-      ...(scheduled ? { scheduled } : {}),
+      ...(origin ? { origin } : {}),
     });
     const rate = await this.deps.limits.consume(subject);
     answer.headers = rate.headers;
@@ -459,9 +442,7 @@ export class InvocationService {
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
         ...(place ? { place } : {}),
         ...(range === undefined ? {} : { requestedVersion: range }),
-        ...(replayOf === undefined ? {} : { replayOf }),
-        ...(scheduled ? { scheduleId: scheduled.scheduleId } : {}),
-        ...(batchId === undefined ? {} : { batchId }),
+        ...(origin ? { origin } : {}),
         ...(start === undefined ? {} : { start }),
         ...(keys.length > 0 ? { slots: keys } : {}),
       };
@@ -482,11 +463,7 @@ export class InvocationService {
 
   /** The request's inputs, migrated to the version resolved and valid against its schema, or a refusal. */
   private inputsOf({ request, entry, migrations }: Checked): Record<string, unknown> {
-    const { skill } = runTargetOf(entry);
-    return this.deps.schemas.assertInputs(skill.input, migrateInputs(request.inputs, migrations), {
-      coerce: coercionOf(entry),
-      basePath: '/inputs',
-    });
+    return launchInputs(this.deps.schemas, { entry, migrations }, request.inputs, '/inputs');
   }
 
   /**

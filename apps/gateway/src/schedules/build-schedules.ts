@@ -1,4 +1,3 @@
-import { ExecutionIds } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import type { InvocationsSlice } from '../invocations/build-invocations';
@@ -19,8 +18,6 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
   const { config, redis, keys, logger } = shared;
   const store = new ScheduleStore(redis, keys);
   const credentials = new ScheduleCredentials(shared.apiKeys, config.ADMIN_API_KEY !== undefined);
-  // Schedules' runs spread over the vshards (REDIS_SHARDS above 1) as they are made, each keeping one.
-  const ids = new ExecutionIds(keys.shards);
   const desk = new ScheduleDesk({
     store,
     timers: new ScheduleTimers(shared.queues.schedules()),
@@ -29,7 +26,7 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
     executions: shared.store,
     identities: shared.identities,
     maxPerCaller: config.MAX_SCHEDULES_PER_CALLER,
-    ids,
+    engine: shared.engine,
   });
   const consumer = new ScheduleConsumer({
     runner: new ScheduleRunner({
@@ -40,7 +37,7 @@ export function buildSchedules(shared: GatewayShared, invocations: InvocationsSl
       metrics: shared.metrics,
       logger,
       shards: keys.shards,
-      ids,
+      engine: shared.engine,
     }),
     target: config.redisTarget,
     liveness: shared.liveness,

@@ -8,7 +8,7 @@ import {
   type ScheduleListQuery,
   SkillError,
 } from '@skillrun/core';
-import type { ExecutionIds, ExecutionStore } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
@@ -32,8 +32,8 @@ export interface ScheduleDeskDeps {
   identities: Identities;
   /** MAX_SCHEDULES_PER_CALLER. */
   maxPerCaller: number;
-  /** Where a new schedule's runs go, above one shard: the next vshard in turn (nextVshard). */
-  ids: ExecutionIds;
+  /** Where a new schedule's runs go, above one shard: the next vshard in turn. */
+  engine: Pick<ExecutionEngine, 'placeSchedule'>;
 }
 
 const NEEDS_CREDENTIALS = 'Schedules need credentials: each run acts for the caller who made the schedule';
@@ -79,7 +79,7 @@ export class ScheduleDesk {
       updated_at: now,
     };
     const { maxPerCaller } = this.deps;
-    if (!(await this.deps.store.create(schedule, maxPerCaller, this.deps.ids.nextVshard()))) {
+    if (!(await this.deps.store.create(schedule, maxPerCaller, this.deps.engine.placeSchedule()))) {
       throw new SkillError(
         'SCHEDULE_LIMIT_EXCEEDED',
         `The caller has ${maxPerCaller} schedules already (MAX_SCHEDULES_PER_CALLER): delete one first`,

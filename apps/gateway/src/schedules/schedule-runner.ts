@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Logger, SkillError, toErrorBody } from '@skillrun/core';
-import type { ExecutionIds, ExecutionStore, ScheduleTick, ShardMap } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore, ScheduleTick, ShardMap } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import { knownErrorOf } from '../http/known-error';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -22,8 +22,8 @@ export interface ScheduleRunnerDeps {
    * home for a gated or debounced one (ShardMap.home).
    */
   shards: ShardMap;
-  /** Where a schedule that keeps no active vshard is placed (nextVshard). */
-  ids: ExecutionIds;
+  /** Where a schedule that keeps no active vshard is placed. */
+  engine: Pick<ExecutionEngine, 'placeSchedule'>;
 }
 
 /**
@@ -68,7 +68,7 @@ export class ScheduleRunner {
 
   /**
    * The ids a due time's execution may have: its legacy one, and above one shard the one on the
-   * schedule's vshard (which the run takes unless its execution must stay legacy: InvocationService).
+   * schedule's vshard (which the run takes unless it is pinned to its skill's home: ExecutionEngine.place).
    * Null when the schedule was deleted meanwhile.
    */
   private async runIdsOf(found: FoundSchedule, dueAt: number): Promise<RunIds | null> {
@@ -86,11 +86,11 @@ export class ScheduleRunner {
    * keeps its legacy id whatever the schedule kept. Null when the schedule was deleted meanwhile.
    */
   private async vshardOf({ schedule, vshard }: FoundSchedule): Promise<number | undefined | null> {
-    const { store, shards, ids } = this.deps;
+    const { store, shards, engine } = this.deps;
     if (shards.shards === 1) return undefined;
     const active = shards.active();
     if (vshard !== undefined && active.includes(vshard)) return vshard;
-    const candidate = ids.nextVshard();
+    const candidate = engine.placeSchedule();
     return candidate === undefined ? undefined : store.placeRuns(schedule.id, candidate, active);
   }
 
@@ -123,7 +123,7 @@ export class ScheduleRunner {
         headers: {},
         address: `schedule:${schedule.id}`,
         identity,
-        scheduled: { scheduleId: schedule.id, ...ids },
+        origin: { kind: 'schedule-run', scheduleId: schedule.id, ...ids },
       });
       if ('refused' in outcome) throw outcome.refused;
       return runOf({ outcome: 'launched', execution_id: outcome.accepted.execution.execution_id });
@@ -140,7 +140,7 @@ export class ScheduleRunner {
   /**
    * The execution an earlier try launched for this due time, if any: under its derived id, that id
    * on the schedule's vshard, or pinned to the skill's home (a gated or debounced skill's, above one
-   * shard: placeExecution).
+   * shard: ExecutionEngine.place).
    */
   private async launchedBefore(
     { executionId, shardedExecutionId }: RunIds,
@@ -155,7 +155,7 @@ export class ScheduleRunner {
   }
 }
 
-/** The ids of a due time's execution (see Invocation's `scheduled`). */
+/** The ids of a due time's execution (see LaunchOrigin's `schedule-run`). */
 type RunIds = { executionId: string; shardedExecutionId?: string };
 
 /**

@@ -23,11 +23,9 @@ export function buildTasks(shared: GatewayShared): TasksSlice {
   });
   const desk = new TaskDesk({
     store: shared.store,
-    // Hand-ins are written, and confirmed on the replicas, on the durable writes' connection.
-    tasks: new TaskStore(shared.durable.redis, keys),
-    ack: shared.durable.ack,
+    tasks: new TaskStore(redis, keys),
+    engine: shared.engine,
     registry: shared.registry,
-    queues: shared.queues,
     schemas: shared.schemas,
     identities: shared.identities,
     links: new TaskLinks({ secret, ttlSeconds: config.TASK_LINK_TTL_SECONDS }),

@@ -2,7 +2,6 @@ import {
   type ErrorBody,
   type Execution,
   isTerminalStatus,
-  notReplicated,
   type Principal,
   type SkillDefinition,
   SkillError,
@@ -12,13 +11,7 @@ import {
   type TaskListQuery,
   type TaskView,
 } from '@skillrun/core';
-import type {
-  ExecutionStore,
-  QueueRegistry,
-  ReplicaAck,
-  SkillRegistry,
-  TaskStore,
-} from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore, SkillRegistry, TaskStore } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
@@ -28,11 +21,10 @@ import { taskView } from './task-view';
 
 export interface TaskDeskDeps {
   store: ExecutionStore;
-  /** On the durable writes' connection: a hand-in is confirmed on `ack`'s replicas (see DurableWrites). */
   tasks: TaskStore;
-  ack: ReplicaAck;
+  /** What hands a task in, confirmed on the replicas (ACK_REPLICAS). */
+  engine: Pick<ExecutionEngine, 'handIn'>;
   registry: SkillRegistry;
-  queues: QueueRegistry;
   schemas: SkillSchemas;
   identities: Identities;
   links: TaskLinks;
@@ -156,8 +148,8 @@ export class TaskDesk {
       workerId: by,
     };
     const id = execution.execution_id;
-    const session = this.deps.ack.session;
-    const written = await this.deps.tasks.handIn(
+    const written = await this.deps.engine.handIn(
+      execution,
       outputJson !== undefined
         ? store.transitions.completeCall(id, outputJson, end)
         : store.transitions.failCall(
@@ -172,9 +164,6 @@ export class TaskDesk {
     if (written === 'missing') throw notFound(id);
     if (written === 'claimed-by-another') throw await this.claimedByAnother(id);
     if (written === 'refused') throw ended(id, 'output' in outcome ? 'completed' : 'declined');
-    await this.promote(execution);
-    // On the replicas (ACK_REPLICAS) before it is answered: the record's end is what must survive.
-    if (!(await this.deps.ack.confirm(session))) throw notReplicated('task hand-in', false);
     const after = await store.records.get(id);
     if (!after) throw notFound(id);
     return after;
@@ -190,18 +179,6 @@ export class TaskDesk {
     }
     // Bounded like any request body (BODY_LIMIT_BYTES).
     return JSON.stringify(checked.value ?? null);
-  }
-
-  /**
-   * The task's job waits parked until its deadline: brought forward, a worker ends it at once (and
-   * BullMQ moves on a composite waiting for it). A job not parked yet is seen to by its worker,
-   * which looks at the record again once it has parked it.
-   */
-  private async promote(execution: Execution): Promise<void> {
-    const { skill_id, skill_version, priority, execution_id } = execution;
-    const queue = this.deps.queues.for(skill_id, skill_version, priority, execution_id);
-    const job = await queue.getJob(execution_id).catch(() => undefined);
-    await job?.promote().catch(() => {});
   }
 
   /** TASK_CLAIMED, naming the holder: a claim, once made, stays with its caller, so a read now names it. */

@@ -1,10 +1,9 @@
-import { migrateInputs, parseVersionRange, SkillError, type SkillSchemas } from '@skillrun/core';
+import { parseVersionRange, type SkillSchemas } from '@skillrun/core';
 import {
-  coercionOf,
-  type ExecutionIds,
-  type ExecutionLauncher,
+  type ExecutionEngine,
   type ExecutionStore,
   isGated,
+  launchInputs,
   newJobPayload,
   runTargetOf,
   type SkillResolver,
@@ -15,11 +14,10 @@ import { stepFailure } from './step-failure';
 
 export interface StepLauncherDeps {
   resolver: SkillResolver;
-  launcher: ExecutionLauncher;
+  /** Where a step is placed (ExecutionEngine.placeStep) and launched. */
+  engine: Pick<ExecutionEngine, 'placeStep' | 'apart' | 'launch'>;
   schemas: SkillSchemas;
   store: ExecutionStore;
-  /** A step's id is on its parent's vshard (ExecutionIds.inherit). */
-  ids: ExecutionIds;
 }
 
 export interface StepCall {
@@ -64,7 +62,7 @@ export class StepLauncher {
    * so that the composite waits for it parked rather than for BullMQ's children.
    */
   apart(compositeId: string, stepId: string): boolean {
-    return !this.deps.ids.together(compositeId, stepId);
+    return this.deps.engine.apart(compositeId, stepId);
   }
 
   /** Resolves and validates a call; its failure is the step's (STEP_FAILED naming it). */
@@ -80,28 +78,20 @@ export class StepLauncher {
     const where = `/steps/${call.step}`;
     const range =
       call.version === undefined ? undefined : parseVersionRange(call.version, `${where}/version`);
-    const { entry: target, migrations } = await this.deps.resolver.resolve(call.skill, range);
+    const resolved = await this.deps.resolver.resolve(call.skill, range);
+    const { entry: target } = resolved;
     // A skill registered from elsewhere is a step like any: a worker calls its provider.
     const { skill, remote } = runTargetOf(target);
-    const inputs = this.deps.schemas.assertInputs(skill.input, migrateInputs(call.inputs, migrations), {
-      coerce: coercionOf(target),
-      basePath: `${where}/input`,
-    });
+    const inputs = launchInputs(this.deps.schemas, resolved, call.inputs, `${where}/input`);
     const { payload: parentPayload } = parent;
     const parentId = parentPayload.execution_id;
-    const task = target.source === 'hosted' && target.definition.mode === 'task';
-    // A step is on its parent's vshard, a BullMQ child of its parent (they share a slot); a gated
-    // one is on its skill's home, with its flow control's keys, launched apart from its parent
-    // when that is another vshard (its end wakes the parent: StepWakeups).
-    const apart =
-      isGated(skill.concurrency, call.concurrencyKey) && !this.deps.ids.atHome(parentId, skill.name);
-    if (task && this.deps.ids.sharded(parentId)) {
-      // Its hand-in paths are untested on a cluster (sharding slice 11).
-      throw new SkillError(
-        'NOT_CONFIGURED',
-        'A composite on a shard of its own (REDIS_SHARDS above 1) cannot call a task skill as a step yet',
-      );
-    }
+    const { engine } = this.deps;
+    // A gated step launched apart from its parent, on its skill's home: its end wakes the parent (StepWakeups).
+    const { executionId, apart } = engine.placeStep(
+      parentId,
+      skill.name,
+      isGated(skill.concurrency, call.concurrencyKey),
+    );
     const payload = newJobPayload(
       {
         skill_id: skill.name,
@@ -115,7 +105,7 @@ export class StepLauncher {
         ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
       },
-      apart ? this.deps.ids.pinned(skill.name) : this.deps.ids.inherit(parentId),
+      executionId,
     );
     const entry: LaunchedStep = {
       step: call.step,
@@ -125,12 +115,12 @@ export class StepLauncher {
       attempt: parent.number,
     };
     const launch = (parentJob: { id: string; queue: string }) =>
-      this.deps.launcher.launch({
+      engine.launch({
         payload,
         skill,
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
-        ...(apart ? {} : { parentJob }),
+        origin: apart ? { kind: 'step' } : { kind: 'step', parentJob },
       });
     return { entry, launch };
   }

@@ -52,7 +52,7 @@ export const CommonConfig = {
     minimum: 1,
     maximum: 256,
     description:
-      'How many Redis Cluster masters new executions are spread over (docs/design/sharding.md); above 1 it needs a braced KEY_PREFIX and a cluster or a single Redis, not Sentinels. Above 1, a gated (concurrency) or debounced skill runs on one shard, its home, chosen from its id; a schedule keeps a shard for its runs; not yet spread (they stay under KEY_PREFIX, as at 1): executions of task skills, scheduled runs of them included (the items of a batch take its shard, and a spread batch refuses a gated or debounced item whose home is another); a composite so spread cannot call a task skill as a step yet (the step fails, NOT_CONFIGURED). Ids made at 1 keep resolving after a change.',
+      'How many Redis Cluster masters new executions are spread over (docs/design/sharding.md); above 1 it needs a braced KEY_PREFIX and a cluster or a single Redis, not Sentinels. Above 1, a gated (concurrency) or debounced skill runs on one shard, its home, chosen from its id; a schedule keeps a shard for its runs; the items of a batch take its shard (a spread batch refuses a gated or debounced item whose home is another); the steps of a composite take its shard. Ids made at 1 keep resolving after a change.',
   }),
   EXECUTION_TTL_SECONDS: Type.Integer({
     default: 86_400,

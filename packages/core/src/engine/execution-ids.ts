@@ -5,17 +5,16 @@ import type { ShardMap } from '../store/shard-map';
  * Where new execution ids come from (docs/design/sharding.md, design B): at one shard a random UUID,
  * a legacy id under KEY_PREFIX, as before sharding; above one, each active vshard in turn, so that
  * executions spread over the masters. A gated or debounced execution is pinned to its skill's home
- * vshard (`pinned`), where its flow control's and debounce's keys are; a task skill's is given a
- * legacy id still (its hand-in paths untried on a cluster).
+ * vshard (`pinned`), where its flow control's and debounce's keys are.
  */
 export class ExecutionIds {
   private turn = 0;
 
   constructor(readonly shards: ShardMap) {}
 
-  /** A new execution's id; a legacy one when `legacy`, and every one at one shard. */
-  mint(legacy = false): string {
-    const vshard = legacy ? undefined : this.nextVshard();
+  /** A new execution's id; a legacy one at one shard. */
+  mint(): string {
+    const vshard = this.nextVshard();
     return vshard === undefined ? randomUUID() : this.shards.mintId(vshard);
   }
 
@@ -59,10 +58,5 @@ export class ExecutionIds {
   /** Whether two executions' keys share a hash tag (BullMQ can make one the other's parent). */
   together(one: string, other: string): boolean {
     return this.shards.tagOf(one) === this.shards.tagOf(other);
-  }
-
-  /** Whether an execution of this id is on a vshard of its own (not under the prefix). */
-  sharded(executionId: string): boolean {
-    return this.shards.vshardOf(executionId) !== undefined;
   }
 }

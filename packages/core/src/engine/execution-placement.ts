@@ -1,5 +1,7 @@
-import { SkillError } from '@skillrun/core';
-import type { ExecutionIds, ShardMap } from '@skillrun/core/data';
+import { SkillError } from '../errors/skill-error';
+import type { ShardMap } from '../store/shard-map';
+import type { ExecutionIds } from './execution-ids';
+import type { InvocationOrigin } from './launch-origin';
 
 /** What decides where a new execution's keys go (docs/design/sharding.md, design B). */
 export interface PlacementNeeds {
@@ -9,34 +11,32 @@ export interface PlacementNeeds {
    * record beside the skill's keys, on the skill's home vshard (ShardMap.home).
    */
   pinned: 'gated' | 'debounced' | undefined;
-  /** Of a `task` skill: left under the prefix while its hand-in paths are untested on a cluster. */
-  task: boolean;
-  /** A sharded batch's item: on the batch's vshard, so that its end renews the batch in its slot. */
-  mintOn?: { shards: ShardMap; vshard: number };
   /**
-   * A schedule's run: the ids its due time gives it, under the prefix (`executionId`) and, above one
-   * shard, on the schedule's vshard (`shardedExecutionId`); pinned to the skill's home
-   * (ExecutionIds.pinned) when gated or debounced.
+   * Where it came from: a sharded batch's item goes on the batch's vshard; a schedule's run takes
+   * the id its due time gives it (pinned to the skill's home, ExecutionIds.pinned, when gated or
+   * debounced). POST invoke's when absent.
    */
-  scheduled?: { executionId: string; shardedExecutionId?: string };
+  origin?: InvocationOrigin;
 }
 
 /**
  * A new execution's id, which says where its keys are: a batch item's on the batch's vshard; a gated
- * or debounced one on its skill's home (a schedule's run too, its id pinned there); a legacy one
- * (under the prefix) for a task; a schedule's run on the schedule's vshard; the next active vshard
- * otherwise. Refuses, before anything is taken, a batch item its batch's vshard cannot hold: its
+ * or debounced one on its skill's home (a schedule's run too, its id pinned there); a schedule's run
+ * on the schedule's vshard; the next active vshard otherwise, whatever the skill's kind (a task
+ * skill's too). Refuses, before anything is taken, a batch item its batch's vshard cannot hold: its
  * scripts would fail with CROSSSLOT.
  */
 export function placeExecution(ids: ExecutionIds, needs: PlacementNeeds): string {
-  const { skillId, pinned, task, mintOn, scheduled } = needs;
-  if (mintOn) {
+  const { skillId, pinned, origin } = needs;
+  if (origin?.kind === 'batch-item' && origin.vshard !== undefined) {
+    const mintOn = { shards: ids.shards, vshard: origin.vshard };
     assertBatchable(needs, mintOn);
     return mintOn.shards.mintId(mintOn.vshard);
   }
+  const scheduled = origin?.kind === 'schedule-run' ? origin : undefined;
   if (pinned) return ids.pinned(skillId, scheduled?.executionId);
-  if (scheduled) return (task ? undefined : scheduled.shardedExecutionId) ?? scheduled.executionId;
-  return ids.mint(task);
+  if (scheduled) return scheduled.shardedExecutionId ?? scheduled.executionId;
+  return ids.mint();
 }
 
 /**

@@ -1,55 +1,24 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { notReplicated } from '../errors/not-replicated';
+import type { QueueRegistry } from '../queue/queue-registry';
+import { dueAt } from '../queue/scheduled-start';
+import { skillJobOptions } from '../queue/skill-queue';
 import { coalesceWrites } from '../redis/coalesce-writes';
 import { RedisUnavailable } from '../redis/redis-unavailable';
 import { refusesCommands } from '../redis/refuses-commands';
-import type { ReplicaAck } from '../redis/replica-ack';
 import type { Execution } from '../schemas/execution';
 import type { Priority } from '../schemas/invocation-request';
-import type { JobPayload } from '../schemas/job-payload';
-import type { SkillDefinition } from '../schemas/skill-definition';
-import type { RecordExtras } from '../store/execution/execution-record';
 import type { ExecutionStore } from '../store/execution/execution-store';
-import { isGated } from '../store/flow/concurrency-gate';
-import type { QueueRegistry } from './queue-registry';
-import { dueAt, type ScheduledStart } from './scheduled-start';
-import { type QueuePlace, skillJobOptions } from './skill-queue';
-
-export interface LaunchRequest {
-  payload: JobPayload;
-  skill: Pick<SkillDefinition, 'name' | 'version' | 'retry' | 'concurrency'>;
-  requestedVersion?: string;
-  /** The composite's job that waits for this one: BullMQ moves it back to wait when this one ends. */
-  parentJob?: { id: string; queue: string };
-  /** Concurrency quotas the execution already holds a slot in (freed when it ends, or if this fails). */
-  slots?: string[];
-  /** The execution this one replays. */
-  replayOf?: string;
-  /** The schedule this execution is a run of. */
-  scheduleId?: string;
-  /** Where fair share puts it in its queue (skill-queue.ts); in order when absent. */
-  place?: QueuePlace;
-  /** A skill registered from elsewhere: a worker calls its provider (the remote queue). */
-  remote?: boolean;
-  /** The first retry's delay, when not RETRY_BACKOFF_MS (a registered skill's endpoint.retry says). */
-  retryBackoffMs?: number;
-  /** Which webhooks hear of it, and whether its changes are announced from the start (see RecordExtras). */
-  notify?: Pick<RecordExtras, 'hook' | 'webhook_id' | 'watched'>;
-  /** The batch it is started in (POST /batches). */
-  batchId?: string;
-  /** When a delayed execution starts: its job waits in BullMQ's delayed set until then. */
-  start?: ScheduledStart;
-}
-
-/** What a debounced launch came to: a new execution, or the one its key had open (`joined`). */
-export interface DebouncedLaunch {
-  execution: Execution;
-  joined: boolean;
-}
-
-/** What one launch of a bulk came to: the execution, or why it does not exist. */
-export type LaunchOutcome = { execution: Execution } | { refused: unknown };
+import { LaunchFate } from './launch-fate';
+import {
+  type DebouncedLaunch,
+  extrasOf,
+  type LaunchOutcome,
+  type LaunchRequest,
+  parentJobOf,
+} from './launch-request';
+import type { ReplicaAck } from './replica-ack';
 
 export interface LauncherDeps {
   /** The connection store and queues share. */
@@ -75,18 +44,6 @@ interface Written {
   session: number;
 }
 
-/** What a launch that failed left: nothing, or an execution after all. */
-type Fate = 'withdrawn' | 'launched' | 'unknown';
-
-/**
- * How long a failed launch's fate is asked for while Redis does not answer: long enough for a
- * Redis restarted from its append-only file to be back on the connection (whose reconnects are at
- * most 2 s apart). A launch Redis wrote to its file just before it went away is in the restarted
- * Redis: asked for a second only, the gateway answered 503 for it, and it ran.
- */
-const SETTLE_MS = 8000;
-/** Pauses between those questions; the last one repeats. */
-const SETTLE_PAUSES_MS = [100, 300, 600, 1000, 2000];
 /** Why a launch on a connection that refuses commands failed (see refusesCommands). */
 const NOT_SENT = 'Redis is not connected: the launch was not sent';
 
@@ -96,14 +53,19 @@ const NOT_SENT = 'Redis is not connected: the launch was not sent';
  * as soon as the job can run). Used by the gateway for invocations and by workers for a composite's steps.
  */
 export class ExecutionLauncher {
-  constructor(private readonly deps: LauncherDeps) {}
+  private readonly fate: LaunchFate;
+
+  constructor(private readonly deps: LauncherDeps) {
+    this.fate = new LaunchFate(deps.store);
+  }
 
   /** Nothing is left behind if it fails (its connection bounds the round trip: REDIS_TIMEOUT_MS in the gateway). */
   async launch(request: LaunchRequest): Promise<Execution> {
     // Nothing sent, nothing to take back: failed at once, not after asking Redis for its fate. Not
     // even the job: a queue first used now would hold it until Redis is back, then add it.
     if (refusesCommands(this.deps.redis)) throw new RedisUnavailable(NOT_SENT);
-    const { payload, skill, parentJob } = request;
+    const { payload, skill } = request;
+    const parentJob = parentJobOf(request);
     const options = this.jobOptionsOf(request);
     const session = this.session();
     coalesceWrites(this.deps.redis);
@@ -124,7 +86,7 @@ export class ExecutionLauncher {
    * one BullMQ addBulk per queue (its jobs' order kept), so that what a single launch costs twice
    * a batch costs once. Each launch fails or not on its own, with the single launch's guarantee:
    * one that is refused does not exist (its fate asked of Redis when the write failed). A
-   * composite's steps (`parentJob`) are launched one by one, not here.
+   * composite's steps (with a parent job) are launched one by one, not here.
    */
   async launchAll(requests: LaunchRequest[]): Promise<LaunchOutcome[]> {
     if (refusesCommands(this.deps.redis))
@@ -220,7 +182,7 @@ export class ExecutionLauncher {
           const [execution] = await written;
           return { execution };
         } catch (error) {
-          if ((await this.settle(id, queue)) !== 'launched') return { refused: error };
+          if ((await this.fate.settle(id, queue)) !== 'launched') return { refused: error };
           const execution = await this.deps.store.records.get(id);
           return execution ? { execution } : { refused: error };
         }
@@ -247,7 +209,7 @@ export class ExecutionLauncher {
       outcomes.map(async (outcome, index) => {
         const launch = launches[index];
         if (!('execution' in outcome) || !launch) return outcome;
-        const fate = await this.settle(launch.request.payload.execution_id, launch.queue);
+        const fate = await this.fate.settle(launch.request.payload.execution_id, launch.queue);
         return { refused: notReplicated('launch', fate === 'withdrawn') };
       }),
     );
@@ -294,70 +256,6 @@ export class ExecutionLauncher {
       ? this.deps.queues.remote(priority, id)
       : this.deps.queues.for(request.skill.name, version, priority, id);
   }
-
-  /**
-   * Takes back what a failed launch may have written, or finds that the execution exists after all.
-   * Asked down the launch's own connection, so Redis answers after applying whatever of the launch
-   * reached it. A job still waiting (or delayed, never taken) is removed with its record (the
-   * execution never was); a job a worker holds or has held (its record past `accepted`: it retried,
-   * reported progress or ended) means it runs. 'unknown' when Redis does not answer meanwhile: the launch may then still exist,
-   * if it reached Redis before Redis went away.
-   */
-  private async settle(executionId: string, queue: Queue): Promise<Fate> {
-    const deadline = Date.now() + SETTLE_MS;
-    for (let asked = 0; ; asked++) {
-      try {
-        return await this.withdraw(executionId, queue);
-      } catch {
-        // Redis still away or slow: ask again after a pause, while there is time.
-      }
-      const pause = SETTLE_PAUSES_MS[Math.min(asked, SETTLE_PAUSES_MS.length - 1)] ?? 0;
-      const pauseMs = Math.min(pause, deadline - Date.now());
-      if (pauseMs <= 0) return 'unknown';
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
-
-  private async withdraw(executionId: string, queue: Queue): Promise<Fate> {
-    const { store } = this.deps;
-    const state = await queue.getJobState(executionId);
-    if (
-      state === 'waiting' ||
-      state === 'prioritized' ||
-      (state === 'delayed' && (await neverTaken(queue, executionId)))
-    ) {
-      // 0: a worker took it meanwhile. 1 removes a job that ended meanwhile too: its record says so.
-      if ((await queue.remove(executionId)) === 0) return 'launched';
-    } else if (state !== 'unknown') {
-      return 'launched';
-    }
-    // Gone or removed: it ran if its record moved on (a worker writes that before BullMQ ends the job).
-    if (await store.records.hasStarted(executionId)) return 'launched';
-    await store.records.discard(executionId);
-    return 'withdrawn';
-  }
-}
-
-/** What a new execution's record holds besides its payload, from its launch. */
-function extrasOf(request: LaunchRequest): RecordExtras {
-  return {
-    max_attempts: request.skill.retry + 1,
-    ...(request.requestedVersion === undefined ? {} : { requested_version: request.requestedVersion }),
-    ...(request.slots ? { slots: request.slots } : {}),
-    ...(request.replayOf === undefined ? {} : { replay_of: request.replayOf }),
-    ...(request.scheduleId === undefined ? {} : { schedule_id: request.scheduleId }),
-    ...(request.remote ? { remote: true } : {}),
-    ...(request.batchId === undefined ? {} : { batch_id: request.batchId }),
-    ...(request.start === undefined ? {} : { start: request.start }),
-    ...(isGated(request.skill.concurrency, request.payload.concurrency_key) ? { unadmitted: true } : {}),
-    ...request.notify,
-  };
-}
-
-/** Whether a delayed job is one that no worker has taken yet (not a retry waiting out its backoff). */
-async function neverTaken(queue: Queue, executionId: string): Promise<boolean> {
-  const job = await queue.getJob(executionId);
-  return job !== undefined && job.attemptsStarted === 0;
 }
 
 /**

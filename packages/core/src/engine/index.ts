@@ -1,0 +1,9 @@
+export type { DurabilityOptions } from './durable-writes';
+export { ExecutionEngine, type ExecutionEngineOptions, type StepPlace } from './execution-engine';
+export { ExecutionIds } from './execution-ids';
+export { ExecutionLauncher } from './execution-launcher';
+export { type PlacementNeeds, placeExecution } from './execution-placement';
+export { launchInputs } from './launch-inputs';
+export type { InvocationOrigin, LaunchOrigin } from './launch-origin';
+export type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
+export { ReplicaAck, type ReplicaAckOptions } from './replica-ack';
