@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Execution, Schedule } from '@skillrun/core';
-import { QueueRegistry, RedisKeys, SCHEDULE_QUEUE, type ScheduleTick } from '@skillrun/core/data';
+import {
+  QueueRegistry,
+  RedisKeys,
+  runExecutionId,
+  SCHEDULE_QUEUE,
+  type ScheduleTick,
+} from '@skillrun/core/data';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 import { Client } from '../support/client';
 import { launchScheduledEcho } from '../support/scheduled-launch';
 import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';

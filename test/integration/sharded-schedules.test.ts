@@ -6,6 +6,7 @@ import {
   QueueRegistry,
   RedisKeys,
   redisTargetOf,
+  runExecutionId,
   SCHEDULE_QUEUE,
   type ScheduleTick,
 } from '@skillrun/core/data';
@@ -13,7 +14,6 @@ import type { RedisCluster } from '@skillrun/redis-server';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 import { Client } from '../support/client';
 import { launchScheduledEcho } from '../support/scheduled-launch';
 import { ADMIN_HEADERS, type StartedGateway } from '../support/service-process';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SkillError } from '@skillrun/core';
-import { ExecutionIds, placeExecution, ShardMap } from '@skillrun/core/data';
+import { ExecutionIds, placeExecution, runExecutionId, ShardMap } from '@skillrun/core/data';
 import { describe, expect, it } from 'vitest';
-import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 
 const PREFIX = '{skillrun}';
 const SKILL = 'one_at_a_time';

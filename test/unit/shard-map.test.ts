@@ -8,12 +8,11 @@ import {
   createAjv,
   JobPayload,
 } from '@skillrun/core';
-import { newJobPayload, RedisKeys, ShardMap, VSHARDS } from '@skillrun/core/data';
+import { newJobPayload, RedisKeys, runExecutionId, ShardMap, VSHARDS } from '@skillrun/core/data';
 import { loadGatewayConfig } from '@skillrun/gateway';
 import { loadWorkerConfig } from '@skillrun/worker';
 import calculateSlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
-import { runExecutionId } from '../../apps/gateway/src/schedules/schedule-runner';
 
 const PREFIX = '{skillrun}';
 const SLOTS = 16_384;

@@ -18,6 +18,8 @@ export {
   placeExecution,
   ReplicaAck,
   type ReplicaAckOptions,
+  type RunIds,
+  runExecutionId,
   type StepPlace,
 } from './engine';
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';

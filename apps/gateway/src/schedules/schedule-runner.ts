@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { type Logger, SkillError, toErrorBody } from '@skillrun/core';
-import type { ExecutionEngine, ExecutionStore, ScheduleTick, ShardMap } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore, RunIds, ScheduleTick, ShardMap } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import { knownErrorOf } from '../http/known-error';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -22,8 +21,8 @@ export interface ScheduleRunnerDeps {
    * home for a gated or debounced one (ShardMap.home).
    */
   shards: ShardMap;
-  /** Where a schedule that keeps no active vshard is placed. */
-  engine: Pick<ExecutionEngine, 'placeSchedule'>;
+  /** Where a schedule that keeps no active vshard is placed, and its runs' ids. */
+  engine: Pick<ExecutionEngine, 'placeSchedule' | 'scheduleRunIds' | 'scheduleRunCandidates'>;
 }
 
 /**
@@ -72,12 +71,9 @@ export class ScheduleRunner {
    * Null when the schedule was deleted meanwhile.
    */
   private async runIdsOf(found: FoundSchedule, dueAt: number): Promise<RunIds | null> {
-    const { shards } = this.deps;
-    const executionId = runExecutionId(found.schedule.id, dueAt);
     const vshard = await this.vshardOf(found);
     if (vshard === null) return null;
-    if (vshard === undefined) return { executionId };
-    return { executionId, shardedExecutionId: runExecutionId(found.schedule.id, dueAt, { shards, vshard }) };
+    return this.deps.engine.scheduleRunIds(found.schedule.id, dueAt, vshard);
   }
 
   /**
@@ -137,40 +133,12 @@ export class ScheduleRunner {
     }
   }
 
-  /**
-   * The execution an earlier try launched for this due time, if any: under its derived id, that id
-   * on the schedule's vshard, or pinned to the skill's home (a gated or debounced skill's, above one
-   * shard: ExecutionEngine.place).
-   */
-  private async launchedBefore(
-    { executionId, shardedExecutionId }: RunIds,
-    skillId: string,
-  ): Promise<string | undefined> {
-    const { executions, shards } = this.deps;
-    const home = shards.home(skillId);
-    const pinned = home === undefined ? undefined : shards.pinId(executionId, home);
-    for (const id of [executionId, shardedExecutionId, pinned])
-      if (id !== undefined && (await executions.records.get(id))) return id;
+  /** The execution an earlier try launched for this due time, if any, under any id it may have. */
+  private async launchedBefore(ids: RunIds, skillId: string): Promise<string | undefined> {
+    for (const id of this.deps.engine.scheduleRunCandidates(ids, skillId))
+      if (await this.deps.executions.records.get(id)) return id;
     return undefined;
   }
-}
-
-/** The ids of a due time's execution (see LaunchOrigin's `schedule-run`). */
-type RunIds = { executionId: string; shardedExecutionId?: string };
-
-/**
- * The execution id of a schedule's due time, the same at every try: an RFC 9562 UUID (version 8,
- * its bits a SHA-256 of the two); `on` a vshard, the sharded id of those bits (ShardMap.mintId).
- */
-export function runExecutionId(
-  scheduleId: string,
-  dueAt: number,
-  on?: { shards: ShardMap; vshard: number },
-): string {
-  const hex = createHash('sha256').update(`${scheduleId}\n${dueAt}`).digest('hex');
-  if (on) return on.shards.mintId(on.vshard, hex.slice(0, 32));
-  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**

@@ -14,6 +14,7 @@ import { ExecutionIds } from './execution-ids';
 import { ExecutionLauncher } from './execution-launcher';
 import { type PlacementNeeds, placeExecution } from './execution-placement';
 import type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
+import { type RunIds, runIdCandidates, runIdsOf } from './schedule-run-ids';
 
 export interface ExecutionEngineOptions {
   /** The process's connection, and what it built on it: reads, and the writes without replicas. */
@@ -107,6 +108,16 @@ export class ExecutionEngine {
    */
   placeSchedule(): number | undefined {
     return this.schedules.nextVshard();
+  }
+
+  /** A schedule's due time's ids, the same at every try: derived, and on `vshard` (its schedule's) when given. */
+  scheduleRunIds(scheduleId: string, dueAt: number, vshard?: number): RunIds {
+    return runIdsOf(this.options.keys.shards, scheduleId, dueAt, vshard);
+  }
+
+  /** Every id a try may have launched a due time's execution under (see placeExecution's pinning). */
+  scheduleRunCandidates(ids: RunIds, skillId: string): string[] {
+    return runIdCandidates(this.options.keys.shards, ids, skillId);
   }
 
   /**

@@ -7,3 +7,4 @@ export { launchInputs } from './launch-inputs';
 export type { InvocationOrigin, LaunchOrigin } from './launch-origin';
 export type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
 export { ReplicaAck, type ReplicaAckOptions } from './replica-ack';
+export { type RunIds, runExecutionId } from './schedule-run-ids';
