@@ -3,7 +3,8 @@
  * window, counting every execution accepted in the window until the last of them is finished
  * (its queue has nothing waiting, prioritized, delayed or active). Baseline B, the minimal
  * gateway and worker, measured the same way; raw BullMQ (A(a), 50 adders) shown for reference.
- * With BENCH_SCALING=1, the service with 2 worker processes against 1.
+ * With BENCH_SCALING=1, the service with 2 worker processes against 1. At the end of each
+ * repetition, the RSS of the worker and the gateway that served it, against the minimal ones'.
  */
 import type { BenchContext } from '../context.mjs';
 import type { Child } from '../support/child.mjs';
@@ -11,6 +12,7 @@ import { answered, count, type HttpTarget, load } from '../support/load.mjs';
 import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
 import { cpuPer, procCpu } from '../support/proc-cpu.mjs';
+import { procMemory } from '../support/proc-memory.mjs';
 import { QueueDepth } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
 
@@ -81,22 +83,36 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   const { service, minimal, config } = ctx;
   const skillQueue = new QueueDepth(ctx.redis, service.queues(ctx.skill));
   const baselineQueue = new QueueDepth(ctx.redis, [BASELINE_QUEUE]);
-  await Promise.all([service.ensureDefaultWorker(), minimal.ensureDefaultWorker()]);
+  const [serviceWorker, minimalWorker] = await Promise.all([
+    service.ensureDefaultWorker(),
+    minimal.ensureDefaultWorker(),
+  ]);
   await warmUp(ctx, minimal.target(), baselineQueue, minimal);
   await warmUp(ctx, service.target(), skillQueue, service);
   const ours: Throughput[] = [];
   const baseline: Throughput[] = [];
   const raw: number[] = [];
+  const rssMb = (pid: number) => procMemory(pid)?.rssMb ?? Number.NaN;
+  const rss = {
+    worker: [] as number[],
+    minimalWorker: [] as number[],
+    gateway: [] as number[],
+    minimalGateway: [] as number[],
+  };
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
     baseline.push(
       await httpThroughput(ctx, minimal.target(), baselineQueue, `row 1 minimal rep ${rep}`, minimal),
     );
     ours.push(await httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service));
+    rss.worker.push(rssMb(serviceWorker.child.pid));
+    rss.gateway.push(rssMb(service.gateway.pid));
+    rss.minimalWorker.push(rssMb(minimalWorker.pid));
+    rss.minimalGateway.push(rssMb(minimal.gateway.pid));
     ctx.progress(
       `row 1 rep ${rep}: raw BullMQ ${raw.at(-1)?.toFixed(0)}/s, minimal ${baseline.at(-1)?.perSecond.toFixed(0)}/s, ` +
         `service ${ours.at(-1)?.perSecond.toFixed(0)}/s; gateway CPU per invocation: minimal ${cpuText(baseline.at(-1))}, ` +
-        `service ${cpuText(ours.at(-1))}`,
+        `service ${cpuText(ours.at(-1))}; RSS worker ${rss.worker.at(-1)?.toFixed(0)} MB, gateway ${rss.gateway.at(-1)?.toFixed(0)} MB`,
     );
   }
   const title = `end-to-end completed executions/s, ${config.connections} connections, ${config.loadSeconds} s`;
@@ -116,6 +132,24 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     ours: ours.map((run) => run.perSecond),
     baseline: raw,
     baselineName: 'A(a)',
+  });
+  ctx.figures.push({
+    row: '1 worker RSS',
+    title: "worker RSS at the end of each repetition's load (the worker that served it)",
+    unit: 'MB',
+    ours: rss.worker,
+    baseline: rss.minimalWorker,
+    baselineName: 'B',
+    target: { kind: 'at-most', value: 400 },
+  });
+  ctx.figures.push({
+    row: '1 gateway RSS',
+    title: "gateway RSS at the end of each repetition's load (the gateway that served it)",
+    unit: 'MB',
+    ours: rss.gateway,
+    baseline: rss.minimalGateway,
+    baselineName: 'B',
+    target: { kind: 'at-most', value: 150 },
   });
 }
 
