@@ -11,7 +11,7 @@ export class RedisUnavailable extends Error {
  * Redis's replies (their first word) that say it cannot serve now, not that the command is wrong:
  * a replica or a master without its replicas (READONLY, NOREPLICAS, MASTERDOWN, UNBLOCKED by a role
  * change), starting up (LOADING), a cluster without all its slots or moving one (CLUSTERDOWN,
- * TRYAGAIN), busy in a script (BUSY), unable to persist (MISCONF) or full (OOM).
+ * TRYAGAIN, and a MOVED or ASK a client did not follow: a pipeline's, across a failover), busy in a script (BUSY), unable to persist (MISCONF) or full (OOM).
  */
 const UNAVAILABLE_REPLIES = new Set([
   'READONLY',
@@ -21,6 +21,8 @@ const UNAVAILABLE_REPLIES = new Set([
   'LOADING',
   'CLUSTERDOWN',
   'TRYAGAIN',
+  'MOVED',
+  'ASK',
   'BUSY',
   'MISCONF',
   'OOM',
@@ -41,15 +43,17 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /**
- * ioredis's own errors (names and message openings, as ioredis 5 throws them) for a command that
- * could not be sent or answered: the connection closed or not ready with no offline queue, a
- * command's timeout, its retries spent, no Sentinel or cluster node reachable.
+ * The clients' own errors (names and message openings, as ioredis 5 and BullMQ 6 throw them) for a
+ * command that could not be sent or answered: the connection closed or not ready with no offline
+ * queue, a command's timeout, its retries spent, no Sentinel or cluster node reachable, BullMQ's
+ * cluster connection not back in time (its ConnectionClosedError).
  */
 const CLIENT_ERROR_NAMES = new Set([
   'MaxRetriesPerRequestError',
   'ClusterAllFailedError',
   'AbortError',
   'InterruptError',
+  'ConnectionClosedError',
 ]);
 const CLIENT_MESSAGES = [
   'Connection is closed',
@@ -80,5 +84,7 @@ export function isRedisUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
   if (CLIENT_ERROR_NAMES.has(error.name)) return true;
   if (error.name === 'ReplyError') return UNAVAILABLE_REPLIES.has(error.message.split(' ', 1)[0] ?? '');
-  return CLIENT_MESSAGES.some((opening) => error.message.startsWith(opening));
+  if (CLIENT_MESSAGES.some((opening) => error.message.startsWith(opening))) return true;
+  // An error a client wraps around the one that says so (BullMQ keeps it as its `cause`).
+  return error.cause !== undefined && error.cause !== error && isRedisUnavailable(error.cause);
 }
