@@ -1,5 +1,6 @@
 import { toInputSchema } from '../descriptor/parameters';
 import type { SkillDescriptor } from '../schemas/skill-descriptor';
+import { toolDescription } from './tool-description';
 
 type Json = Record<string, unknown>;
 
@@ -55,9 +56,7 @@ export function toMcpTool(descriptor: SkillDescriptor, options: McpToolOptions =
   return {
     name: descriptor.id,
     title: descriptor.name,
-    description: deprecated
-      ? `${descriptor.description}\n\nDeprecated: ${deprecated.message}`
-      : descriptor.description,
+    description: toolDescription(descriptor),
     inputSchema: toInputSchema(descriptor) as Json & { type: 'object' },
     outputSchema: (isObjectSchema(output) ? output : wrappedOutputSchema(output)) as Json & {
       type: 'object';

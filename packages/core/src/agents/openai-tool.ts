@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { toInputSchema } from '../descriptor/parameters';
 import type { SkillDescriptor } from '../schemas/skill-descriptor';
 import { analyzeStrict } from './strict-schema';
+import { toolDescription } from './tool-description';
 
 type Json = Record<string, unknown>;
 
@@ -56,14 +57,11 @@ export function toOpenAiTool(
   const analysis = analyzeStrict(toInputSchema(descriptor));
   const notes = [...analysis.notes];
   if (name !== descriptor.id) notes.push(`the function name is "${name}": OpenAI allows [A-Za-z0-9_-]{1,64}`);
-  const deprecated = descriptor['x-deprecated'];
   return {
     tool: {
       type: 'function',
       name,
-      description: deprecated
-        ? `${descriptor.description}\n\nDeprecated: ${deprecated.message}`
-        : descriptor.description,
+      description: toolDescription(descriptor),
       parameters: analysis.schema,
       strict: analysis.strict,
     },
