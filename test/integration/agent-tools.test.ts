@@ -1,4 +1,5 @@
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestSystem } from '../support/system';
 
@@ -59,6 +60,24 @@ describe('tool definitions: GET /tools and GET /skills/{id}/tools', () => {
         strict: true,
       },
     });
+  });
+
+  it('answers Anthropic client tools, and a tool_use of one runs its skill', async () => {
+    const answer = await system.client.request<ToolDefinitions>('/tools?format=anthropic');
+    expect(answer.status).toBe(200);
+    expect(answer.body.format).toBe('anthropic');
+    for (const tool of answer.body.tools) {
+      expect(Object.keys(tool).sort()).toEqual(['description', 'input_schema', 'name']);
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,128}$/);
+      expect(tool.input_schema).toMatchObject({ type: 'object' });
+    }
+    // A model's tool_use names the tool: `skills` says which skill that is.
+    const toolUse = { name: 'echo', input: { text: 'from a tool_use' } };
+    const index = answer.body.skills.findIndex((skill) => skill.tool_name === toolUse.name);
+    const validate = new Ajv2020({ strict: false }).compile(answer.body.tools[index]?.input_schema as object);
+    expect(validate(toolUse.input)).toBe(true);
+    const { final } = await system.client.run(String(answer.body.skills[index]?.skill_id), toolUse.input);
+    expect(final).toMatchObject({ status: 'completed' });
   });
 
   it('answers MCP tools, valid by the MCP SDK schema', async () => {

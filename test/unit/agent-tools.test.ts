@@ -6,6 +6,7 @@ import {
   openAiToolName,
   type SkillDefinition,
   type SkillDescriptor,
+  toAnthropicTool,
   toMcpTool,
   toOpenAiTool,
   toSkillDescriptor,
@@ -241,5 +242,58 @@ describe('a skill as an OpenAI function tool', () => {
   it('comes in the Responses API shape too', () => {
     const { tools } = toToolDefinitions([strictSkill], 'openai-responses');
     expect(tools[0]).toMatchObject({ type: 'function', name: 'text_stats', strict: true });
+  });
+});
+
+/** Anthropic's rule for a client tool's name (the Messages API's `tools[].name`). */
+const ANTHROPIC_TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+describe('a skill as an Anthropic client tool', () => {
+  it('has a name, a description and an object input_schema that a JSON Schema 2020-12 validator compiles', () => {
+    const { tool, mapping } = toAnthropicTool(strictSkill);
+    expect(Object.keys(tool).sort()).toEqual(['description', 'input_schema', 'name']);
+    expect(tool).toMatchObject({ name: 'text_stats', description: strictSkill.description });
+    expect(tool.input_schema.type).toBe('object');
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(tool.input_schema);
+    expect(validate({ text: 'a', unit: 'words', at: 'x', limits: { max: 2 }, words: [] })).toBe(true);
+    expect(validate({ text: 'a', unit: 'lines' })).toBe(false);
+    expect(mapping).toEqual({
+      skill_id: 'text_stats',
+      version: '2.1.0',
+      tool_name: 'text_stats',
+      strict: false,
+      notes: [],
+    });
+  });
+
+  it('keeps the schema as the skill takes it: optional inputs stay optional, nothing made strict', () => {
+    const { tool } = toAnthropicTool(looseSkill);
+    expect(tool.input_schema).toEqual(toMcpTool(looseSkill).inputSchema);
+    expect(tool).not.toHaveProperty('strict');
+  });
+
+  it("has the OpenAI formats' names, which Anthropic accepts, unique within a list, a rename noted", () => {
+    const twins = [descriptorOf({ name: 'a.b' }), descriptorOf({ name: 'a_b' })];
+    const anthropic = toToolDefinitions(twins, 'anthropic');
+    const openai = toToolDefinitions(twins, 'openai');
+    expect(anthropic.skills.map((skill) => skill.tool_name)).toEqual(
+      openai.skills.map((skill) => skill.tool_name),
+    );
+    const names = anthropic.tools.map((tool) => (tool as { name: string }).name);
+    for (const name of names) expect(name).toMatch(ANTHROPIC_TOOL_NAME);
+    expect(new Set(names).size).toBe(2);
+    expect(anthropic.skills[0]?.notes).toEqual([
+      'the tool name is "a_b": names allow [A-Za-z0-9_-]{1,64} here',
+    ]);
+  });
+
+  it('says when the version is deprecated', () => {
+    const deprecated = {
+      ...strictSkill,
+      'x-deprecated': { message: 'Use v3', deprecated_at: '2026-01-01T00:00:00.000Z' },
+    };
+    expect(toAnthropicTool(deprecated).tool.description).toBe(
+      `${strictSkill.description}\n\nDeprecated: Use v3`,
+    );
   });
 });

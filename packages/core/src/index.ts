@@ -10,6 +10,7 @@ export {
   ToolFormatQuery,
   ToolListQuery,
   toA2aSkill,
+  toAnthropicTool,
   toMcpTool,
   toOpenAiTool,
   toStructuredContent,

@@ -2,14 +2,15 @@ import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '../schemas/json-schema';
 import { SkillSearchQuery } from '../schemas/skill-catalog-api';
 import type { SkillDescriptor } from '../schemas/skill-descriptor';
+import { toAnthropicTool } from './anthropic-tool';
 import { toMcpTool } from './mcp-tool';
 import { toChatCompletionsTool, toOpenAiTool } from './openai-tool';
 
 /** The tool formats GET /tools and GET /skills/{id}/tools answer in. */
-export const ToolFormat = StringEnum(['openai', 'openai-responses', 'mcp'], {
+export const ToolFormat = StringEnum(['openai', 'openai-responses', 'anthropic', 'mcp'], {
   default: 'openai',
   description:
-    '`openai`: Chat Completions function tools (`{type: "function", function: {...}}`); `openai-responses`: the Responses API\'s flat function tools; `mcp`: MCP Tool objects (revision 2025-11-25), as tools/list at /mcp answers them.',
+    '`openai`: Chat Completions function tools (`{type: "function", function: {...}}`); `openai-responses`: the Responses API\'s flat function tools; `anthropic`: the Messages API\'s client tools (`{name, description, input_schema}`); `mcp`: MCP Tool objects (revision 2025-11-25), as tools/list at /mcp answers them.',
 });
 export type ToolFormat = Static<typeof ToolFormat>;
 
@@ -31,11 +32,13 @@ const ToolMapping = Type.Object({
   version: Type.String(),
   tool_name: Type.String({ description: 'The name the tool has in this format.' }),
   strict: Type.Optional(
-    Type.Boolean({ description: 'OpenAI formats: whether the tool is sent with `strict: true`.' }),
+    Type.Boolean({
+      description: 'OpenAI and Anthropic formats: whether the tool is sent with `strict: true` (never for Anthropic).',
+    }),
   ),
   notes: Type.Array(Type.String(), {
     description:
-      'OpenAI formats: why the tool is not strict (a JSON Pointer into the parameters and the reason), and a renamed tool.',
+      'OpenAI formats: why the tool is not strict (a JSON Pointer into the parameters and the reason); OpenAI and Anthropic formats: a renamed tool.',
   }),
 });
 
@@ -43,12 +46,14 @@ const ToolMapping = Type.Object({
 export const ToolDefinitions = Type.Object({
   format: ToolFormat,
   tools: Type.Array(Type.Object({}, { additionalProperties: true }), {
-    description: 'Ready to hand to the framework as they are (OpenAI `tools`, or MCP `Tool` objects).',
+    description:
+      'Ready to hand to the framework as they are (OpenAI or Anthropic `tools`, or MCP `Tool` objects).',
   }),
   skills: Type.Array(ToolMapping, { description: 'One entry per tool, in the same order.' }),
   next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type ToolDefinitions = Static<typeof ToolDefinitions>;
+type ToolMapping = Static<typeof ToolMapping>;
 
 /** The skills as tools of one format, names kept unique across the list. */
 export function toToolDefinitions(
@@ -60,16 +65,40 @@ export function toToolDefinitions(
   const skills: ToolDefinitions['skills'] = [];
   const taken = new Set<string>();
   for (const descriptor of descriptors) {
-    if (format === 'mcp') {
-      const tool = toMcpTool(descriptor, options);
-      tools.push({ ...tool });
-      skills.push({ skill_id: descriptor.id, version: descriptor.version, tool_name: tool.name, notes: [] });
-      continue;
-    }
-    const { tool, mapping } = toOpenAiTool(descriptor, taken);
-    taken.add(tool.name);
-    tools.push(format === 'openai' ? { ...toChatCompletionsTool(tool) } : { ...tool });
+    const { tool, mapping } = toolOf(descriptor, format, taken, options);
+    taken.add(mapping.tool_name);
+    tools.push(tool);
     skills.push(mapping);
   }
   return { format, tools, skills };
+}
+
+/** One skill as a tool of `format`, named apart from those `taken`. */
+function toolOf(
+  descriptor: SkillDescriptor,
+  format: ToolFormat,
+  taken: ReadonlySet<string>,
+  options: { tasks?: boolean },
+): { tool: Record<string, unknown>; mapping: ToolMapping } {
+  switch (format) {
+    case 'mcp': {
+      // MCP takes skill ids as they are: unique already.
+      const tool = toMcpTool(descriptor, options);
+      const mapping = {
+        skill_id: descriptor.id,
+        version: descriptor.version,
+        tool_name: tool.name,
+        notes: [],
+      };
+      return { tool: { ...tool }, mapping };
+    }
+    case 'anthropic': {
+      const { tool, mapping } = toAnthropicTool(descriptor, taken);
+      return { tool: { ...tool }, mapping };
+    }
+    default: {
+      const { tool, mapping } = toOpenAiTool(descriptor, taken);
+      return { tool: format === 'openai' ? { ...toChatCompletionsTool(tool) } : { ...tool }, mapping };
+    }
+  }
 }
