@@ -70,6 +70,25 @@ describe('skillrun, the command line, against a real service', () => {
     expect(page.skills.map((skill) => skill.id)).toEqual(['stepper']);
   });
 
+  it('prints the skills as tool definitions a framework loads: Anthropic tools, and the whole answer with --json', async () => {
+    const tools = await skillrun(['tools', 'echo', '--format', 'anthropic']);
+    expectCode(tools, 0);
+    expect(JSON.parse(tools.stdout)).toEqual([
+      {
+        name: 'echo',
+        description: expect.any(String),
+        input_schema: expect.objectContaining({ type: 'object' }),
+      },
+    ]);
+    const json = await skillrun(['tools', 'echo', '--format', 'openai-responses', '--json']);
+    expectCode(json, 0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      format: 'openai-responses',
+      tools: [{ type: 'function', name: 'echo' }],
+      skills: [{ skill_id: 'echo', tool_name: 'echo' }],
+    });
+  });
+
   it('describes a skill readably (inputs table, output, endpoint, auth), and as its descriptor with --json', async () => {
     const readable = await skillrun(['describe', 'echo']);
     expectCode(readable, 0);
@@ -228,6 +247,7 @@ describe('skillrun, the command line, against a real service', () => {
       ['invoke', 'echo', '--input', '{oops'],
       ['invoke', 'echo', 'oops'],
       ['skills', '--colour'],
+      ['tools', '--format', 'yaml'],
     ]) {
       const bad = await skillrun(args);
       expectCode(bad, 2);

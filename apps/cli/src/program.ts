@@ -10,6 +10,7 @@ import { registerSchedulesCommand } from './commands/schedules-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
 import { registerStatusCommands } from './commands/status-command';
+import { registerToolsCommand } from './commands/tools-command';
 import { registerTypesCommand } from './commands/types-command';
 import { EXIT_CODES_HELP } from './exit-codes';
 import { DEFAULT_URL } from './settings';
@@ -46,6 +47,7 @@ export function createProgram(context: CliContext): Command {
       }),
   );
   registerSkillsCommand(program, context);
+  registerToolsCommand(program, context);
   registerDescribeCommand(program, context);
   registerInvokeCommand(program, context);
   registerStatusCommands(program, context);

@@ -46,6 +46,9 @@ export {
   type SkillSearchQuery,
   type SkillVersionList,
   type TerminalStatus,
+  type ToolDefinitions,
+  type ToolFormat,
+  type ToolQuery,
 } from './protocol.js';
 export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';
 export { SkillrunClient, type TypedSkill } from './skillrun-client.js';

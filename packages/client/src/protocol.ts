@@ -192,6 +192,22 @@ export interface SkillPage {
   next_cursor: string | null;
 }
 
+/** skillrun's GET /tools formats: OpenAI's two shapes, Anthropic's client tools, MCP's Tool. */
+export type ToolFormat = 'openai' | 'openai-responses' | 'anthropic' | 'mcp';
+
+/** skillrun's GET /tools: GET /skills' search, and the format (`openai` unless given). */
+export interface ToolQuery extends SkillSearchQuery {
+  format?: ToolFormat;
+}
+
+/** skillrun's GET /tools: the tools, ready to hand to the framework, and the skill each one is. */
+export interface ToolDefinitions {
+  format: ToolFormat;
+  tools: Record<string, unknown>[];
+  skills: Array<{ skill_id: string; version: string; tool_name: string; strict?: boolean; notes: string[] }>;
+  next_cursor: string | null;
+}
+
 /** skillrun's GET /skills/{id}/versions: every available version, highest first. */
 export interface SkillVersionList {
   skill_id: string;

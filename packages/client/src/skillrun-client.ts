@@ -33,6 +33,8 @@ import type {
   SkillPauseState,
   SkillSearchQuery,
   SkillVersionList,
+  ToolDefinitions,
+  ToolQuery,
 } from './protocol.js';
 import { isTerminal } from './protocol.js';
 import { ServiceRequests } from './service-requests.js';
@@ -92,6 +94,17 @@ export class SkillrunClient {
     const answer = await this.service.get<SkillPage>(url, options.signal);
     if (!Array.isArray(answer.skills)) throw unexpectedResponse(url, answer);
     return { skills: answer.skills, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /**
+   * skillrun's GET /tools of `baseUrl`: one page of the skills the caller may see as one agent
+   * framework's tool definitions; a `tool_use` or function call names `skills[].tool_name`.
+   */
+  async tools(query: ToolQuery = {}, options: CallOptions = {}): Promise<ToolDefinitions> {
+    const url = urlWithQuery(this.service.baseUrl(), '/tools', { ...query });
+    const answer = await this.service.get<ToolDefinitions>(url, options.signal);
+    if (!Array.isArray(answer?.tools) || !Array.isArray(answer.skills)) throw unexpectedResponse(url, answer);
+    return { ...answer, next_cursor: answer.next_cursor ?? null };
   }
 
   /** Skills whose id, name, description or tags hold every word of `q`. */
