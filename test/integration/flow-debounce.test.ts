@@ -140,6 +140,58 @@ describe('debounced invocations', () => {
     expect(ms(final.timestamps.started_at)).toBeGreaterThanOrEqual(ms(final.timestamps.scheduled_for));
   });
 
+  it('is due at most max_delay_ms after its first call, however often the key is hit', async () => {
+    const context = { debounce: { key: 'capped', delay_ms: 3000, max_delay_ms: 4000 } };
+    const send = async (text: string) => {
+      const answer = await system.client.invoke('quick', { text }, { context });
+      expect(answer.status).toBe(202);
+      return answer.body as unknown as Execution;
+    };
+    const first = await send('call 0');
+    const cap = ms(first.timestamps.created_at) + 4000;
+    // Hit it without pause until a call finds its due time at the cap: delay_ms after that call
+    // would be later. (It starts at the cap: a call after that starts a new execution.)
+    const joined = [first];
+    while (ms(joined.at(-1)?.timestamps.scheduled_for) < cap) {
+      const last = await send(`call ${joined.length}`);
+      if (last.execution_id !== first.execution_id) break;
+      joined.push(last);
+    }
+    expect(joined.map((call) => ms(call.timestamps.scheduled_for) <= cap)).not.toContain(false);
+    expect(ms(joined.at(-1)?.timestamps.scheduled_for)).toBe(cap);
+    const { final } = await system.client.waitForEnd('quick', first.execution_id, 30_000);
+    expect(ms(final.timestamps.scheduled_for)).toBe(cap);
+    expect(ms(final.timestamps.started_at)).toBeGreaterThanOrEqual(cap);
+    expect((final.output as { text: string }).text).toBe(`call ${joined.length - 1}`);
+
+    // Below delay_ms, it is due that long after the first call, whatever the calls after it.
+    const short = await system.client.invoke(
+      'quick',
+      { text: 'short' },
+      { context: { debounce: { key: 'capped-short', delay_ms: 3000, max_delay_ms: 1000 } } },
+    );
+    const { timestamps } = short.body as unknown as Execution;
+    expect(ms(timestamps.scheduled_for) - ms(timestamps.created_at)).toBe(1000);
+  });
+
+  it('drops a leading key’s calls for at most max_delay_ms after the one that ran', async () => {
+    // Below delay_ms, the maximum makes the window a fixed one: a throttle.
+    const debounce = { key: 'leading-capped', delay_ms: 60_000, mode: 'leading', max_delay_ms: 1000 };
+    const first = await call({ text: 'first' }, debounce);
+    const opened = ms((await system.client.status('quick', first.executionId)).timestamps.created_at);
+    const dropped: Call[] = [];
+    let next = await call({ text: 'again' }, debounce);
+    while (next.executionId === first.executionId) {
+      dropped.push(next);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      next = await call({ text: 'again' }, debounce);
+    }
+    expect(dropped.every((each) => each.debounced)).toBe(true);
+    expect(next.debounced).toBe(false);
+    const started = await system.client.status('quick', next.executionId);
+    expect(ms(started.timestamps.created_at) - opened).toBeGreaterThanOrEqual(1000);
+  });
+
   it('starts a new execution for a call that comes once the last one has started', async () => {
     const debounce = { key: 'started', delay_ms: 100 };
     const gate = join(gates, 'started-1');
@@ -189,6 +241,15 @@ describe('debounced invocations', () => {
     const bad = await runSkillrun(['invoke', 'quick', 'text=x', '--debounce', 'cli'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('KEY:MS');
+    const capped = await runSkillrun(
+      ['invoke', 'quick', 'text=capped', '--debounce', 'cli-capped:60000', '--debounce-max', '2s', '--json'],
+      { env },
+    );
+    expect(capped.code).toBe(0);
+    const { timestamps } = JSON.parse(capped.stdout) as Execution;
+    expect(ms(timestamps.scheduled_for) - ms(timestamps.created_at)).toBe(2000);
+    const alone = await runSkillrun(['invoke', 'quick', 'text=x', '--debounce-max', '2s'], { env });
+    expect(alone.code).toBe(2);
   });
 
   it('refuses delay_ms and run_at with a debounce key: its calls say when it starts', async () => {

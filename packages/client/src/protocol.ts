@@ -171,7 +171,7 @@ export interface InvocationContext {
    * one execution: `trailing` (the default) runs it once the calls stop, with the last call's
    * inputs; `leading` runs the first at once and drops the others.
    */
-  debounce?: { key: string; delay_ms: number; mode?: 'trailing' | 'leading' };
+  debounce?: { key: string; delay_ms: number; mode?: 'trailing' | 'leading'; max_delay_ms?: number };
   /** Start this many ms after acceptance (skillrun; up to the service's MAX_DELAY_MS). Not with run_at. */
   delay_ms?: number;
   /** Start at this RFC 3339 time (skillrun; at once if it has passed). Not with delay_ms. */

@@ -82,7 +82,7 @@ export {
   ExecutionListQuery,
 } from './schemas/execution-list';
 export { InputMigration } from './schemas/input-migration';
-export { InvocationRequest } from './schemas/invocation-request';
+export { type Debounce, InvocationRequest } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';

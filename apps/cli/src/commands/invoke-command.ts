@@ -20,6 +20,7 @@ interface InvokeFlags {
   traceId?: string;
   concurrencyKey?: string;
   debounce?: ReturnType<typeof debounce>;
+  debounceMax?: number;
   delay?: number;
   runAt?: string;
 }
@@ -54,6 +55,12 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
         debounce,
       )
       .addOption(
+        new Option(
+          '--debounce-max <ms|duration>',
+          'with --debounce: the calls hold it back (or open) at most this long',
+        ).argParser(duration),
+      )
+      .addOption(
         new Option('--delay <ms|duration>', 'start it this long after it is accepted (5000, 90s, 5m, 2h, 1d)')
           .argParser(duration)
           .conflicts('runAt'),
@@ -77,13 +84,16 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
       return;
     }
     if (skill === undefined) throw new UsageError('missing the skill to invoke (or --batch items.jsonl)');
+    if (flags.debounceMax !== undefined && flags.debounce === undefined) {
+      throw new UsageError('--debounce-max bounds a --debounce key: give one');
+    }
     const inputs = await parseInputs([...(flags.input ?? []), ...pairs], context.sources);
     const client = context.client(settings);
     const invocationContext = {
       ...(flags.priority === undefined ? {} : { priority: flags.priority }),
       ...(flags.traceId === undefined ? {} : { trace_id: flags.traceId }),
       ...(flags.concurrencyKey === undefined ? {} : { concurrency_key: flags.concurrencyKey }),
-      ...(flags.debounce === undefined ? {} : { debounce: flags.debounce }),
+      ...(flags.debounce === undefined ? {} : { debounce: debounceOf(flags.debounce, flags.debounceMax) }),
       ...(flags.delay === undefined ? {} : { delay_ms: flags.delay }),
       ...(flags.runAt === undefined ? {} : { run_at: flags.runAt }),
     };
@@ -115,4 +125,9 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
     });
     context.exitCode = printFinalState(terminal, final, settings.json);
   });
+}
+
+/** context.debounce: the key as --debounce gives it, and --debounce-max's bound if any. */
+function debounceOf(key: ReturnType<typeof debounce>, maxDelayMs: number | undefined) {
+  return maxDelayMs === undefined ? key : { ...key, max_delay_ms: maxDelayMs };
 }

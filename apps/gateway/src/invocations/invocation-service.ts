@@ -1,9 +1,11 @@
 import {
   type AuthConfig,
   activeTraceId,
+  type Debounce,
   type Deprecation,
   type Execution,
   InvocationRequest,
+  type JobPayload,
   newTraceId,
   type Principal,
   parseVersionRange,
@@ -405,7 +407,7 @@ export class InvocationService {
         ...(request.context?.concurrency_key === undefined
           ? {}
           : { concurrency_key: request.context.concurrency_key }),
-        ...(debounce ? { debounce: { key: debounce.key, mode: debounce.mode ?? 'trailing' } } : {}),
+        ...(debounce ? { debounce: debouncedBy(debounce) } : {}),
       },
       executionId,
     );
@@ -536,4 +538,13 @@ function requestedRange(fromBody: string | undefined, fromQuery: string | undefi
   }
   const text = fromBody ?? fromQuery;
   return text === undefined ? undefined : parseVersionRange(text, '/version');
+}
+
+/** What a debounced launch carries of its key: the key, its mode and its maximum delay. */
+function debouncedBy({
+  key,
+  mode = 'trailing',
+  max_delay_ms,
+}: Debounce): NonNullable<JobPayload['debounce']> {
+  return { key, mode, ...(max_delay_ms === undefined ? {} : { max_delay_ms }) };
 }

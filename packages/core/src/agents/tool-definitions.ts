@@ -33,7 +33,8 @@ const ToolMapping = Type.Object({
   tool_name: Type.String({ description: 'The name the tool has in this format.' }),
   strict: Type.Optional(
     Type.Boolean({
-      description: 'OpenAI and Anthropic formats: whether the tool is sent with `strict: true` (never for Anthropic).',
+      description:
+        'OpenAI and Anthropic formats: whether the tool is sent with `strict: true` (never for Anthropic).',
     }),
   ),
   notes: Type.Array(Type.String(), {

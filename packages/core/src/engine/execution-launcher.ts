@@ -127,19 +127,24 @@ export class ExecutionLauncher {
    * Launches a debounced invocation (payload.debounce): joins the execution its key has open, or
    * starts a new one, whichever process the other calls came through (ExecutionDebounce). A
    * trailing one is due `delayMs` after the last call that joined it (its record's due time and its
-   * job's delay moved on by each), a leading one at once.
+   * job's delay moved on by each) or its maximum delay after the first, a leading one at once.
    */
   async launchDebounced(request: LaunchRequest, delayMs: number): Promise<DebouncedLaunch> {
     if (refusesCommands(this.deps.redis)) throw new RedisUnavailable(NOT_SENT);
-    const trailing = request.payload.debounce?.mode === 'trailing';
-    const launch: LaunchRequest = trailing ? { ...request, start: { afterMs: delayMs } } : request;
+    const { mode, max_delay_ms: maxDelayMs = delayMs } = request.payload.debounce ?? {};
+    const trailing = mode === 'trailing';
+    // A new trailing execution is due delay_ms after its call, or its maximum delay if sooner.
+    const launch: LaunchRequest = trailing
+      ? { ...request, start: { afterMs: Math.min(delayMs, maxDelayMs) } }
+      : request;
     const { payload, skill } = launch;
     const session = this.session();
     const call = await this.deps.store.debounce.call(payload, extrasOf(launch), delayMs);
     if ('joined' in call) {
       const execution = await this.deps.store.records.get(call.joined);
       if (!execution) throw new Error(`the debounced execution ${call.joined} is gone`);
-      if (trailing) await this.postpone(launch, execution, delayMs);
+      if (trailing)
+        await this.postpone(launch, execution, Math.max(0, (call.dueAt ?? Date.now()) - Date.now()));
       return { execution, joined: true };
     }
     const queue = this.queueOf(launch);
@@ -155,7 +160,8 @@ export class ExecutionLauncher {
   }
 
   /**
-   * Moves a trailing debounced execution's start to `delayMs` from now. One past its delay already
+   * Moves a trailing debounced execution's start to `delayMs` from now (its due time, as the call
+   * moved it: `delay_ms` after it, or its maximum delay after the first call). One past it already
    * (waiting for a worker), or whose job is not queued yet, keeps its time; it runs with the last
    * inputs all the same. Never fails: the call has joined it.
    */

@@ -31,6 +31,14 @@ export const Debounce = Type.Object(
     key: Type.String({ minLength: 1, maxLength: 256 }),
     delay_ms: Type.Integer({ minimum: 1, maximum: 86_400_000 }),
     mode: Type.Optional(StringEnum(['trailing', 'leading'])),
+    max_delay_ms: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 86_400_000,
+        description:
+          'trailing: the execution starts at most this long after the call that opened its key, however often the key is hit; leading: the key drops calls for at most this long after the call that ran (below delay_ms: a fixed window, a throttle).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -29,7 +29,12 @@ export const JobPayload = Type.Object({
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(
-      { key: Type.String(), mode: StringEnum(['trailing', 'leading']) },
+      {
+        key: Type.String(),
+        mode: StringEnum(['trailing', 'leading']),
+        /** How long after its first call the key may hold the execution back (trailing) or open (leading). */
+        max_delay_ms: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
       { additionalProperties: false },
     ),
   ),

@@ -14,8 +14,11 @@ import { type RecordExtras, recordFields, toExecution } from './execution-record
  */
 const TRAILING_OPEN_MS = 86_400_000;
 
-/** What a debounced call came to: the execution its key had open, or a new one (its record written). */
-export type DebouncedCall = { joined: string } | { created: Execution };
+/**
+ * What a debounced call came to: the execution its key had open (a trailing one's due time, as the
+ * call moved it), or a new one (its record written).
+ */
+export type DebouncedCall = { joined: string; dueAt?: number } | { created: Execution };
 
 /** A trailing debounced execution as it starts: the last call's inputs, and when it was due. */
 export interface DebouncedStart {
@@ -51,10 +54,10 @@ export class ExecutionDebounce {
   async call(payload: JobPayload, extras: RecordExtras, delayMs: number): Promise<DebouncedCall> {
     const key = this.keyOf(payload);
     if (!payload.debounce || key === undefined) throw new Error('the payload is not debounced');
-    const { mode } = payload.debounce;
+    const { mode, max_delay_ms: maxDelayMs } = payload.debounce;
     const now = this.clock();
     const fields = recordFields(payload, extras, now);
-    const [outcome, open] = await this.callScript(
+    const [outcome, open, due] = await this.callScript(
       [key, this.keys.execution(payload.execution_id)],
       [
         this.keys.homeRecords(payload.skill_id),
@@ -64,10 +67,13 @@ export class ExecutionDebounce {
         JSON.stringify(payload.inputs),
         payload.execution_id,
         now + delayMs,
+        maxDelayMs ?? '',
+        now,
         ...Object.entries(fields).flat(),
       ],
     );
-    if (outcome === 'joined') return { joined: open as string };
+    if (outcome === 'joined')
+      return { joined: open as string, ...(due === undefined ? {} : { dueAt: Number(due) }) };
     await this.index.add(payload.execution_id, payload.owner, now);
     return { created: toExecution(payload.execution_id, fields) as Execution };
   }
