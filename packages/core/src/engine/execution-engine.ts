@@ -27,8 +27,8 @@ export interface ExecutionEngineOptions {
   /** RETRY_BACKOFF_MS: a job's first retry delay, unless its skill says otherwise. */
   retryBackoffMs: number;
   /**
-   * ACK_REPLICAS and what its writes' own connection needs; none (a worker's composite steps):
-   * every write is answered once the master has it.
+   * ACK_REPLICAS and what its writes' own connection needs (a gateway's, a worker's); none: every
+   * write is answered, and every status told, once the master has it.
    */
   durability?: DurabilityOptions;
 }
@@ -43,8 +43,8 @@ export interface StepPlace {
 /**
  * An execution's life behind one door: where it is placed (its id), its launch (one, many, or
  * debounced), its cancel, a task's hand-in, and whether what is read of it may be told. Durability
- * (ACK_REPLICAS) lives here: each write is confirmed on the replicas before it resolves, each
- * status read past `accepted` before it is told, so that no caller confirms anything or chooses a
+ * (ACK_REPLICAS) lives here: each write a caller is answered for is confirmed on the replicas
+ * before it resolves, each status read past `accepted` before it is told, so that no caller confirms anything or chooses a
  * connection. What the engine leaves to BullMQ (the queues, their workers, retries and delays) and
  * to the store (each atomic transition) is said in docs/architecture.md.
  */
@@ -56,6 +56,8 @@ export class ExecutionEngine {
   /** Batches' vshards, in a turn of their own (see placeBatch). */
   private readonly batches: ExecutionIds;
   private readonly launcher: ExecutionLauncher;
+  /** A composite's steps' launcher: on the process's connection, never confirmed (see launch). */
+  private readonly steps: ExecutionLauncher;
   private readonly cancels: ExecutionCancels;
 
   constructor(private readonly options: ExecutionEngineOptions) {
@@ -72,6 +74,7 @@ export class ExecutionEngine {
       retryBackoffMs: options.retryBackoffMs,
       ack: durable.ack,
     });
+    this.steps = new ExecutionLauncher({ redis, store, queues, retryBackoffMs: options.retryBackoffMs });
     this.cancels = new ExecutionCancels({
       redis,
       keys,
@@ -131,9 +134,15 @@ export class ExecutionEngine {
     return { batchId: this.options.keys.shards.mintId(vshard), vshard };
   }
 
-  /** Starts an execution, answered once it holds (ExecutionLauncher.launch). */
+  /**
+   * Starts an execution, answered once it holds (ExecutionLauncher.launch). A composite's step is
+   * answered once the master has it, as the worker's own writes are, whatever ACK_REPLICAS says: no
+   * caller is told of it, and one a failover loses is found missing by its composite, which launches
+   * it again.
+   */
   launch(request: LaunchRequest): Promise<Execution> {
-    return this.launcher.launch(request);
+    const launcher = request.origin?.kind === 'step' ? this.steps : this.launcher;
+    return launcher.launch(request);
   }
 
   /** Starts many in one write and one round trip, each accepted or refused on its own. */
@@ -185,12 +194,13 @@ export class ExecutionEngine {
   }
 
   /**
-   * Whether executions as read may be told (a status, a listing's page, a batch's items): those
-   * `accepted` always (their launch was confirmed), any later status once what this process read is
-   * on the replicas (a worker writes it without waiting for them: one a failover undoes would be
-   * told, then undone); one confirmation covers them all. Never rejects.
+   * Whether executions as read may be told (a status, a listing's page, a batch's items, a
+   * webhook's payload, by the status its delivery keeps): those `accepted` always (their launch was
+   * confirmed), any later status once what this process read is on the replicas (a worker writes
+   * it without waiting for them: one a failover undoes would be told, then undone); one
+   * confirmation covers them all. Without ACK_REPLICAS, true at once (no round trip). Never rejects.
    */
-  async mayTell(...executions: Pick<Execution, 'status'>[]): Promise<boolean> {
+  async mayTell(...executions: { status: string }[]): Promise<boolean> {
     return executions.every(({ status }) => status === 'accepted') || this.durable.ack.confirmRead();
   }
 
