@@ -4,6 +4,7 @@ import { notReplicated } from '../errors/not-replicated';
 import type { QueueRegistry } from '../queue/queue-registry';
 import type { Execution } from '../schemas/execution';
 import type { ExecutionStore } from '../store/execution/execution-store';
+import type { ExecutionTransitions } from '../store/execution/execution-transitions';
 import type { TransitionCall } from '../store/execution/transition-script';
 import type { SlotHandover } from '../store/flow/slot-handover';
 import type { RedisKeys } from '../store/redis-keys';
@@ -33,6 +34,19 @@ export interface ExecutionEngineOptions {
   durability?: DurabilityOptions;
 }
 
+/**
+ * The status moves a process makes itself: a worker's as an attempt goes (progress, a retry, its
+ * end written as its job ends: `completeCall`/`failCall` then `send`), a sweep's or a stall's end
+ * (`fail`), and the end a task's hand-in writes (built here, sent by `handIn`). Each is one atomic
+ * write of the store's (ExecutionTransitions), sent on the process's connection and answered once
+ * the master has it: a status is confirmed on the replicas when it is read to be told (mayTell),
+ * not when it is written, which keeps every WAIT off an attempt's path. A cancel is `cancel`'s.
+ */
+export type StatusMoves = Pick<
+  ExecutionTransitions,
+  'progress' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
+>;
+
 /** Where a composite's step goes: its id, and whether it runs apart from its parent's job. */
 export interface StepPlace {
   executionId: string;
@@ -44,11 +58,14 @@ export interface StepPlace {
  * An execution's life behind one door: where it is placed (its id), its launch (one, many, or
  * debounced), its cancel, a task's hand-in, and whether what is read of it may be told. Durability
  * (ACK_REPLICAS) lives here: each write a caller is answered for is confirmed on the replicas
- * before it resolves, each status read past `accepted` before it is told, so that no caller confirms anything or chooses a
- * connection. What the engine leaves to BullMQ (the queues, their workers, retries and delays) and
- * to the store (each atomic transition) is said in docs/architecture.md.
+ * before it resolves, each status read past `accepted` before it is told, so that no caller
+ * confirms anything or chooses a connection. What the engine leaves to BullMQ (the queues, their
+ * workers, retries and delays) and to the store (each atomic transition, which `transitions`
+ * sends) is said in docs/architecture.md.
  */
 export class ExecutionEngine {
+  /** The status moves a process makes itself (the store's transitions: StatusMoves). */
+  readonly transitions: StatusMoves;
   private readonly durable: DurableWrites;
   private readonly ids: ExecutionIds;
   /** Schedules' vshards, in a turn of their own (see placeSchedule). */
@@ -62,6 +79,7 @@ export class ExecutionEngine {
 
   constructor(private readonly options: ExecutionEngineOptions) {
     const { redis, keys, store, queues, handover } = options;
+    this.transitions = store.transitions;
     this.durable = durableWrites(options.durability, { redis, store, queues, keys });
     this.ids = new ExecutionIds(keys.shards);
     this.schedules = new ExecutionIds(keys.shards);
