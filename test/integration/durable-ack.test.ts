@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WEBHOOK_QUEUE } from '@skillrun/core/data';
 import { RedisServerProcess } from '@skillrun/redis-server';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
@@ -16,6 +18,7 @@ import {
   startGateway,
   startWorker,
 } from '../support/service-process';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 // ACK_REPLICAS=1 against a real replica (redis-server --replicaof): a launch, a cancel and a task's
 // hand-in are answered once the replica holds them. With the replica paused (SIGSTOP: connected,
@@ -23,7 +26,8 @@ import {
 // nothing runs; a cancel or a hand-in 503 (it holds on the master: asked again once the replica is
 // back, the cancel answers the canceled execution, the hand-in that the task has ended); and an
 // execution's end, which the worker writes without waiting, is not told until the replica has it,
-// by GET status nor by a listing.
+// by GET status nor by a listing, nor by a webhook (the worker, with ACK_REPLICAS=1 too, puts its
+// delivery off until the replica has it).
 
 interface Refusal {
   error: { code: string; details?: { reason?: string; undone?: boolean } };
@@ -47,25 +51,33 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
   let worker: ServiceProcess;
   let client: Client;
   let admin: Redis;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'skillrun-durable-ack-'));
     master = await RedisServerProcess.start();
     replica = await RedisReplica.start(master.port, dir);
     admin = new Redis(master.url);
-    const env = { REDIS_URL: master.url };
+    receiver = await WebhookReceiver.start();
+    const env = {
+      REDIS_URL: master.url,
+      ACK_REPLICAS: '1',
+      ACK_TIMEOUT_MS: '300',
+      OUTBOUND_ALLOW: '127.0.0.1/32',
+    };
     worker = await startWorker({
       ...env,
       SKILLS_DIR: `${fixtureSkills}:${repoRoot}test/fixtures/task-skills`,
       WORKER_SKILLS: 'echo,sleepy,review_request',
+      WEBHOOK_BACKOFF_MS: '200',
     });
-    gateway = await startGateway({ ...env, ACK_REPLICAS: '1', ACK_TIMEOUT_MS: '300' });
+    gateway = await startGateway(env);
     client = new Client(gateway.url);
   });
 
   afterAll(async () => {
     replica?.resume();
-    await Promise.all([gateway?.process.stop(), worker?.stop()]);
+    await Promise.all([gateway?.process.stop(), worker?.stop(), receiver?.stop()]);
     admin?.disconnect();
     await replica?.stop();
     await master?.stop();
@@ -163,6 +175,46 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     expect(listed.body.executions).toContainEqual(
       expect.objectContaining({ execution_id: id, status: 'completed' }),
     );
+  });
+
+  it("sends an ended execution's webhook only once the replica has its end: put off while it is paused, without spending an attempt", async () => {
+    const accepted = await client.invoke(
+      'sleepy',
+      { ms: 1000 },
+      { webhook: { url: `${receiver.url}/hook` } },
+    );
+    expect(accepted.status).toBe(202);
+    const id = String(accepted.body.execution_id);
+    const webhook = accepted.body.webhook as { id: string; secret: string };
+    await receiver.trust(webhook.secret);
+    const receivedFor = async () =>
+      (await receiver.received()).filter((entry) => entry.body?.data?.execution_id === id && entry.verified);
+    const deliveries = new Queue(WEBHOOK_QUEUE, { connection: admin, prefix: '{skillrun}' });
+    await expect.poll(async () => (await client.status('sleepy', id)).status).toBe('running');
+    replica.pause();
+    try {
+      await expect
+        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
+        .toBe('completed');
+      await expect.poll(() => admin.lindex(`{skillrun}:deliveries:${webhook.id}`, 0)).toBeTruthy();
+      const deliveryId = String(await admin.lindex(`{skillrun}:deliveries:${webhook.id}`, 0));
+      // Taken by the sender and put off, then taken and put off again: never sent, no attempt spent.
+      await expect
+        .poll(async () => (await deliveries.getJob(deliveryId))?.attemptsStarted ?? 0, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(2);
+      expect(await receivedFor()).toEqual([]);
+      expect(await admin.hget(`{skillrun}:delivery:${deliveryId}`, 'state')).toBe('pending');
+      expect(await admin.llen(`{skillrun}:delivery:${deliveryId}:attempts`)).toBe(0);
+    } finally {
+      replica.resume();
+      await deliveries.close();
+    }
+    await expect.poll(receivedFor, { timeout: 10_000 }).toHaveLength(1);
+    const [delivery] = await receivedFor();
+    expect(delivery?.body).toMatchObject({
+      type: 'execution.ended',
+      data: { execution_id: id, status: 'completed' },
+    });
   });
 
   it("answers a task's hand-in 503 while the replica is paused; kept, it is not handed in twice", async () => {

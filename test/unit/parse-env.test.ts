@@ -85,6 +85,8 @@ describe('parseEnv', () => {
       RETRY_BACKOFF_MS: 1000,
       LOG_LEVEL: 'info',
       REDIS_LIVENESS_MS: 2000,
+      ACK_REPLICAS: 0,
+      ACK_TIMEOUT_MS: 500,
     });
     expect(configError(() => parseEnv(Common, { REDIS_URL: 'http://x:6379' })).message).toMatch(
       /REDIS_URL.*"http:\/\/x:6379"/,

@@ -128,19 +128,6 @@ export const GatewayConfigSchema = Type.Object({
     minimum: 50,
     description: 'How long a request waits on Redis before answering 503.',
   }),
-  ACK_REPLICAS: Type.Integer({
-    default: 0,
-    minimum: 0,
-    maximum: 16,
-    description:
-      'How many replicas must hold a launch, a cancel or a task hand-in before it is answered, and a status past accepted before it is told (Redis WAIT): set to every replica of the master (with Sentinels, every replica they know: /readyz fails its replicas check otherwise), a failover loses no execution answered 202 and undoes no status told; fewer is best effort, as a failover may promote a replica that did not confirm. Not confirmed within ACK_TIMEOUT_MS, the answer is 503 (a launch withdrawn). 0: answered once the master has it.',
-  }),
-  ACK_TIMEOUT_MS: Type.Integer({
-    default: 500,
-    minimum: 1,
-    maximum: 60_000,
-    description: 'With ACK_REPLICAS: how long a write waits for the replicas to confirm it before the 503.',
-  }),
   MAX_WAIT_SECONDS: Type.Integer({
     default: 30,
     minimum: 0,

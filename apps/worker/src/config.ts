@@ -177,7 +177,8 @@ export const WorkerConfigSchema = Type.Object({
   REDIS_TIMEOUT_MS: Type.Integer({
     default: 800,
     minimum: 50,
-    description: 'How long each /readyz check, and each read of Redis during a /metrics scrape, may take.',
+    description:
+      'How long each /readyz check, each read of Redis during a /metrics scrape, and each command that asks the replicas to confirm a status before its webhook is sent (with ACK_TIMEOUT_MS added: ACK_REPLICAS) may take.',
   }),
   HEARTBEAT_INTERVAL_MS: Type.Integer({
     default: 5000,

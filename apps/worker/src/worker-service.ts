@@ -90,6 +90,7 @@ export class WorkerService {
     await parts.metrics.queues.close();
     parts.metrics.redis.disconnect();
     await parts.shared.queues.close();
+    await parts.shared.engine.close();
     await parts.sandbox.close();
     parts.attempt.cancellations.close();
     await parts.skills.bundler.close();

@@ -2,6 +2,7 @@ import type { Logger, SkillSchemas } from '@skillrun/core';
 import {
   ConcurrencyGate,
   createRedis,
+  ExecutionEngine,
   ExecutionStore,
   QueueRegistry,
   RedisKeys,
@@ -42,6 +43,11 @@ export interface WorkerShared extends WorkerContext {
   /** Promotes the jobs of parked executions given their slots. */
   handover: SlotHandover;
   store: ExecutionStore;
+  /**
+   * Its composites' steps' places and launches, and whether a status may be told (a webhook's):
+   * confirmed on ACK_REPLICAS replicas on a connection of its own, closed by the service.
+   */
+  engine: ExecutionEngine;
   /** How much an attempt may stream (MAX_CHUNK_BYTES, MAX_STREAM_BYTES). */
   stream: StreamLimits;
 }
@@ -63,6 +69,23 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
     expired: (id) => handover.ended(id),
   });
+  const engine = new ExecutionEngine({
+    redis,
+    keys,
+    store,
+    queues,
+    handover,
+    retryBackoffMs: config.RETRY_BACKOFF_MS,
+    durability: {
+      replicas: config.ACK_REPLICAS,
+      timeoutMs: config.ACK_TIMEOUT_MS,
+      target: config.redisTarget,
+      commandTimeoutMs: config.REDIS_TIMEOUT_MS,
+      liveness,
+      telemetry: queueTelemetry(),
+      ttlSeconds: config.EXECUTION_TTL_SECONDS,
+    },
+  });
   return {
     ...context,
     liveness,
@@ -74,6 +97,7 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
     gate,
     handover,
     store,
+    engine,
     stream: { maxChunkBytes: config.MAX_CHUNK_BYTES, maxStreamBytes: config.MAX_STREAM_BYTES },
   };
 }

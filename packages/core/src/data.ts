@@ -20,6 +20,7 @@ export {
   type ReplicaAckOptions,
   type RunIds,
   runExecutionId,
+  type StatusMoves,
   type StepPlace,
 } from './engine';
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';

@@ -22,8 +22,8 @@ import { taskView } from './task-view';
 export interface TaskDeskDeps {
   store: ExecutionStore;
   tasks: TaskStore;
-  /** What hands a task in, confirmed on the replicas (ACK_REPLICAS). */
-  engine: Pick<ExecutionEngine, 'handIn'>;
+  /** What hands a task in, confirmed on the replicas (ACK_REPLICAS), and builds the end it writes. */
+  engine: Pick<ExecutionEngine, 'handIn' | 'transitions'>;
   registry: SkillRegistry;
   schemas: SkillSchemas;
   identities: Identities;
@@ -139,7 +139,7 @@ export class TaskDesk {
     hand: Hand,
     outcome: { output: unknown } | { reason: string },
   ): Promise<Execution> {
-    const { store } = this.deps;
+    const { store, engine } = this.deps;
     const by = 'principal' in hand ? hand.principal.callerId : `link:${hand.link.tokenId}`;
     const outputJson = 'output' in outcome ? this.checkedOutput(definition, outcome.output) : undefined;
     const end = {
@@ -148,11 +148,11 @@ export class TaskDesk {
       workerId: by,
     };
     const id = execution.execution_id;
-    const written = await this.deps.engine.handIn(
+    const written = await engine.handIn(
       execution,
       outputJson !== undefined
-        ? store.transitions.completeCall(id, outputJson, end)
-        : store.transitions.failCall(
+        ? engine.transitions.completeCall(id, outputJson, end)
+        : engine.transitions.failCall(
             id,
             'failed',
             declined(by, 'reason' in outcome ? outcome.reason : ''),

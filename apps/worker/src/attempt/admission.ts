@@ -7,7 +7,7 @@ import {
   type TerminalStatus,
   toErrorBody,
 } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { SkillBody } from '../bodies/skill-body';
 import type { FlowControl } from '../flow/flow-control';
@@ -17,6 +17,8 @@ import { AttemptLog } from './attempt-log';
 
 export interface AdmissionDeps {
   store: ExecutionStore;
+  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
+  engine: Pick<ExecutionEngine, 'transitions'>;
   logger: Logger;
   /** The body that runs each kind of skill. */
   bodies: Record<SkillKind, SkillBody>;
@@ -129,7 +131,7 @@ export class Admission {
       );
       const executionId = typeof job.data?.execution_id === 'string' ? job.data.execution_id : undefined;
       if (executionId) {
-        void this.deps.store.transitions
+        void this.deps.engine.transitions
           .fail(executionId, 'failed', toErrorBody(error, 'INVALID_INPUT'))
           .catch(() => {});
       }

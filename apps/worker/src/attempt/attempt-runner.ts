@@ -1,5 +1,5 @@
 import { type Logger, type SkillKind, type SkillSchemas, toErrorBody } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import type { Attempt, BodyOutcome, SkillBody } from '../bodies/skill-body';
 import type { FlowControl } from '../flow/flow-control';
@@ -21,6 +21,8 @@ export interface AttemptRunnerDeps {
   /** Where a running attempt learns that its execution was canceled. */
   cancellations: Cancellations;
   store: ExecutionStore;
+  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
+  engine: Pick<ExecutionEngine, 'transitions'>;
   schemas: SkillSchemas;
   logger: Logger;
   retryBackoffMs: number;

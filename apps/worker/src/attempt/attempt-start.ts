@@ -1,5 +1,11 @@
 import type { JobPayload, Logger } from '@skillrun/core';
-import { type ExecutionStore, isPastQueueTimeout, jobDueAt, neverStartedError } from '@skillrun/core/data';
+import {
+  type ExecutionEngine,
+  type ExecutionStore,
+  isPastQueueTimeout,
+  jobDueAt,
+  neverStartedError,
+} from '@skillrun/core/data';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { SkillBody } from '../bodies/skill-body';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
@@ -9,6 +15,8 @@ import { ProgressReporter } from './progress-reporter';
 
 export interface AttemptStartDeps {
   store: ExecutionStore;
+  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
+  engine: Pick<ExecutionEngine, 'transitions'>;
   metrics: WorkerMetrics;
   /** How often a running skill's progress is written to its record, at most. */
   progressIntervalMs: number;
@@ -61,7 +69,7 @@ export class AttemptStart {
     const waitedMs = Math.max(0, startedAt - dueAt);
     if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, waitedMs / 1000);
     const progress = new ProgressReporter(
-      (value) => this.deps.store.transitions.progress(payload.execution_id, value),
+      (value) => this.deps.engine.transitions.progress(payload.execution_id, value),
       this.deps.progressIntervalMs,
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
@@ -95,7 +103,7 @@ export class AttemptStart {
     logger: Logger,
   ): Promise<never> {
     const error = neverStartedError(dueAt, payload.queue_timeout_ms ?? 0, now);
-    if ((await this.deps.store.transitions.fail(payload.execution_id, 'timeout', error)) === 'applied') {
+    if ((await this.deps.engine.transitions.fail(payload.execution_id, 'timeout', error)) === 'applied') {
       this.deps.metrics.executionEnded(payload.skill_id, 'timeout', undefined);
     }
     logger.warn({ error }, 'execution never started: past its queue timeout');

@@ -18,8 +18,8 @@ export function buildAttempt(
   shared: WorkerShared,
   { bodies, flow }: { bodies: Bodies; flow: FlowPart },
 ): AttemptPart {
-  const { config, logger, metrics, redis, keys, store, schemas, stream } = shared;
-  const outcomes = new PendingOutcomes((call) => store.transitions.send(call));
+  const { config, logger, metrics, redis, keys, store, engine, schemas, stream } = shared;
+  const outcomes = new PendingOutcomes((call) => engine.transitions.send(call));
   const cancellations = new Cancellations({
     subscriber: redis.duplicate(),
     channel: keys.canceled(),
@@ -29,6 +29,7 @@ export function buildAttempt(
     outcomes,
     cancellations,
     store,
+    engine,
     schemas,
     logger,
     retryBackoffMs: config.RETRY_BACKOFF_MS,

@@ -1,5 +1,5 @@
 import { type ErrorBody, isRetryable, SkillError, type TerminalStatus } from '@skillrun/core';
-import type { AttemptEnd, ExecutionStore, TransitionCall } from '@skillrun/core/data';
+import type { AttemptEnd, ExecutionEngine, ExecutionStore, TransitionCall } from '@skillrun/core/data';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { BodyOutcome } from '../bodies/skill-body';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
@@ -11,6 +11,8 @@ export interface SettlementDeps {
   /** Holds an attempt's outcome until its job ends, and writes it then. */
   outcomes: PendingOutcomes;
   store: ExecutionStore;
+  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
+  engine: Pick<ExecutionEngine, 'transitions'>;
   metrics: WorkerMetrics;
   retryBackoffMs: number;
   /** This process' WORKER_ID, recorded with each outcome. */
@@ -45,7 +47,7 @@ export class Settlement {
     if ('waiting' in outcome) return this.park(job, token, started, outcome);
     if (outcome.ok) {
       this.ended(job, started, 'completed', (end) =>
-        this.deps.store.transitions.completeCall(payload.execution_id, outcome.json, end),
+        this.deps.engine.transitions.completeCall(payload.execution_id, outcome.json, end),
       );
       return;
     }
@@ -86,13 +88,13 @@ export class Settlement {
     if (willRetry) {
       started.progress.finish();
       if (status === 'timeout') this.deps.metrics.attemptTimedOut(payload.skill_id);
-      void this.deps.store.transitions
+      void this.deps.engine.transitions
         .retrying(payload.execution_id, number, startedAt, error, this.deps.workerId)
         .catch(() => {});
       throw new Error(error.message);
     }
     this.ended(job, started, status, (end) =>
-      this.deps.store.transitions.failCall(payload.execution_id, status, error, end),
+      this.deps.engine.transitions.failCall(payload.execution_id, status, error, end),
     );
     throw new UnrecoverableError(error.message);
   }

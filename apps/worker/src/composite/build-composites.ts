@@ -20,6 +20,7 @@ export function buildComposites({
   redis,
   keys,
   store,
+  engine,
   queues,
 }: WorkerShared): CompositesPart {
   const waiting = new WaitingComposites(redis, keys);
@@ -29,6 +30,7 @@ export function buildComposites({
     sweeper: new DeadlineSweeper({
       waiting,
       store,
+      engine,
       queues,
       logger,
       intervalMs: config.COMPOSITE_SWEEP_INTERVAL_MS,

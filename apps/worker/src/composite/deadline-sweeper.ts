@@ -1,11 +1,13 @@
 import { type Execution, type Logger, SkillError } from '@skillrun/core';
-import type { ExecutionStore, QueueRegistry } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore, QueueRegistry } from '@skillrun/core/data';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { WaitingComposites } from './waiting-composites';
 
 export interface DeadlineSweeperDeps {
   waiting: WaitingComposites;
   store: ExecutionStore;
+  /** Where the timeouts go (ExecutionEngine.transitions). */
+  engine: Pick<ExecutionEngine, 'transitions'>;
   queues: QueueRegistry;
   logger: Logger;
   intervalMs: number;
@@ -65,13 +67,13 @@ export class DeadlineSweeper {
   }
 
   private async timeOutComposite(executionId: string): Promise<void> {
-    const { store, logger, metrics } = this.deps;
+    const { store, engine, logger, metrics } = this.deps;
     const error = new SkillError(
       'EXECUTION_TIMEOUT',
       'Composite execution reached its deadline while waiting for a step',
       { recoverable: false },
     ).toBody();
-    if ((await store.transitions.fail(executionId, 'timeout', error)) !== 'applied') return;
+    if ((await engine.transitions.fail(executionId, 'timeout', error)) !== 'applied') return;
     const composite = await store.records.get(executionId);
     logger.warn(
       { execution_id: executionId, skill_id: composite?.skill_id, trace_id: composite?.trace_id },
@@ -92,7 +94,7 @@ export class DeadlineSweeper {
    * and times out by itself); answers them.
    */
   private async timeOutUnstartedSteps(executionId: string): Promise<Execution[]> {
-    const { store, metrics } = this.deps;
+    const { store, engine, metrics } = this.deps;
     const stepError = new SkillError(
       'EXECUTION_TIMEOUT',
       'Skill execution reached the deadline of the composite execution that called it',
@@ -103,7 +105,7 @@ export class DeadlineSweeper {
       if (!('execution_id' in entry)) continue;
       const step = await store.records.get(entry.execution_id);
       if (step?.status !== 'accepted') continue;
-      if ((await store.transitions.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
+      if ((await engine.transitions.fail(entry.execution_id, 'timeout', stepError)) === 'applied') {
         metrics.executionEnded(step.skill_id, 'timeout');
       }
       unstarted.push(step);

@@ -70,7 +70,7 @@ interface FlowOptions {
  * ends, before its job is.
  */
 function consume(
-  { config, logger, metrics, running, redis: connection, liveness, store, keys }: WorkerShared,
+  { config, logger, metrics, running, redis: connection, liveness, store, engine, keys }: WorkerShared,
   { attempt: { runner, outcomes }, flow: { slots } }: ConsumersNeeds,
   queueOf: (lane: SlotLane) => string,
   skillOf: (job: Job) => Promise<LoadedSkill>,
@@ -91,7 +91,7 @@ function consume(
       // The store and the consumers share one connection (`connection`): the outcome is run first.
       settle: (job) => outcomes.write(String(job.id)),
       givenUp: (job) =>
-        void recordStalledFailure(job, { store, metrics, logger })
+        void recordStalledFailure(job, { store, engine, metrics, logger })
           .then(() => released?.(job))
           .catch(() => {}),
       ...(released ? { ended: (job: Job) => void released(job).catch(() => {}) } : {}),
@@ -132,7 +132,7 @@ function consumeRemote(shared: WorkerShared, needs: ConsumersNeeds, remote: Remo
         { recoverable: false },
       );
       if (typeof data.execution_id === 'string') {
-        await shared.store.transitions.fail(data.execution_id, 'failed', error.toBody()).catch(() => {});
+        await shared.engine.transitions.fail(data.execution_id, 'failed', error.toBody()).catch(() => {});
       }
       throw new UnrecoverableError(error.message);
     },

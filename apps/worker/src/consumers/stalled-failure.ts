@@ -1,5 +1,5 @@
 import { type Logger, SkillError } from '@skillrun/core';
-import type { ExecutionStore } from '@skillrun/core/data';
+import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 
@@ -10,7 +10,17 @@ import type { WorkerMetrics } from '../metrics/worker-metrics';
  */
 export async function recordStalledFailure(
   job: Job,
-  { store, metrics, logger }: { store: ExecutionStore; metrics: WorkerMetrics; logger: Logger },
+  {
+    store,
+    engine,
+    metrics,
+    logger,
+  }: {
+    store: ExecutionStore;
+    engine: Pick<ExecutionEngine, 'transitions'>;
+    metrics: WorkerMetrics;
+    logger: Logger;
+  },
 ): Promise<void> {
   if (!job.deferredFailure) return;
   const { execution_id, skill_id, trace_id } = job.data as Record<string, unknown>;
@@ -23,7 +33,7 @@ export async function recordStalledFailure(
   // BullMQ counts the fetch that gives the job up as a start: it ran one time fewer.
   const end = { attempt: Math.max(1, job.attemptsStarted - 1), startedAt: job.processedOn ?? Date.now() };
   if (
-    (await store.transitions.fail(execution_id, 'failed', error, end)) === 'applied' &&
+    (await engine.transitions.fail(execution_id, 'failed', error, end)) === 'applied' &&
     typeof skill_id === 'string'
   ) {
     const startedAt = (await store.records.get(execution_id))?.timestamps.started_at;

@@ -27,6 +27,7 @@ export function buildWebhooks({
   keys,
   store,
   queues,
+  engine,
 }: WorkerShared): WebhookParts {
   const webhooks = new WebhookStore(redis, keys, config.EXECUTION_TTL_SECONDS);
   const deliveries = new WebhookDeliveries(redis, keys);
@@ -36,8 +37,15 @@ export function buildWebhooks({
     // What a receiver answers is not read: a little of it is enough to finish the exchange.
     maxResponseBytes: 64 * 1024,
   });
-  const sender = new WebhookSender({ deliveries, webhooks, http, logger });
-  const worker = new Worker(WEBHOOK_QUEUE, (job) => sender.deliver(job), {
+  const sender = new WebhookSender({
+    deliveries,
+    webhooks,
+    http,
+    engine,
+    withheldMs: config.WEBHOOK_BACKOFF_MS,
+    logger,
+  });
+  const worker = new Worker(WEBHOOK_QUEUE, (job, token) => sender.deliver(job, token), {
     connection: redis,
     prefix: config.KEY_PREFIX,
     concurrency: config.WEBHOOK_CONCURRENCY,

@@ -1,7 +1,7 @@
 import { type DeliveryState, type Logger, type OutboundHttp, OutboundRefusal } from '@skillrun/core';
 import { taskPushHeaders } from '@skillrun/core/a2a';
-import type { DeliveryJob, WebhookDeliveries, WebhookStore } from '@skillrun/core/data';
-import { type Job, UnrecoverableError } from 'bullmq';
+import type { DeliveryJob, ExecutionEngine, WebhookDeliveries, WebhookStore } from '@skillrun/core/data';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 
 export interface WebhookSenderDeps {
@@ -9,6 +9,10 @@ export interface WebhookSenderDeps {
   webhooks: WebhookStore;
   /** SSRF-safe and bounded in time and size (OUTBOUND_ALLOW, WEBHOOK_TIMEOUT_MS). */
   http: OutboundHttp;
+  /** Whether the status a delivery tells is on the replicas (ACK_REPLICAS), so that it may be sent. */
+  engine: Pick<ExecutionEngine, 'mayTell'>;
+  /** How long a delivery the replicas have not confirmed yet waits before it is asked again (WEBHOOK_BACKOFF_MS). */
+  withheldMs: number;
   logger: Logger;
   clock?: () => number;
 }
@@ -27,7 +31,9 @@ interface Outcome {
  * per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 of
  * `id.timestamp.payload` with the webhook's secret, by the `standardwebhooks` library). A 2xx
  * delivers it; anything else is recorded and thrown, for BullMQ to retry with backoff until the
- * job's attempts are spent, when the delivery is marked failed.
+ * job's attempts are spent, when the delivery is marked failed. A status the replicas have not
+ * confirmed yet (ACK_REPLICAS: a failover could undo it) is not sent: its delivery waits and is
+ * asked again, without spending an attempt, for as long as it takes.
  */
 export class WebhookSender {
   private readonly clock: () => number;
@@ -36,11 +42,12 @@ export class WebhookSender {
     this.clock = deps.clock ?? Date.now;
   }
 
-  async deliver(job: Job<DeliveryJob>): Promise<void> {
+  async deliver(job: Job<DeliveryJob>, token: string | undefined): Promise<void> {
     const id = job.data.delivery_id;
     const found = await this.deps.deliveries.get(id);
     // Past its retention: there is nothing left to send.
     if (!found) return;
+    if (!(await this.deps.engine.mayTell(found.delivery))) await this.withhold(job, token);
     const startedAt = this.clock();
     const outcome = await this.attempt(id, found.delivery.webhook_id, found.payload, found.contentType);
     const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
@@ -63,6 +70,19 @@ export class WebhookSender {
       'webhook not delivered',
     );
     throw outcome.final ? new UnrecoverableError(reason) : new Error(reason);
+  }
+
+  /**
+   * Puts a delivery off for `withheldMs` (BullMQ's delay, which spends no attempt: the receiver
+   * was not asked), its state left pending.
+   */
+  private async withhold(job: Job<DeliveryJob>, token: string | undefined): Promise<never> {
+    this.deps.logger.debug(
+      { delivery: job.data.delivery_id },
+      'webhook put off: its status is not on the replicas yet',
+    );
+    await job.moveToDelayed(this.clock() + this.deps.withheldMs, token);
+    throw new DelayedError();
   }
 
   private async attempt(

@@ -54,6 +54,20 @@ export const CommonConfig = {
     description:
       'How many Redis Cluster masters new executions are spread over (docs/design/sharding.md); above 1 it needs a braced KEY_PREFIX and a cluster or a single Redis, not Sentinels. Above 1, a gated (concurrency) or debounced skill runs on one shard, its home, chosen from its id; a schedule keeps a shard for its runs; the items of a batch take its shard (a spread batch refuses a gated or debounced item whose home is another); the steps of a composite take its shard. Ids made at 1 keep resolving after a change.',
   }),
+  ACK_REPLICAS: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 16,
+    description:
+      "How many replicas must hold a launch, a cancel or a task hand-in before a gateway answers it, and a status past accepted before it is told (Redis WAIT): by a gateway's reads, and by a worker's webhooks (one not confirmed is sent later, after WEBHOOK_BACKOFF_MS, without spending an attempt). Set it alike on gateways and workers, to every replica of the master (with Sentinels, every replica they know: a gateway's /readyz fails its replicas check otherwise): a failover then loses no execution answered 202 and undoes no status told; fewer is best effort, as a failover may promote a replica that did not confirm. Not confirmed within ACK_TIMEOUT_MS, a gateway answers 503 (a launch withdrawn). 0: answered and told once the master has it.",
+  }),
+  ACK_TIMEOUT_MS: Type.Integer({
+    default: 500,
+    minimum: 1,
+    maximum: 60_000,
+    description:
+      'With ACK_REPLICAS: how long a write, or a status about to be told, waits for the replicas to confirm it before the 503 (or the webhook put off).',
+  }),
   EXECUTION_TTL_SECONDS: Type.Integer({
     default: 86_400,
     minimum: 60,

@@ -4,6 +4,7 @@ import { notReplicated } from '../errors/not-replicated';
 import type { QueueRegistry } from '../queue/queue-registry';
 import type { Execution } from '../schemas/execution';
 import type { ExecutionStore } from '../store/execution/execution-store';
+import type { ExecutionTransitions } from '../store/execution/execution-transitions';
 import type { TransitionCall } from '../store/execution/transition-script';
 import type { SlotHandover } from '../store/flow/slot-handover';
 import type { RedisKeys } from '../store/redis-keys';
@@ -27,11 +28,24 @@ export interface ExecutionEngineOptions {
   /** RETRY_BACKOFF_MS: a job's first retry delay, unless its skill says otherwise. */
   retryBackoffMs: number;
   /**
-   * ACK_REPLICAS and what its writes' own connection needs; none (a worker's composite steps):
-   * every write is answered once the master has it.
+   * ACK_REPLICAS and what its writes' own connection needs (a gateway's, a worker's); none: every
+   * write is answered, and every status told, once the master has it.
    */
   durability?: DurabilityOptions;
 }
+
+/**
+ * The status moves a process makes itself: a worker's as an attempt goes (progress, a retry, its
+ * end written as its job ends: `completeCall`/`failCall` then `send`), a sweep's or a stall's end
+ * (`fail`), and the end a task's hand-in writes (built here, sent by `handIn`). Each is one atomic
+ * write of the store's (ExecutionTransitions), sent on the process's connection and answered once
+ * the master has it: a status is confirmed on the replicas when it is read to be told (mayTell),
+ * not when it is written, which keeps every WAIT off an attempt's path. A cancel is `cancel`'s.
+ */
+export type StatusMoves = Pick<
+  ExecutionTransitions,
+  'progress' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
+>;
 
 /** Where a composite's step goes: its id, and whether it runs apart from its parent's job. */
 export interface StepPlace {
@@ -43,12 +57,15 @@ export interface StepPlace {
 /**
  * An execution's life behind one door: where it is placed (its id), its launch (one, many, or
  * debounced), its cancel, a task's hand-in, and whether what is read of it may be told. Durability
- * (ACK_REPLICAS) lives here: each write is confirmed on the replicas before it resolves, each
- * status read past `accepted` before it is told, so that no caller confirms anything or chooses a
- * connection. What the engine leaves to BullMQ (the queues, their workers, retries and delays) and
- * to the store (each atomic transition) is said in docs/architecture.md.
+ * (ACK_REPLICAS) lives here: each write a caller is answered for is confirmed on the replicas
+ * before it resolves, each status read past `accepted` before it is told, so that no caller
+ * confirms anything or chooses a connection. What the engine leaves to BullMQ (the queues, their
+ * workers, retries and delays) and to the store (each atomic transition, which `transitions`
+ * sends) is said in docs/architecture.md.
  */
 export class ExecutionEngine {
+  /** The status moves a process makes itself (the store's transitions: StatusMoves). */
+  readonly transitions: StatusMoves;
   private readonly durable: DurableWrites;
   private readonly ids: ExecutionIds;
   /** Schedules' vshards, in a turn of their own (see placeSchedule). */
@@ -56,10 +73,13 @@ export class ExecutionEngine {
   /** Batches' vshards, in a turn of their own (see placeBatch). */
   private readonly batches: ExecutionIds;
   private readonly launcher: ExecutionLauncher;
+  /** A composite's steps' launcher: on the process's connection, never confirmed (see launch). */
+  private readonly steps: ExecutionLauncher;
   private readonly cancels: ExecutionCancels;
 
   constructor(private readonly options: ExecutionEngineOptions) {
     const { redis, keys, store, queues, handover } = options;
+    this.transitions = store.transitions;
     this.durable = durableWrites(options.durability, { redis, store, queues, keys });
     this.ids = new ExecutionIds(keys.shards);
     this.schedules = new ExecutionIds(keys.shards);
@@ -72,6 +92,7 @@ export class ExecutionEngine {
       retryBackoffMs: options.retryBackoffMs,
       ack: durable.ack,
     });
+    this.steps = new ExecutionLauncher({ redis, store, queues, retryBackoffMs: options.retryBackoffMs });
     this.cancels = new ExecutionCancels({
       redis,
       keys,
@@ -131,9 +152,15 @@ export class ExecutionEngine {
     return { batchId: this.options.keys.shards.mintId(vshard), vshard };
   }
 
-  /** Starts an execution, answered once it holds (ExecutionLauncher.launch). */
+  /**
+   * Starts an execution, answered once it holds (ExecutionLauncher.launch). A composite's step is
+   * answered once the master has it, as the worker's own writes are, whatever ACK_REPLICAS says: no
+   * caller is told of it, and one a failover loses is found missing by its composite, which launches
+   * it again.
+   */
   launch(request: LaunchRequest): Promise<Execution> {
-    return this.launcher.launch(request);
+    const launcher = request.origin?.kind === 'step' ? this.steps : this.launcher;
+    return launcher.launch(request);
   }
 
   /** Starts many in one write and one round trip, each accepted or refused on its own. */
@@ -185,12 +212,13 @@ export class ExecutionEngine {
   }
 
   /**
-   * Whether executions as read may be told (a status, a listing's page, a batch's items): those
-   * `accepted` always (their launch was confirmed), any later status once what this process read is
-   * on the replicas (a worker writes it without waiting for them: one a failover undoes would be
-   * told, then undone); one confirmation covers them all. Never rejects.
+   * Whether executions as read may be told (a status, a listing's page, a batch's items, a
+   * webhook's payload, by the status its delivery keeps): those `accepted` always (their launch was
+   * confirmed), any later status once what this process read is on the replicas (a worker writes
+   * it without waiting for them: one a failover undoes would be told, then undone); one
+   * confirmation covers them all. Without ACK_REPLICAS, true at once (no round trip). Never rejects.
    */
-  async mayTell(...executions: Pick<Execution, 'status'>[]): Promise<boolean> {
+  async mayTell(...executions: { status: string }[]): Promise<boolean> {
     return executions.every(({ status }) => status === 'accepted') || this.durable.ack.confirmRead();
   }
 

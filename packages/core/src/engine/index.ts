@@ -1,5 +1,10 @@
 export type { DurabilityOptions } from './durable-writes';
-export { ExecutionEngine, type ExecutionEngineOptions, type StepPlace } from './execution-engine';
+export {
+  ExecutionEngine,
+  type ExecutionEngineOptions,
+  type StatusMoves,
+  type StepPlace,
+} from './execution-engine';
 export { ExecutionIds } from './execution-ids';
 export { ExecutionLauncher } from './execution-launcher';
 export { type PlacementNeeds, placeExecution } from './execution-placement';
