@@ -72,6 +72,48 @@ describe('skillrun schedules, against a real service', () => {
     expect(gone.stderr).toContain('SCHEDULE_NOT_FOUND');
   });
 
+  it('backfills a past window of a paused schedule: each due time once, then none again', async () => {
+    const created = await skillrun([
+      'schedules',
+      'create',
+      'echo',
+      'text=late',
+      '--cron',
+      '*/10 * * * *',
+      '--paused',
+    ]);
+    expectCode(created, 0);
+    const id = created.stdout.trim();
+    const now = Date.now();
+    const from = new Date(Math.floor(now / 600_000) * 600_000 - 1_200_000).toISOString();
+    const first = await skillrun(['schedules', 'backfill', id, '--from', from]);
+    expectCode(first, 0);
+    const queued = first.stdout.trim().split('\n');
+    expect(queued.length).toBeGreaterThanOrEqual(2);
+    expect(queued.every((line) => / queued$/.test(line))).toBe(true);
+    await expect
+      .poll(async () => {
+        const runs = await skillrun(['executions', '--schedule', id, '--json']);
+        return (JSON.parse(runs.stdout) as { executions: unknown[] }).executions.length;
+      })
+      .toBe(queued.length);
+    const again = await skillrun(['schedules', 'backfill', id, '--from', from, '--json']);
+    expectCode(again, 0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ schedule_id: id, queued: [] });
+    const future = await skillrun([
+      'schedules',
+      'backfill',
+      id,
+      '--from',
+      from,
+      '--to',
+      '2999-01-01T00:00:00Z',
+    ]);
+    expectCode(future, 2);
+    expect(future.stderr).toContain('PARAM_OUT_OF_RANGE');
+    expectCode(await skillrun(['schedules', 'delete', id]), 0);
+  });
+
   it('exits 2 without exactly one of --cron and --every, or with a bad duration; the service refuses a bad cron', async () => {
     expectCode(await skillrun(['schedules', 'create', 'echo', 'text=x']), 2);
     expectCode(await skillrun(['schedules', 'create', 'echo', 'text=x', '--every', 'often']), 2);

@@ -332,6 +332,74 @@ describe('schedules', () => {
     });
   });
 
+  it('backfills a past window: each due time without a run runs once, a paused schedule’s too', async () => {
+    const me = await newCaller();
+    const schedule = await created(me.headers, {
+      skill_id: 'echo',
+      cron: '0 * * * *',
+      inputs: { text: 'backfilled' },
+      paused: true,
+    });
+    const hour = 3_600_000;
+    const now = Date.now();
+    const from = Math.floor(now / hour) * hour - 3 * hour;
+    const expected = [0, 1, 2, 3].map((k) => from + k * hour).filter((at) => at < now);
+    const window = { from: new Date(from).toISOString(), to: new Date(now).toISOString() };
+    const backfill = (body: Record<string, unknown>, headers = me.headers) =>
+      client.requestAvailable<Record<string, unknown>>(`/schedules/${schedule.schedule_id}/backfill`, {
+        json: body,
+        headers,
+      });
+    const answer = await backfill(window);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    const iso = expected.map((at) => new Date(at).toISOString());
+    expect(answer.body).toEqual({
+      schedule_id: schedule.schedule_id,
+      ...window,
+      queued: iso,
+      already_run: [],
+    });
+
+    const runs = await runsUntil(
+      schedule.schedule_id,
+      me.headers,
+      (found) => launched(found).length === iso.length,
+    );
+    expect(runs.map((run) => run.due_at).sort()).toEqual(iso);
+    for (const run of runs) {
+      const { final } = await client.waitForEnd('echo', String(run.execution_id), 20_000, me.headers);
+      expect(final).toMatchObject({ status: 'completed', schedule_id: schedule.schedule_id });
+    }
+    // Asked again, nothing runs twice.
+    const again = await backfill(window);
+    expect(again.body).toMatchObject({ queued: [], already_run: iso });
+    expect((await executionsOf(schedule.schedule_id, me.headers)).length).toBe(iso.length);
+
+    const refused = async (body: Record<string, unknown>, status: number, code: string, path?: string) => {
+      const bad = await backfill(body);
+      expect(bad.status, JSON.stringify(bad.body)).toBe(status);
+      expect(bad.body).toMatchObject({ error: { code } });
+      if (path) expect((bad.body as Envelope).error.details?.map((detail) => detail.path)).toContain(path);
+    };
+    await refused({ ...window, to: new Date(now + hour).toISOString() }, 400, 'PARAM_OUT_OF_RANGE', '/to');
+    await refused({ from: window.to, to: window.from }, 400, 'PARAM_OUT_OF_RANGE', '/to');
+    await refused(
+      { from: new Date(now - 200 * 24 * hour).toISOString(), to: window.to },
+      400,
+      'PARAM_OUT_OF_RANGE',
+      '/from',
+    );
+    await refused({ ...window, overlap: 'skip' }, 400, 'INVALID_INPUT');
+    await refused({ from: 'yesterday', to: window.to }, 400, 'INVALID_INPUT');
+    const stranger = await newCaller();
+    const other = await backfill(window, stranger.headers);
+    expect(other.status).toBe(404);
+    await client.requestAvailable(`/schedules/${schedule.schedule_id}`, {
+      method: 'DELETE',
+      headers: me.headers,
+    });
+  });
+
   it('refuses a bad cron, time zone or interval, inputs, and a schedule past MAX_SCHEDULES_PER_CALLER, with the envelope', async () => {
     const me = await newCaller();
     const base = { skill_id: 'echo', inputs: { text: 'x' } };

@@ -34,6 +34,8 @@ export {
   type NewSchedule,
   type ParameterDefinition,
   type Schedule,
+  type ScheduleBackfill,
+  type ScheduleBackfillAccepted,
   type ScheduleChange,
   type ScheduleContext,
   type SchedulePage,

@@ -339,6 +339,21 @@ export interface ScheduleChange
   paused?: boolean;
 }
 
+/** skillrun's POST /schedules/{id}/backfill: a past window (RFC 3339; `to` not after now). */
+export interface ScheduleBackfill {
+  from: string;
+  to: string;
+}
+
+/** Its answer: the window's due times queued to run now, each once, and those that had run. */
+export interface ScheduleBackfillAccepted {
+  schedule_id: string;
+  from: string;
+  to: string;
+  queued: string[];
+  already_run: string[];
+}
+
 /** What one due time of a schedule came to. */
 export interface ScheduleRun {
   due_at: string;

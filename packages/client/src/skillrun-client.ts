@@ -25,6 +25,8 @@ import type {
   InvocationAccepted,
   NewSchedule,
   Schedule,
+  ScheduleBackfill,
+  ScheduleBackfillAccepted,
   ScheduleChange,
   SchedulePage,
   ScheduleQuery,
@@ -358,6 +360,21 @@ export class SkillrunClient {
   ): Promise<Schedule> {
     const url = scheduleUrl(this.service.baseUrl(), scheduleId);
     return scheduleOf(url, await this.service.send<Schedule>('PATCH', url, change, options.signal));
+  }
+
+  /**
+   * skillrun's POST /schedules/{id}/backfill: each due time of a past window that has no run runs
+   * now, once (asked again, a due time that has run is not run again).
+   */
+  async backfillSchedule(
+    scheduleId: string,
+    window: ScheduleBackfill,
+    options: CallOptions = {},
+  ): Promise<ScheduleBackfillAccepted> {
+    const url = `${scheduleUrl(this.service.baseUrl(), scheduleId)}/backfill`;
+    const answer = await this.service.send<ScheduleBackfillAccepted>('POST', url, window, options.signal);
+    if (!Array.isArray(answer?.queued)) throw unexpectedResponse(url, answer);
+    return answer;
   }
 
   /** skillrun's DELETE /schedules/{id}: nothing more runs of it (its executions stay). */

@@ -89,6 +89,8 @@ export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
 export {
   NewSchedule,
   Schedule,
+  ScheduleBackfill,
+  ScheduleBackfillAccepted,
   ScheduleChange,
   ScheduleId,
   ScheduleListPage,

@@ -201,6 +201,27 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
 
   withServiceOptions(
     schedules
+      .command('backfill')
+      .summary("run a past window's due times now, each once")
+      .argument('<schedule>', 'the schedule id')
+      .requiredOption('--from <time>', "the window's start, RFC 3339 (included)")
+      .option('--to <time>', 'its end, RFC 3339 (excluded; default now)'),
+  ).action(async (id: string, flags: { from: string; to?: string }, command: Command) => {
+    const settings = settingsOf(command, context);
+    const to = flags.to ?? new Date().toISOString();
+    const answer = await context.client(settings).backfillSchedule(id, { from: flags.from, to });
+    if (settings.json) {
+      context.terminal.json(answer);
+      return;
+    }
+    for (const due of answer.queued) context.terminal.out(`${due} queued`);
+    for (const due of answer.already_run) context.terminal.out(`${due} had run`);
+    if (answer.queued.length + answer.already_run.length === 0)
+      context.terminal.err('No due time in the window.');
+  });
+
+  withServiceOptions(
+    schedules
       .command('delete')
       .summary('delete a schedule (its executions stay)')
       .argument('<schedule>', 'the schedule id'),

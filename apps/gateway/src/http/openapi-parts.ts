@@ -23,6 +23,8 @@ import {
   NewWebhook,
   ReplayRequest,
   Schedule,
+  ScheduleBackfill,
+  ScheduleBackfillAccepted,
   ScheduleChange,
   ScheduleListPage,
   SkillDescriptor,
@@ -86,6 +88,8 @@ export const schemas: Record<string, TSchema> = {
   ScheduleChange,
   Schedule,
   ScheduleListPage,
+  ScheduleBackfill,
+  ScheduleBackfillAccepted,
 };
 
 export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });

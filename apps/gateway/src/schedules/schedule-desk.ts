@@ -3,6 +3,8 @@ import {
   type NewSchedule,
   type Principal,
   type Schedule,
+  type ScheduleBackfill,
+  type ScheduleBackfillAccepted,
   type ScheduleChange,
   type ScheduleListPage,
   type ScheduleListQuery,
@@ -14,6 +16,7 @@ import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 import type { InvocationService } from '../invocations/invocation-service';
+import { backfillDueTimes, backfillWindow } from './schedule-backfill';
 import { credentialOf, type ScheduleCredentials } from './schedule-credential';
 import { invocationOf, type ScheduleDefinition } from './schedule-invocation';
 import type { FoundSchedule, ScheduleStore, StoredSchedule } from './schedule-store';
@@ -181,6 +184,33 @@ export class ScheduleDesk {
     if (after.paused) await this.deps.timers.clear(id);
     else if (before.paused || retimed) await this.deps.timers.set(id, timing);
     return this.viewOf(after);
+  }
+
+  /**
+   * Runs the due times of a past window that have no run recorded (POST /schedules/{id}/backfill):
+   * each is queued as its own due time's job, and the runner runs it as it would have then.
+   */
+  async backfill(
+    id: string,
+    request: ScheduleBackfill,
+    headers: RequestHeaders,
+  ): Promise<ScheduleBackfillAccepted> {
+    const { schedule } = await this.owned(id, headers);
+    const { from, to } = backfillWindow(request, Date.now());
+    // An interval's grid: the due time set, or while paused (none set) when it was made.
+    const anchor = (await this.deps.timers.next(id)) ?? schedule.created_at;
+    const due = backfillDueTimes(timingOf(schedule), anchor, from, to);
+    const ran = await Promise.all(due.map((at) => this.deps.store.hasRun(id, at)));
+    const queued = due.filter((_, i) => !ran[i]);
+    await this.deps.timers.backfill(id, queued);
+    const iso = (at: number) => new Date(at).toISOString();
+    return {
+      schedule_id: id,
+      from: iso(from),
+      to: iso(to),
+      queued: queued.map(iso),
+      already_run: due.filter((_, i) => ran[i]).map(iso),
+    };
   }
 
   async remove(id: string, headers: RequestHeaders): Promise<void> {

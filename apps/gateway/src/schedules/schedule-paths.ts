@@ -1,5 +1,6 @@
 import { ScheduleListQuery } from '@skillrun/core';
 import { errors, json, ok, queryParameters } from '../http/openapi-parts';
+import { MOST_BACKFILLED } from './schedule-backfill';
 
 const tags = ['schedules'];
 const scheduleId = { name: 'schedule_id', in: 'path', required: true, schema: { type: 'string' } };
@@ -61,6 +62,20 @@ export const schedulePaths = {
       tags,
       parameters: [scheduleId],
       responses: { '204': { description: 'Deleted.' }, ...errors('401', '404', '503') },
+    },
+  },
+  '/schedules/{schedule_id}/backfill': {
+    post: {
+      operationId: 'backfillSchedule',
+      summary: "Runs a past window's due times now, each once (ours)",
+      description: `Temporal's backfill: each due time of the cron or interval in [from, to) that has no run recorded runs now, as its own due time would have (the caller the schedule runs as, its overlap policy; a paused schedule's too), and shows in GET /schedules/{id}. At most ${MOST_BACKFILLED} due times a call; \`to\` not after now. ${OWNED}`,
+      tags,
+      parameters: [scheduleId],
+      requestBody: { required: true, content: json('ScheduleBackfill') },
+      responses: {
+        '202': ok('The due times queued, and those that had run.', 'ScheduleBackfillAccepted'),
+        ...errors('400', '401', '404', '413', '415', '503'),
+      },
     },
   },
 };

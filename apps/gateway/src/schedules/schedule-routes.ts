@@ -1,4 +1,10 @@
-import { NewSchedule, ScheduleChange, ScheduleListQuery, SchemaValidator } from '@skillrun/core';
+import {
+  NewSchedule,
+  ScheduleBackfill,
+  ScheduleChange,
+  ScheduleListQuery,
+  SchemaValidator,
+} from '@skillrun/core';
 import type { Request, Router } from 'express';
 import { requireJson } from '../http/require-json';
 import { measuredRouter } from '../metrics/measured-router';
@@ -7,6 +13,7 @@ import type { ScheduleDesk } from './schedule-desk';
 const newSchedule = new SchemaValidator(NewSchedule, 'schedule');
 const scheduleChange = new SchemaValidator(ScheduleChange, 'schedule change');
 const listQuery = new SchemaValidator(ScheduleListQuery, 'query', { coerceTypes: true });
+const backfill = new SchemaValidator(ScheduleBackfill, 'backfill');
 
 type ScheduleRequest = Request<{ scheduleId: string }>;
 
@@ -30,6 +37,9 @@ export function scheduleRoutes(desk: ScheduleDesk): Router {
   router.patch('/:scheduleId', requireJson(), async (req: ScheduleRequest, res) => {
     const change = scheduleChange.parse(req.body);
     res.json(await desk.update(req.params.scheduleId, change, req.headers, addressOf(req)));
+  });
+  router.post('/:scheduleId/backfill', requireJson(), async (req: ScheduleRequest, res) => {
+    res.status(202).json(await desk.backfill(req.params.scheduleId, backfill.parse(req.body), req.headers));
   });
   router.delete('/:scheduleId', async (req: ScheduleRequest, res) => {
     await desk.remove(req.params.scheduleId, req.headers);

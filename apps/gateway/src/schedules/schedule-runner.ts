@@ -48,8 +48,9 @@ export class ScheduleRunner {
     const scheduleId = job.data.schedule_id;
     const dueAt = dueTimeOf(job);
     const found = await store.get(scheduleId);
-    // Deleted or paused since the due time was set: it is due no more.
-    if (!found || found.schedule.paused) return;
+    // Deleted, or paused since the due time was set: it is due no more (a backfilled one still is:
+    // asked for while paused, maybe).
+    if (!found || (found.schedule.paused && job.data.due_at === undefined)) return;
     if (await store.hasRun(scheduleId, dueAt)) return;
     const ids = await this.runIdsOf(found, dueAt);
     // Deleted while its runs were placed.
@@ -142,12 +143,12 @@ export class ScheduleRunner {
 }
 
 /**
- * The due time a job stands for: when its Job Scheduler made it, plus the delay it was given (which
- * no retry changes). A due time set while none was consuming the queue is late, not lost: its job
+ * The due time a job stands for: a backfill's own, or when its Job Scheduler made it plus the delay
+ * it was given (which no retry changes). A due time set while none was consuming the queue is late, not lost: its job
  * waits, and runs once a gateway is back.
  */
-function dueTimeOf(job: Job): number {
-  return job.timestamp + (job.opts.delay ?? 0);
+function dueTimeOf(job: Job<ScheduleTick>): number {
+  return job.data.due_at ?? job.timestamp + (job.opts.delay ?? 0);
 }
 
 function isLastTry(job: Job): boolean {

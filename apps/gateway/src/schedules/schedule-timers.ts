@@ -27,6 +27,20 @@ export class ScheduleTimers {
     await this.queue.removeJobScheduler(scheduleId);
   }
 
+  /**
+   * Adds a job for each past due time of a backfill, due at once: one per due time whichever call
+   * added it while it waits (its id is the due time's), and the runner runs a due time once.
+   */
+  async backfill(scheduleId: string, dueTimes: number[]): Promise<void> {
+    await this.queue.addBulk(
+      dueTimes.map((dueAt) => ({
+        name: SCHEDULE_TICK,
+        data: { schedule_id: scheduleId, due_at: dueAt },
+        opts: { ...SCHEDULE_TICK_OPTIONS, jobId: `backfill-${scheduleId}-${dueAt}` },
+      })),
+    );
+  }
+
   /** The next due time set (epoch ms), if the schedule has a timing. */
   async next(scheduleId: string): Promise<number | undefined> {
     return (await this.queue.getJobScheduler(scheduleId))?.next ?? undefined;

@@ -13,6 +13,11 @@ export const SCHEDULE_TICK = 'due';
 /** A job of the schedule queue: the schedule it is a due time of (its definition is read at the run). */
 export interface ScheduleTick {
   schedule_id: string;
+  /**
+   * A backfilled due time (POST /schedules/{id}/backfill, epoch ms): its job is added now, so its
+   * due time is this rather than when it was made. It runs while the schedule is paused too.
+   */
+  due_at?: number;
 }
 
 /**

@@ -180,3 +180,34 @@ export const ScheduleListPage = Type.Object({
   }),
 });
 export type ScheduleListPage = Static<typeof ScheduleListPage>;
+
+/** POST /schedules/{id}/backfill: a past window whose due times are to run now. */
+export const ScheduleBackfill = Type.Object(
+  {
+    from: Type.String({
+      format: 'date-time',
+      description: "The window's start (included), RFC 3339 with its offset.",
+    }),
+    to: Type.String({
+      format: 'date-time',
+      description: "Its end (excluded), not after now: due times ahead are the schedule's own.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ScheduleBackfill = Static<typeof ScheduleBackfill>;
+
+/** POST /schedules/{id}/backfill's answer: which due times of the window run, and which had run. */
+export const ScheduleBackfillAccepted = Type.Object({
+  schedule_id: ScheduleId,
+  from: Type.String({ format: 'date-time' }),
+  to: Type.String({ format: 'date-time' }),
+  queued: Type.Array(Type.String({ format: 'date-time' }), {
+    description:
+      "The window's due times that run now, oldest first, each once, as its own due time would have (the schedule's overlap applies); their runs show in GET /schedules/{id}.",
+  }),
+  already_run: Type.Array(Type.String({ format: 'date-time' }), {
+    description: 'Due times of the window that had a run recorded: not run again.',
+  }),
+});
+export type ScheduleBackfillAccepted = Static<typeof ScheduleBackfillAccepted>;
