@@ -3,8 +3,9 @@ import {
   ApiKeyStore,
   ConcurrencyGate,
   createRedis,
-  ExecutionEngine,
+  type ExecutionEngine,
   ExecutionStore,
+  engineOf,
   FollowedCallers,
   QueueRegistry,
   RedisKeys,
@@ -107,14 +108,9 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     schemas: new SkillSchemas(),
     store,
     handover,
-    engine: new ExecutionEngine({
-      redis,
-      keys,
-      store,
-      queues,
-      handover,
-      retryBackoffMs: config.RETRY_BACKOFF_MS,
-      durability: {
+    engine: engineOf(
+      { config, redis, keys, store, queues, handover },
+      {
         replicas: config.ACK_REPLICAS,
         timeoutMs: config.ACK_TIMEOUT_MS,
         target: config.redisTarget,
@@ -123,7 +119,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
         telemetry: queueTelemetry(),
         ttlSeconds: config.EXECUTION_TTL_SECONDS,
       },
-    }),
+    ),
     descriptors,
     access: new SkillAccess(descriptors.defaults),
     apiKeys,

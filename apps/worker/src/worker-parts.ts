@@ -1,5 +1,5 @@
 import { SkillSchemas } from '@skillrun/core';
-import { ExecutionEngine, SkillResolver } from '@skillrun/core/data';
+import { engineOf, SkillResolver } from '@skillrun/core/data';
 import { type AttemptPart, buildAttempt } from './attempt/build-attempt';
 import { buildBodies } from './bodies/build-bodies';
 import type { LlmBody } from './bodies/llm-body';
@@ -40,7 +40,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
   const schemas = new SkillSchemas();
   const skills = await buildSkills(context.config, schemas);
   const shared = buildShared(context, schemas);
-  const { config, redis, keys, registry, queues, store, handover } = shared;
+  const { config, registry, store } = shared;
   const composites = buildComposites(shared);
   const { waiting } = composites;
   const sandbox = await buildSandbox(shared, skills);
@@ -49,14 +49,7 @@ export async function buildWorker(context: WorkerContext): Promise<WorkerParts> 
     waiting,
     steps: new StepLauncher({
       resolver: new SkillResolver(registry, () => true, config.SKILL_CACHE_MS),
-      engine: new ExecutionEngine({
-        redis,
-        keys,
-        store,
-        queues,
-        handover,
-        retryBackoffMs: config.RETRY_BACKOFF_MS,
-      }),
+      engine: engineOf(shared),
       schemas,
       store,
     }),

@@ -5,10 +5,12 @@ export { ApiKeyStore } from './auth/api-key-store';
 export {
   type DebouncedLaunch,
   type DurabilityOptions,
+  type EngineParts,
   ExecutionEngine,
   type ExecutionEngineOptions,
   ExecutionIds,
   ExecutionLauncher,
+  engineOf,
   type InvocationOrigin,
   type LaunchOrigin,
   type LaunchOutcome,

@@ -1,4 +1,5 @@
 export type { DurabilityOptions } from './durable-writes';
+export { type EngineParts, engineOf } from './engine-of';
 export { ExecutionEngine, type ExecutionEngineOptions, type StepPlace } from './execution-engine';
 export { ExecutionIds } from './execution-ids';
 export { ExecutionLauncher } from './execution-launcher';
