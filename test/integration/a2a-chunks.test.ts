@@ -1,33 +1,9 @@
-import { type Part, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type Part, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { type Client as A2aClient, ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aMessage } from '../support/a2a-message';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
-
-function message(inputs: Record<string, unknown>) {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'data' as const, value: inputs },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'application/json',
-        },
-      ],
-      metadata: { skill_id: 'emitter' },
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 type ArtifactUpdate = Extract<NonNullable<StreamResponse['payload']>, { $case: 'artifactUpdate' }>['value'];
 
@@ -59,7 +35,10 @@ describe('A2A streaming: chunks a skill streams (ctx.emit) as updates of the art
 
   it('sends 20 text chunks over SendStreamingMessage in order, once each, before the output and the final status', async () => {
     const events: StreamResponse[] = [];
-    for await (const event of a2a.sendMessageStream(message({ count: 20, pause_ms: 20, kind: 'text' }), as)) {
+    for await (const event of a2a.sendMessageStream(
+      a2aMessage('emitter', { count: 20, pause_ms: 20, kind: 'text' }),
+      as,
+    )) {
       events.push(event);
     }
     expect(events[0]?.payload?.$case).toBe('task');
@@ -92,7 +71,7 @@ describe('A2A streaming: chunks a skill streams (ctx.emit) as updates of the art
   it('sends chunks that are not text as data parts, and SubscribeToTask sends them all from the first', async () => {
     const events: StreamResponse[] = [];
     const request = {
-      ...message({ count: 10, pause_ms: 60, kind: 'object', progress: true }),
+      ...a2aMessage('emitter', { count: 10, pause_ms: 60, kind: 'object', progress: true }),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: undefined,

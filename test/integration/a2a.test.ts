@@ -1,36 +1,10 @@
-import { type Part, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { type Client as A2aClient, ClientFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aMessage } from '../support/a2a-message';
 import { TestSystem } from '../support/system';
 
 type Json = Record<string, unknown>;
-
-function dataPart(value: unknown): Part {
-  return {
-    content: { $case: 'data', value },
-    metadata: undefined,
-    filename: '',
-    mediaType: 'application/json',
-  };
-}
-
-function message(skillId: string, inputs: Json) {
-  return {
-    tenant: '',
-    message: {
-      messageId: crypto.randomUUID(),
-      contextId: '',
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [dataPart(inputs)],
-      metadata: { skill_id: skillId },
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
 
 function asTask(result: unknown): Task {
   expect(result).toHaveProperty('status');
@@ -89,7 +63,7 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
   });
 
   it('runs a skill with SendMessage (a data part carrying the inputs) and answers the completed task', async () => {
-    const task = asTask(await a2a.sendMessage(message('echo', { text: 'hey', count: 1 }), as));
+    const task = asTask(await a2a.sendMessage(a2aMessage('echo', { text: 'hey', count: 1 }), as));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(outputOf(task)).toMatchObject({ text: 'hey', count: 1 });
     // The task is the execution, recorded under the key's caller.
@@ -101,7 +75,7 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
 
   it('answers the task at once with returnImmediately, then GetTask follows it to its end', async () => {
     const request = {
-      ...message('sleepy', { ms: 600, label: 'later' }),
+      ...a2aMessage('sleepy', { ms: 600, label: 'later' }),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: undefined,
@@ -117,7 +91,8 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
 
   it('streams a task: the task, then its status updates and the output as an artifact', async () => {
     const events: StreamResponse[] = [];
-    for await (const event of a2a.sendMessageStream(message('sleepy', { ms: 300 }), as)) events.push(event);
+    for await (const event of a2a.sendMessageStream(a2aMessage('sleepy', { ms: 300 }), as))
+      events.push(event);
     expect(events[0]?.payload?.$case).toBe('task');
     const artifact = events.find((event) => event.payload?.$case === 'artifactUpdate');
     expect(artifact).toBeDefined();
@@ -128,7 +103,7 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
 
   it('cancels with CancelTask and follows with SubscribeToTask; another caller finds no such task', async () => {
     const request = {
-      ...message('sleepy', { ms: 4000 }),
+      ...a2aMessage('sleepy', { ms: 4000 }),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: undefined,
@@ -157,9 +132,9 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
   });
 
   it('answers bad inputs and a failing skill in ways an agent can act on', async () => {
-    const bad = await a2a.sendMessage(message('echo', { text: '' }), as).catch((error: Error) => error);
+    const bad = await a2a.sendMessage(a2aMessage('echo', { text: '' }), as).catch((error: Error) => error);
     expect(bad).toBeInstanceOf(Error);
-    const failed = asTask(await a2a.sendMessage(message('thrower', {}), as));
+    const failed = asTask(await a2a.sendMessage(a2aMessage('thrower', {}), as));
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     const reason = failed.status?.message?.parts[0]?.content;
     expect(reason?.$case === 'data' ? reason.value : undefined).toMatchObject({
@@ -171,12 +146,13 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
     const rest = await new ClientFactory({ transports: [new RestTransportFactory()] }).createFromUrl(
       system.gateway.url,
     );
-    const task = asTask(await rest.sendMessage(message('echo', { text: 'rest', count: 1 }), as));
+    const task = asTask(await rest.sendMessage(a2aMessage('echo', { text: 'rest', count: 1 }), as));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(outputOf(task)).toMatchObject({ text: 'rest' });
     expect(outputOf(await rest.getTask({ tenant: '', id: task.id }, as))).toMatchObject({ text: 'rest' });
     const events: StreamResponse[] = [];
-    for await (const event of rest.sendMessageStream(message('sleepy', { ms: 200 }), as)) events.push(event);
+    for await (const event of rest.sendMessageStream(a2aMessage('sleepy', { ms: 200 }), as))
+      events.push(event);
     expect(events[0]?.payload?.$case).toBe('task');
     expect(events.some((event) => event.payload?.$case === 'artifactUpdate')).toBe(true);
     const denied = await system.client.request(`/a2a/rest/tasks/${task.id}`, {
@@ -220,7 +196,7 @@ describe('A2A (Agent2Agent 1.0) with the @a2a-js/sdk client', () => {
       .toBe(200);
     const client = await new ClientFactory().createFromUrl(replica.url);
     const request = {
-      ...message('sleepy', { ms: 4500, label: 'outlives-its-gateway' }),
+      ...a2aMessage('sleepy', { ms: 4500, label: 'outlives-its-gateway' }),
       configuration: {
         acceptedOutputModes: [],
         taskPushNotificationConfig: undefined,

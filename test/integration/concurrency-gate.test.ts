@@ -136,7 +136,7 @@ describe('the concurrency gate', () => {
     // p1 ends without its sets being left (a lost release): the next admission a second later
     // (the set is repaired at most once a second) lets its slot go.
     await connection.hset(keys.execution('p1'), 'status', 'completed');
-    await connection.del(`${keys.flow(skill)}running:repaired`);
+    await connection.del(`${keys.flow.skill(skill)}running:repaired`);
     const admission = await admit('p4', undefined, limits);
     expect(admission.verdict).toBe('parked');
     expect(admission.granted.map((granted) => granted.executionId)).toEqual(['p3']);

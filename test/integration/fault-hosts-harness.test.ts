@@ -277,8 +277,8 @@ describe.skipIf(!NetworkNamespace.available())(
     });
 
     it('every refused invocation was answered 503 with Retry-After', () => {
-      const answered = durable.sent.filter((sent) => sent.status !== 'none' && sent.status !== 202);
-      expect(answered.filter((sent) => sent.status !== 503 || sent.retryAfter === null)).toEqual([]);
+      // A 500 is a fault of the gateway's own: its failure shows what the gateways logged of it.
+      expect(durable.unexpected(), logs.unhandled()).toEqual([]);
     });
 
     it('ACK_REPLICAS=0: how many acknowledged executions two failovers lose (reported, not asserted)', async () => {

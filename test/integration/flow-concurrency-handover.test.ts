@@ -47,7 +47,7 @@ describe('concurrency slots handed on by whoever ends an execution, high priorit
   }
 
   /** Whether the execution holds its slot of the skill's limit. */
-  const holds = async (id: string) => (await redis.zscore(`${keys.flow(ONE)}running`, id)) !== null;
+  const holds = async (id: string) => (await redis.zscore(`${keys.flow.skill(ONE)}running`, id)) !== null;
 
   /** The first runs; the others, invoked with `contexts`, wait for its slot. */
   async function oneRunningOthersParked(contexts: Record<string, unknown>[]) {
@@ -88,8 +88,8 @@ describe('concurrency slots handed on by whoever ends an execution, high priorit
       'canceled',
       'completed',
     ]);
-    expect(await redis.zcard(`${keys.flow(ONE)}running`)).toBe(0);
-    expect(Number(await redis.get(`${keys.flow(ONE)}parked`))).toBe(0);
+    expect(await redis.zcard(`${keys.flow.skill(ONE)}running`)).toBe(0);
+    expect(Number(await redis.get(`${keys.flow.skill(ONE)}parked`))).toBe(0);
   });
 
   it('gives the slot of an execution a gateway read past its queue timeout to the next parked', async () => {

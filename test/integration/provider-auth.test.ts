@@ -62,11 +62,14 @@ describe('provider credentials and auth', () => {
     const store = new ProviderCredentialsStore(client, keys, KEY);
     await store.set('com.example.a', { api_key: 'the-very-secret-provider-key' });
     expect(await store.get('com.example.a')).toEqual({ api_key: 'the-very-secret-provider-key' });
-    expect(await client.get(keys.providerCredentials('com.example.a'))).not.toContain('very-secret');
+    expect(await client.get(keys.registry.providerCredentials('com.example.a'))).not.toContain('very-secret');
     expect(
       await new ProviderCredentialsStore(client, keys, `${KEY}-other`).get('com.example.a'),
     ).toBeUndefined();
-    await client.copy(keys.providerCredentials('com.example.a'), keys.providerCredentials('com.example.b'));
+    await client.copy(
+      keys.registry.providerCredentials('com.example.a'),
+      keys.registry.providerCredentials('com.example.b'),
+    );
     expect(await store.get('com.example.b')).toBeUndefined();
   });
 

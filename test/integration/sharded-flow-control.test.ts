@@ -21,7 +21,7 @@ const SHARDED = { REDIS_SHARDS: '3', JOB_LOCK_MS: '2000', STALLED_CHECK_INTERVAL
 const shards = new ShardMap('{skillrun}', 3);
 const ONE = 'one_at_a_time';
 
-/** A skill's flow keys' prefix, as RedisKeys.flow names it at three shards. */
+/** A skill's flow keys' prefix, as FlowKeys.skill names it at three shards. */
 const flowOf = (skill: string) => `${shards.homeTag(skill)}:flow:${skill}:`;
 
 describe('flow control on a Redis Cluster of three masters, REDIS_SHARDS=3', () => {

@@ -16,7 +16,7 @@ import { TestSystem } from '../support/system';
 const LIMITS = { callers: { quota: { concurrency: 1 } } };
 const keys = new RedisKeys('{skillrun}', 3);
 /** The caller's quota (CallerLimits: `caller:<id>`), on the prefix's tag. */
-const inFlight = keys.inFlight('caller:quota');
+const inFlight = keys.flow.inFlight('caller:quota');
 const DELAYED = { caller: { id: 'quota', type: 'user' }, context: { delay_ms: 600_000 } };
 
 describe('in-flight quotas over three masters, REDIS_SHARDS=3', () => {

@@ -77,7 +77,7 @@ describe('schedules over three masters, REDIS_SHARDS=3', () => {
 
   /** The vshard the schedule keeps (its hash's `vshard`), if any. */
   async function keptVshard(id: string): Promise<number | undefined> {
-    const kept = await redis.hget(keys.schedule(id), 'vshard');
+    const kept = await redis.hget(keys.schedules.schedule(id), 'vshard');
     return kept === null ? undefined : Number(kept);
   }
 
@@ -130,7 +130,7 @@ describe('schedules over three masters, REDIS_SHARDS=3', () => {
   it('places a schedule made at one shard at its first run', async () => {
     const id = await create({ paused: true });
     // As a schedule made at REDIS_SHARDS=1 is kept: no vshard.
-    await redis.hdel(keys.schedule(id), 'vshard');
+    await redis.hdel(keys.schedules.schedule(id), 'vshard');
     const resumed = await client.requestAvailable(`/schedules/${id}`, {
       method: 'PATCH',
       json: { paused: false },

@@ -100,7 +100,7 @@ describe('npm start: a local admin key, and the keys command finds its Redis', (
     const connection = new Redis(redis.url);
     const keys = new RedisKeys('{skillrun}');
     try {
-      const stored = await connection.hgetall(keys.apiKey(id ?? ''));
+      const stored = await connection.hgetall(keys.callers.apiKey(id ?? ''));
       expect(stored.caller_id).toBe('local-admin');
       expect(JSON.stringify(stored)).not.toContain(key.slice(21));
       expect(await new ApiKeyStore(connection, keys).verify(key)).toMatchObject({

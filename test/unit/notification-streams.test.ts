@@ -12,21 +12,21 @@ function event(stream: number, entry: string): FeedEvent {
 describe('notifications streams', () => {
   it('is the one stream under the prefix at one shard, byte for byte', () => {
     const keys = new RedisKeys(PREFIX);
-    expect(keys.notificationStreams()).toEqual([{ key: '{skillrun}:notifications' }]);
-    expect(keys.notifications(randomUUID())).toBe('{skillrun}:notifications');
+    expect(keys.notifications.streams()).toEqual([{ key: '{skillrun}:notifications' }]);
+    expect(keys.notifications.stream(randomUUID())).toBe('{skillrun}:notifications');
   });
 
   it('is the prefix one plus each active vshard one, an execution on its own id tag', () => {
     const keys = new RedisKeys(PREFIX, 3);
-    const streams = keys.notificationStreams();
+    const streams = keys.notifications.streams();
     expect(streams).toEqual([
       { key: '{skillrun}:notifications' },
       ...keys.shards.active().map((vshard) => ({ key: `${keys.shards.tag(vshard)}:notifications`, vshard })),
     ]);
     expect(new Set(streams.map(({ key }) => key)).size).toBe(4);
     const id = keys.shards.mintId(keys.shards.active()[1] as number);
-    expect(keys.notifications(id)).toBe(streams[2]?.key);
-    expect(keys.notifications(randomUUID())).toBe(streams[0]?.key);
+    expect(keys.notifications.stream(id)).toBe(streams[2]?.key);
+    expect(keys.notifications.stream(randomUUID())).toBe(streams[0]?.key);
   });
 
   it('moves a position on in the event stream only, and never back', () => {

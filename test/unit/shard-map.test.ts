@@ -137,10 +137,12 @@ describe('ShardMap', () => {
   it("keeps a skill's flow and debounce keys under the prefix at one shard, byte for byte", () => {
     const keys = new RedisKeys(PREFIX);
     expect(keys.shards.home('one_at_a_time')).toBeUndefined();
-    expect(keys.flow('one_at_a_time')).toBe('{skillrun}:flow:one_at_a_time:');
-    expect(keys.rateStarts('rated')).toBe('{skillrun}:flow:rated:starts');
-    expect(keys.debounce('quick', 'c', 'trailing', 'k')).toBe('{skillrun}:flow:quick:debounce:c:trailing:k');
-    expect(keys.homeRecords('one_at_a_time')).toBe(keys.execution(''));
+    expect(keys.flow.skill('one_at_a_time')).toBe('{skillrun}:flow:one_at_a_time:');
+    expect(keys.flow.rateStarts('rated')).toBe('{skillrun}:flow:rated:starts');
+    expect(keys.flow.debounce('quick', 'c', 'trailing', 'k')).toBe(
+      '{skillrun}:flow:quick:debounce:c:trailing:k',
+    );
+    expect(keys.flow.homeRecords('one_at_a_time')).toBe(keys.execution(''));
   });
 
   it('gives each skill a home among the active vshards, the same for every map, spread over them', () => {
@@ -151,11 +153,11 @@ describe('ShardMap', () => {
     expect(new Set(homes)).toEqual(new Set(keys.shards.active()));
     const [skill] = skills as [string];
     const tag = keys.shards.tag(keys.shards.home(skill) as number);
-    expect(keys.flow(skill)).toBe(`${tag}:flow:${skill}:`);
-    expect(keys.homeRecords(skill)).toBe(`${tag}:exec:`);
+    expect(keys.flow.skill(skill)).toBe(`${tag}:flow:${skill}:`);
+    expect(keys.flow.homeRecords(skill)).toBe(`${tag}:exec:`);
     // The flow keys share the slot of the records of the skill's executions minted at home.
     const id = keys.shards.mintId(keys.shards.home(skill) as number);
-    expect(calculateSlot(keys.rateStarts(skill))).toBe(calculateSlot(keys.execution(id)));
+    expect(calculateSlot(keys.flow.rateStarts(skill))).toBe(calculateSlot(keys.execution(id)));
   });
 });
 

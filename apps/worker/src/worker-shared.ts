@@ -2,8 +2,9 @@ import type { Logger, SkillSchemas } from '@skillrun/core';
 import {
   ConcurrencyGate,
   createRedis,
-  ExecutionEngine,
+  type ExecutionEngine,
   ExecutionStore,
+  engineOf,
   QueueRegistry,
   RedisKeys,
   RedisLiveness,
@@ -69,22 +70,15 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
     expired: (id) => handover.ended(id),
   });
-  const engine = new ExecutionEngine({
+  const engine = engineOf({
+    config,
     redis,
     keys,
     store,
     queues,
     handover,
-    retryBackoffMs: config.RETRY_BACKOFF_MS,
-    durability: {
-      replicas: config.ACK_REPLICAS,
-      timeoutMs: config.ACK_TIMEOUT_MS,
-      target: config.redisTarget,
-      commandTimeoutMs: config.REDIS_TIMEOUT_MS,
-      liveness,
-      telemetry: queueTelemetry(),
-      ttlSeconds: config.EXECUTION_TTL_SECONDS,
-    },
+    liveness,
+    telemetry: queueTelemetry(),
   });
   return {
     ...context,

@@ -5,10 +5,12 @@ export { ApiKeyStore } from './auth/api-key-store';
 export {
   type DebouncedLaunch,
   type DurabilityOptions,
+  type EngineParts,
   ExecutionEngine,
   type ExecutionEngineOptions,
   ExecutionIds,
   ExecutionLauncher,
+  engineOf,
   type InvocationOrigin,
   type LaunchOrigin,
   type LaunchOutcome,
@@ -80,8 +82,9 @@ export { RateStarts, type StartTaken } from './store/flow/rate-starts';
 export { SlotHandover } from './store/flow/slot-handover';
 export { FollowedCallers } from './store/followed-callers';
 export { InFlightSlots, type SlotClaim } from './store/in-flight-slots';
+export type { NotificationStream } from './store/keys/notification-keys';
+export { RedisKeys } from './store/keys/redis-keys';
 export { ProviderCredentials, ProviderCredentialsStore } from './store/provider-credentials';
-export { type NotificationStream, RedisKeys } from './store/redis-keys';
 export {
   contentDigest,
   type HostedEntry,

@@ -74,6 +74,14 @@ export class History {
     });
   }
 
+  /** Invocations answered neither 202 nor 503 with Retry-After (a 500, say): what no fault may cause. */
+  unexpected(): Sent[] {
+    return this.sent.filter(
+      (sent) =>
+        sent.status !== 'none' && sent.status !== 202 && (sent.status !== 503 || sent.retryAfter === null),
+    );
+  }
+
   /** Executions whose body ran more than once. */
   duplicated(ids: readonly string[]): string[] {
     return ids.filter((id) => (this.runs.get(id)?.length ?? 0) > 1);

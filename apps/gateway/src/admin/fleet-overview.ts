@@ -38,7 +38,12 @@ export class FleetOverview {
       .flat()
       .filter((entry) => entry.source === 'hosted' && entry.available)
       .map((entry) => ({ skill_id: entry.id, version: entry.version }));
-    const leases = (await redis.zrangebyscore(keys.workers(), now, '+inf', 'WITHSCORES')) as string[];
+    const leases = (await redis.zrangebyscore(
+      keys.registry.workers(),
+      now,
+      '+inf',
+      'WITHSCORES',
+    )) as string[];
     const workers = new Map<string, FleetWorker>();
     for (let index = 0; index + 1 < leases.length; index += 2) {
       const id = leases[index] as string;
@@ -50,7 +55,7 @@ export class FleetOverview {
     }
     const hosts = redis.pipeline();
     for (const version of hosted)
-      hosts.zrangebyscore(keys.skillHosts(version.skill_id, version.version), now, '+inf');
+      hosts.zrangebyscore(keys.registry.skillHosts(version.skill_id, version.version), now, '+inf');
     const hostReplies = hosted.length > 0 ? ((await hosts.exec()) ?? []) : [];
     const paused = await this.deps.pauses.all();
     const queues = await Promise.all(

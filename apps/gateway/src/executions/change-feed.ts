@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 
 /** One change of an execution, as a notifications stream holds it. */
 export interface FeedEvent {
-  /** Which of the feed's streams holds it (RedisKeys.notificationStreams()' order). */
+  /** Which of the feed's streams holds it (NotificationKeys.streams()' order). */
   stream: number;
   /** Its entry id there (`<ms>-<seq>`): in order within that stream. */
   entry: string;
@@ -29,7 +29,7 @@ const ENTRY_ID = /^\d+-\d+$/;
 
 /**
  * The notifications streams (executions' changes that someone follows or a webhook hears of, appended
- * by the execution store; one per hash tag, RedisKeys.notificationStreams()), each read by a blocking
+ * by the execution store; one per hash tag, NotificationKeys.streams()), each read by a blocking
  * loop of the gateway's while any caller's event stream is open, and handed to the streams of each
  * event's caller. Where a reader is, a position, is the last entry id it has of each stream, joined
  * by `_` (one stream, the only one at one shard: that entry id alone, as before sharding). Reads
@@ -48,7 +48,7 @@ export class ChangeFeed {
   private last: string[] = [];
 
   constructor(private readonly options: ChangeFeedOptions) {
-    this.streams = options.keys.notificationStreams().map(({ key }) => key);
+    this.streams = options.keys.notifications.streams().map(({ key }) => key);
   }
 
   /**

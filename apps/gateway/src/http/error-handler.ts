@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type ErrorEnvelope,
   httpStatusOf,
@@ -8,6 +7,7 @@ import {
   toErrorBody,
 } from '@skillrun/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { internalFault, requestIdOf } from './internal-fault';
 import { knownErrorOf } from './known-error';
 
 /** What a thrown value comes to over HTTP: a status and our envelope. */
@@ -40,27 +40,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/**
- * A fault of our own code: logged once, with its stack and the request's id (the caller's
- * X-Request-Id, or one made now), which the answer carries (header and details) for the caller to
- * quote. Made only here, so that a request that does not fail pays nothing for it.
- */
+/** A fault of our own code (internalFault), its request's id also in the answer's X-Request-Id. */
 function internalError(error: unknown, req: Request, res: Response, logger: Logger): SkillError {
-  const requestId = requestIdOf(req);
+  const requestId = requestIdOf(req.get('x-request-id'));
   res.setHeader('X-Request-Id', requestId);
-  logger.error({ err: error, method: req.method, path: req.path, request_id: requestId }, 'unhandled error');
-  return new SkillError('INTERNAL_ERROR', 'An unexpected error occurred', {
-    details: { request_id: requestId },
-  });
+  return internalFault(error, logger, { method: req.method, path: req.path, request_id: requestId });
 }
-
-/** The caller's X-Request-Id when it is a short printable token, else a new one. */
-function requestIdOf(req: Request): string {
-  const given = req.get('x-request-id');
-  return given && REQUEST_ID.test(given) ? given : randomUUID();
-}
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Seconds a client should wait: what a rate limit says, or a moment for an unavailable queue. */
 function retryAfterOf(error: SkillError): number | undefined {

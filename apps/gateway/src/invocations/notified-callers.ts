@@ -35,7 +35,7 @@ export class NotifiedCallers {
     listener.on('message', () => void this.refresh());
     this.listener = listener;
     // Not awaited: with Redis away at start the gateway starts all the same (the timer catches up).
-    listener.subscribe(this.deps.keys.notifiedCallersChanged()).catch(() => {});
+    listener.subscribe(this.deps.keys.notifications.notifiedCallersChanged()).catch(() => {});
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();
@@ -56,7 +56,7 @@ export class NotifiedCallers {
   async changed(): Promise<void> {
     await this.refresh();
     // The change itself is stored: other gateways not hearing of it now read it within REFRESH_MS.
-    await this.deps.redis.publish(this.deps.keys.notifiedCallersChanged(), '').catch(() => {});
+    await this.deps.redis.publish(this.deps.keys.notifications.notifiedCallersChanged(), '').catch(() => {});
   }
 
   private async refresh(): Promise<void> {

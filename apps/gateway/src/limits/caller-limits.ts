@@ -84,11 +84,11 @@ export class CallerLimits {
     if (overall.concurrency) {
       quotas.push({
         policy: 'in-flight',
-        claim: { key: this.keys.inFlight(partition), limit: overall.concurrency },
+        claim: { key: this.keys.flow.inFlight(partition), limit: overall.concurrency },
       });
     }
     if (skill.concurrency) {
-      const key = this.keys.inFlight(partition, 'skill', subject.skillId);
+      const key = this.keys.flow.inFlight(partition, 'skill', subject.skillId);
       quotas.push({ policy: 'skill-in-flight', claim: { key, limit: skill.concurrency } });
     }
     if (quotas.length === 0) return { headers: {}, slots: [] };
@@ -143,7 +143,7 @@ export class CallerLimits {
     if (!limiter) {
       limiter = new RateLimiterRedis({
         storeClient: this.redis,
-        keyPrefix: `${this.keys.rateLimits()}:${name}`,
+        keyPrefix: `${this.keys.flow.rateLimits()}:${name}`,
         points: requests,
         duration: per_seconds,
       });

@@ -83,7 +83,11 @@ export class ScheduleStore {
    */
   async create(schedule: StoredSchedule, most: number, vshard?: number): Promise<boolean> {
     const created = await this.createScript(
-      [this.keys.schedule(schedule.id), this.keys.schedules(), this.keys.schedules(schedule.owner)],
+      [
+        this.keys.schedules.schedule(schedule.id),
+        this.keys.schedules.schedules(),
+        this.keys.schedules.schedules(schedule.owner),
+      ],
       [JSON.stringify(schedule), memberOf(schedule), most, ...(vshard === undefined ? [] : [vshard])],
     );
     return created === 1;
@@ -91,7 +95,7 @@ export class ScheduleStore {
 
   async get(id: string): Promise<FoundSchedule | null> {
     const [definition, last, vshard] = await this.redis.hmget(
-      this.keys.schedule(id),
+      this.keys.schedules.schedule(id),
       'definition',
       'last_execution_id',
       'vshard',
@@ -109,13 +113,15 @@ export class ScheduleStore {
    * kept from now on (place-schedule-runs.lua); null when it was deleted.
    */
   async placeRuns(id: string, vshard: number, active: number[]): Promise<number | null> {
-    const placed = await this.placeRunsScript([this.keys.schedule(id)], [vshard, ...active]);
+    const placed = await this.placeRunsScript([this.keys.schedules.schedule(id)], [vshard, ...active]);
     return placed < 0 ? null : placed;
   }
 
   /** Writes a changed schedule; false when it was deleted meanwhile. */
   async update(schedule: StoredSchedule): Promise<boolean> {
-    return (await this.updateScript([this.keys.schedule(schedule.id)], [JSON.stringify(schedule)])) === 1;
+    return (
+      (await this.updateScript([this.keys.schedules.schedule(schedule.id)], [JSON.stringify(schedule)])) === 1
+    );
   }
 
   async remove(schedule: StoredSchedule): Promise<void> {
@@ -123,9 +129,9 @@ export class ScheduleStore {
     await execAll(
       this.redis
         .multi()
-        .del(this.keys.schedule(schedule.id), this.keys.scheduleRuns(schedule.id))
-        .zrem(this.keys.schedules(), member)
-        .zrem(this.keys.schedules(schedule.owner), member),
+        .del(this.keys.schedules.schedule(schedule.id), this.keys.schedules.scheduleRuns(schedule.id))
+        .zrem(this.keys.schedules.schedules(), member)
+        .zrem(this.keys.schedules.schedules(schedule.owner), member),
     );
   }
 
@@ -140,7 +146,7 @@ export class ScheduleStore {
     count: number,
   ): Promise<{ entries: Array<{ schedule: StoredSchedule; position: string }>; next: string | null }> {
     const members = await this.redis.zrangebylex(
-      this.keys.schedules(owner),
+      this.keys.schedules.schedules(owner),
       after === undefined ? '-' : `(${after}`,
       '+',
       'LIMIT',
@@ -149,7 +155,7 @@ export class ScheduleStore {
     );
     if (members.length === 0) return { entries: [], next: null };
     const pipeline = this.redis.pipeline();
-    for (const member of members) pipeline.hget(this.keys.schedule(idOf(member)), 'definition');
+    for (const member of members) pipeline.hget(this.keys.schedules.schedule(idOf(member)), 'definition');
     const definitions = (await execAll(pipeline)) as (string | null)[];
     // A schedule deleted between the two reads is passed over.
     const entries = members.flatMap((position, i) => {
@@ -161,13 +167,13 @@ export class ScheduleStore {
 
   /** Whether the due time's run is recorded already. */
   async hasRun(id: string, dueAt: number): Promise<boolean> {
-    return (await this.redis.zcount(this.keys.scheduleRuns(id), dueAt, dueAt)) > 0;
+    return (await this.redis.zcount(this.keys.schedules.scheduleRuns(id), dueAt, dueAt)) > 0;
   }
 
   /** Records a due time's run, once; false when it was recorded already or the schedule is gone. */
   async recordRun(id: string, run: StoredRun): Promise<boolean> {
     const recorded = await this.recordRunScript(
-      [this.keys.schedule(id), this.keys.scheduleRuns(id)],
+      [this.keys.schedules.schedule(id), this.keys.schedules.scheduleRuns(id)],
       [
         run.due_at,
         JSON.stringify(run),
@@ -180,7 +186,7 @@ export class ScheduleStore {
 
   /** The latest runs, newest first. */
   async runs(id: string): Promise<StoredRun[]> {
-    const runs = await this.redis.zrevrange(this.keys.scheduleRuns(id), 0, RUNS_KEPT - 1);
+    const runs = await this.redis.zrevrange(this.keys.schedules.scheduleRuns(id), 0, RUNS_KEPT - 1);
     return runs.map((run) => JSON.parse(run) as StoredRun);
   }
 }

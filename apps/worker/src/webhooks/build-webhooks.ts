@@ -56,7 +56,7 @@ export function buildWebhooks({
   logQueueErrors(worker, { redis, liveness }, logger);
   const notes = new TaskNotes(redis, keys, config.EXECUTION_TTL_SECONDS);
   // One per notifications stream (a blocking read each: on a cluster they sit on different masters).
-  const dispatchers = keys.notificationStreams().map(
+  const dispatchers = keys.notifications.streams().map(
     (stream) =>
       new WebhookDispatcher({
         redis: redis.duplicate(),

@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 export interface WebhookDispatcherDeps {
   /** A connection of its own: it blocks on XREADGROUP. */
   redis: Redis;
-  /** The stream it reads (one of RedisKeys.notificationStreams(): a dispatcher each). */
+  /** The stream it reads (one of NotificationKeys.streams(): a dispatcher each). */
   stream: NotificationStream;
   store: ExecutionStore;
   webhooks: WebhookStore;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 import type { TaskNote, TaskRouting } from './task-note';
 
 /**
@@ -28,28 +28,28 @@ export class TaskNotes {
   /** Notes a new task; `owner` (its authenticated caller) files it under its context. */
   async write(taskId: string, owner: string | undefined, note: TaskNote): Promise<void> {
     if (note.contextId === undefined && note.routing === undefined) return;
-    const key = this.keys.a2aTask(taskId);
+    const key = this.keys.callers.a2aTask(taskId);
     const fields = {
       ...(note.contextId === undefined ? {} : { context_id: note.contextId }),
       ...(note.routing === undefined ? {} : { routing: JSON.stringify(note.routing) }),
     };
     const write = this.redis.multi().hset(key, fields).expire(key, this.ttlSeconds);
     if (note.contextId !== undefined && owner !== undefined) {
-      const context = this.keys.a2aContext(owner, note.contextId);
+      const context = this.keys.callers.a2aContext(owner, note.contextId);
       write.sadd(context, taskId).expire(context, this.ttlSeconds);
     }
     await write.exec();
   }
 
   async read(taskId: string): Promise<TaskNote> {
-    return noteOf(await this.redis.hgetall(this.keys.a2aTask(taskId)));
+    return noteOf(await this.redis.hgetall(this.keys.callers.a2aTask(taskId)));
   }
 
   /** Each task's note, in the order of `taskIds` (one round trip). */
   async readMany(taskIds: readonly string[]): Promise<TaskNote[]> {
     if (taskIds.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of taskIds) pipeline.hgetall(this.keys.a2aTask(id));
+    for (const id of taskIds) pipeline.hgetall(this.keys.callers.a2aTask(id));
     const answers = (await pipeline.exec()) ?? [];
     return answers.map(([error, fields]) => {
       if (error) throw error;
@@ -59,7 +59,7 @@ export class TaskNotes {
 
   /** The tasks a caller started in a context it named. */
   async inContext(owner: string, contextId: string): Promise<Set<string>> {
-    return new Set(await this.redis.smembers(this.keys.a2aContext(owner, contextId)));
+    return new Set(await this.redis.smembers(this.keys.callers.a2aContext(owner, contextId)));
   }
 }
 

@@ -4,7 +4,7 @@ import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
 import type { Scope } from '../schemas/scope';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 import CREATE from './create-api-key.lua';
 import type { Principal } from './principal';
 import REVOKE from './revoke-api-key.lua';
@@ -70,7 +70,11 @@ export class ApiKeyStore {
       const record = newRecord(randomBytes(8).toString('hex'), grant);
       const pairs = Object.entries({ ...toFields(record), [HASH_FIELD]: hash }).flat();
       const created = await this.createScript(
-        [this.keys.apiKey(record.id), this.keys.apiKeysOf(record.caller_id), this.keys.apiKeyIds()],
+        [
+          this.keys.callers.apiKey(record.id),
+          this.keys.callers.apiKeysOf(record.caller_id),
+          this.keys.callers.apiKeyIds(),
+        ],
         [record.id, ...pairs],
       );
       if (created === 1) return { key: `srk_${record.id}_${secret}`, record };
@@ -87,7 +91,7 @@ export class ApiKeyStore {
 
   /** Revokes a key for good; true when it exists (revoking again keeps the first revoked_at). */
   async revoke(id: string): Promise<boolean> {
-    const revoked = await this.revokeScript([this.keys.apiKey(id)], [new Date().toISOString()]);
+    const revoked = await this.revokeScript([this.keys.callers.apiKey(id)], [new Date().toISOString()]);
     this.cache.delete(id);
     // A read begun before the revocation is neither shared nor remembered from now on.
     this.reading.delete(id);
@@ -118,7 +122,7 @@ export class ApiKeyStore {
   }
 
   private async read(id: string): Promise<KeyEntry> {
-    const fields = await this.redis.hgetall(this.keys.apiKey(id));
+    const fields = await this.redis.hgetall(this.keys.callers.apiKey(id));
     const record = toRecord(fields);
     const entry: KeyEntry = {
       hash: storedHash(fields),
@@ -144,17 +148,17 @@ export class ApiKeyStore {
   }
 
   async get(id: string): Promise<ApiKeyRecord | null> {
-    return toRecord(await this.redis.hgetall(this.keys.apiKey(id)));
+    return toRecord(await this.redis.hgetall(this.keys.callers.apiKey(id)));
   }
 
   /** One caller's keys, or every key, oldest first, revoked ones included. */
   async list(callerId?: string): Promise<ApiKeyRecord[]> {
     const ids = await this.redis.smembers(
-      callerId === undefined ? this.keys.apiKeyIds() : this.keys.apiKeysOf(callerId),
+      callerId === undefined ? this.keys.callers.apiKeyIds() : this.keys.callers.apiKeysOf(callerId),
     );
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hgetall(this.keys.apiKey(id));
+    for (const id of ids) pipeline.hgetall(this.keys.callers.apiKey(id));
     const replies = (await execAll(pipeline)) as Record<string, string>[];
     return replies
       .map(toRecord)

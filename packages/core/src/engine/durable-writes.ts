@@ -5,7 +5,7 @@ import { createRedis } from '../redis/create-redis';
 import type { RedisLiveness } from '../redis/redis-liveness';
 import type { RedisTarget } from '../redis/redis-target';
 import { ExecutionStore } from '../store/execution/execution-store';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 import { TaskStore } from '../store/task-store';
 import { ReplicaAck } from './replica-ack';
 

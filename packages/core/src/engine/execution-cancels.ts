@@ -4,7 +4,7 @@ import type { QueueRegistry } from '../queue/queue-registry';
 import { type Execution, isTerminalStatus } from '../schemas/execution';
 import type { ExecutionStore } from '../store/execution/execution-store';
 import type { SlotHandover } from '../store/flow/slot-handover';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 
 export interface ExecutionCancelsDeps {
   /** Where every worker hears of a cancel (the process's connection). */

@@ -7,7 +7,7 @@ import type { ExecutionStore } from '../store/execution/execution-store';
 import type { ExecutionTransitions } from '../store/execution/execution-transitions';
 import type { TransitionCall } from '../store/execution/transition-script';
 import type { SlotHandover } from '../store/flow/slot-handover';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 import type { HandInResult } from '../store/task-store';
 import { type DurabilityOptions, type DurableWrites, durableWrites } from './durable-writes';
 import { ExecutionCancels } from './execution-cancels';

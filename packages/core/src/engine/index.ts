@@ -1,4 +1,5 @@
 export type { DurabilityOptions } from './durable-writes';
+export { type EngineParts, engineOf } from './engine-of';
 export {
   ExecutionEngine,
   type ExecutionEngineOptions,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MemoryEntry, MemoryHit, SkillMemory } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
 import { SkillError } from '../errors/skill-error';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 
 const MAX_ENTRIES_PER_CALLER = 10_000;
 
@@ -23,7 +23,7 @@ export class MemoryStore implements SkillMemory {
   ) {}
 
   async store(text: string, options: { path?: string; tags?: string[] } = {}): Promise<MemoryEntry> {
-    const key = this.keys.memory(this.callerId);
+    const key = this.keys.callers.memory(this.callerId);
     if ((await this.redis.hlen(key)) >= MAX_ENTRIES_PER_CALLER) {
       throw new SkillError('PARAM_OUT_OF_RANGE', `Memory is full (${MAX_ENTRIES_PER_CALLER} entries)`, {
         recoverable: false,
@@ -43,7 +43,7 @@ export class MemoryStore implements SkillMemory {
   }
 
   async search(query: string, limit: number): Promise<MemoryHit[]> {
-    const entries = Object.values(await this.redis.hgetall(this.keys.memory(this.callerId))).map(
+    const entries = Object.values(await this.redis.hgetall(this.keys.callers.memory(this.callerId))).map(
       (json) => JSON.parse(json) as MemoryEntry,
     );
     const wanted = [...new Set(terms(query))];

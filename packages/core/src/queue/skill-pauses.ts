@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SkillPause } from '../schemas/skill-pause';
-import type { RedisKeys } from '../store/redis-keys';
+import type { RedisKeys } from '../store/keys/redis-keys';
 import type { SkillRegistry, VersionRef } from '../store/skill-registry';
 import type { QueueRegistry } from './queue-registry';
 
@@ -28,13 +28,13 @@ export class SkillPauses {
 
   /** The skill's pause, or undefined when it is not paused. */
   async of(skillId: string): Promise<SkillPause | undefined> {
-    const value = await this.deps.redis.hget(this.deps.keys.pausedSkills(), skillId);
+    const value = await this.deps.redis.hget(this.deps.keys.registry.pausedSkills(), skillId);
     return value === null ? undefined : (JSON.parse(value) as SkillPause);
   }
 
   /** Every paused skill, by id. */
   async all(): Promise<Map<string, SkillPause>> {
-    const fields = await this.deps.redis.hgetall(this.deps.keys.pausedSkills());
+    const fields = await this.deps.redis.hgetall(this.deps.keys.registry.pausedSkills());
     return new Map(Object.entries(fields).map(([id, value]) => [id, JSON.parse(value) as SkillPause]));
   }
 
@@ -45,7 +45,7 @@ export class SkillPauses {
    */
   async pause(skillId: string, by: string, now = Date.now()): Promise<SkillPause | undefined> {
     const pause: SkillPause = { paused_at: new Date(now).toISOString(), paused_by: by };
-    await this.deps.redis.hsetnx(this.deps.keys.pausedSkills(), skillId, JSON.stringify(pause));
+    await this.deps.redis.hsetnx(this.deps.keys.registry.pausedSkills(), skillId, JSON.stringify(pause));
     // The versions are read after the flag is set: one advertised before is among them, one
     // advertised after finds the flag (holdAdvertised).
     return this.settle(skillId, await this.hostedVersions(skillId));
@@ -53,7 +53,7 @@ export class SkillPauses {
 
   /** Lets every version of the skill run again; BullMQ's resume wakes the workers waiting on its queues. */
   async resume(skillId: string): Promise<SkillPause | undefined> {
-    await this.deps.redis.hdel(this.deps.keys.pausedSkills(), skillId);
+    await this.deps.redis.hdel(this.deps.keys.registry.pausedSkills(), skillId);
     return this.settle(skillId, await this.hostedVersions(skillId));
   }
 
@@ -65,7 +65,7 @@ export class SkillPauses {
   async holdAdvertised(versions: VersionRef[]): Promise<void> {
     const skills = [...new Set(versions.map((version) => version.skill))];
     if (skills.length === 0) return;
-    const flags = await this.deps.redis.hmget(this.deps.keys.pausedSkills(), ...skills);
+    const flags = await this.deps.redis.hmget(this.deps.keys.registry.pausedSkills(), ...skills);
     const paused = skills.filter((_, index) => flags[index] != null);
     await Promise.all(
       paused.map((skill) =>

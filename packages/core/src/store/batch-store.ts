@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { coalesceWrites } from '../redis/coalesce-writes';
 import { type RedisScript, redisScript } from '../redis/redis-script';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 import SAVE from './save-batch.lua';
 
 /** A batch as its record keeps it (POST /batches). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 
 /**
  * The callers whose executions someone follows live (GET /executions/events), each until a time
@@ -18,12 +18,12 @@ export class FollowedCallers {
    * earlier time than another's is corrected at the other's next renewal.
    */
   async follow(owner: string, untilMs: number): Promise<void> {
-    await this.redis.hset(this.keys.followedCallers(), owner, String(untilMs));
+    await this.redis.hset(this.keys.notifications.followedCallers(), owner, String(untilMs));
   }
 
   /** The callers followed now; the entries whose time has passed are removed on the way. */
   async followed(): Promise<Set<string>> {
-    const key = this.keys.followedCallers();
+    const key = this.keys.notifications.followedCallers();
     const now = this.clock();
     const entries = Object.entries(await this.redis.hgetall(key));
     const lapsed = entries.filter(([, until]) => Number(until) < now).map(([owner]) => owner);

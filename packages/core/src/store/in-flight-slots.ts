@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import { isTerminalStatus } from '../schemas/execution';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 import TAKE from './take-slots.lua';
 
 /** A concurrency quota: at most `limit` executions at once in the set under `key`. */

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 
 /** Who we are at the provider: the caller id its credentials belong to there (its caller.id). */
 const CallerId = Type.Optional(
@@ -53,16 +53,16 @@ export class ProviderCredentialsStore {
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce).setAAD(Buffer.from(skillId));
     const sealed = Buffer.concat([cipher.update(JSON.stringify(credentials)), cipher.final()]);
     const value = Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64');
-    await this.redis.set(this.keys.providerCredentials(skillId), value);
+    await this.redis.set(this.keys.registry.providerCredentials(skillId), value);
   }
 
   async remove(skillId: string): Promise<boolean> {
-    return (await this.redis.del(this.keys.providerCredentials(skillId))) === 1;
+    return (await this.redis.del(this.keys.registry.providerCredentials(skillId))) === 1;
   }
 
   /** The credentials for the skill's provider; undefined when none are set (or they cannot be opened). */
   async get(skillId: string): Promise<ProviderCredentials | undefined> {
-    const value = await this.redis.get(this.keys.providerCredentials(skillId));
+    const value = await this.redis.get(this.keys.registry.providerCredentials(skillId));
     if (value === null) return undefined;
     try {
       const raw = Buffer.from(value, 'base64');

@@ -4,7 +4,7 @@ import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { Deprecation } from '../schemas/skill-descriptor';
 import ADVERTISE from './advertise-version.lua';
 import FORGET_DORMANT from './forget-dormant.lua';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 import REGISTER from './register-version.lua';
 import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
 
@@ -58,17 +58,17 @@ export class SkillRegistry {
     now = Date.now(),
   ): Promise<AdvertiseOutcome[]> {
     const expiresAt = now + leaseMs;
-    const batch = this.redis.multi().zadd(this.keys.workers(), expiresAt, workerId);
-    batch.zremrangebyscore(this.keys.workers(), '-inf', now);
+    const batch = this.redis.multi().zadd(this.keys.registry.workers(), expiresAt, workerId);
+    batch.zremrangebyscore(this.keys.registry.workers(), '-inf', now);
     const outcomes = await Promise.all([
       execAll(batch),
       ...entries.map((entry) =>
         this.advertiseScript(
           [
-            this.keys.skillVersions(entry.id),
-            this.keys.skillIds(),
-            this.keys.skillHosts(entry.id, entry.version),
-            this.keys.dormantVersions(),
+            this.keys.registry.skillVersions(entry.id),
+            this.keys.registry.skillIds(),
+            this.keys.registry.skillHosts(entry.id, entry.version),
+            this.keys.registry.dormantVersions(),
           ],
           [
             entry.version,
@@ -88,8 +88,8 @@ export class SkillRegistry {
   }
 
   async withdraw(workerId: string, entries: Pick<HostedEntry, 'id' | 'version'>[]): Promise<void> {
-    const batch = this.redis.multi().zrem(this.keys.workers(), workerId);
-    for (const entry of entries) batch.zrem(this.keys.skillHosts(entry.id, entry.version), workerId);
+    const batch = this.redis.multi().zrem(this.keys.registry.workers(), workerId);
+    for (const entry of entries) batch.zrem(this.keys.registry.skillHosts(entry.id, entry.version), workerId);
     await execAll(batch);
   }
 
@@ -99,16 +99,17 @@ export class SkillRegistry {
    */
   register(entry: RegisteredEntry, anyOwner = false): Promise<RegisterOutcome> {
     return this.registerScript(
-      [this.keys.skillVersions(entry.id), this.keys.skillIds()],
+      [this.keys.registry.skillVersions(entry.id), this.keys.registry.skillIds()],
       [entry.version, JSON.stringify(entry), entry.digest, entry.id, entry.owner ?? '', anyOwner ? '1' : '0'],
     );
   }
 
   /** Marks a version deprecated (or, with null, not); false when no such version exists. */
   async deprecate(id: string, version: string, deprecation: Deprecation | null): Promise<boolean> {
-    if (!(await this.redis.hexists(this.keys.skillVersions(id), version))) return false;
-    if (deprecation) await this.redis.hset(this.keys.deprecations(id), version, JSON.stringify(deprecation));
-    else await this.redis.hdel(this.keys.deprecations(id), version);
+    if (!(await this.redis.hexists(this.keys.registry.skillVersions(id), version))) return false;
+    if (deprecation)
+      await this.redis.hset(this.keys.registry.deprecations(id), version, JSON.stringify(deprecation));
+    else await this.redis.hdel(this.keys.registry.deprecations(id), version);
     return true;
   }
 
@@ -120,7 +121,8 @@ export class SkillRegistry {
   /** Every version of each skill, in two round trips whatever the number of skills. */
   async versionsOf(ids: string[], now = Date.now()): Promise<Map<string, RegistryVersion[]>> {
     const reads = this.redis.pipeline();
-    for (const id of ids) reads.hgetall(this.keys.skillVersions(id)).hgetall(this.keys.deprecations(id));
+    for (const id of ids)
+      reads.hgetall(this.keys.registry.skillVersions(id)).hgetall(this.keys.registry.deprecations(id));
     const replies = (await execAll(reads)) as Record<string, string>[];
     const entries = ids.map((_, index) =>
       Object.values(replies[index * 2] ?? {}).map((json) => JSON.parse(json) as RegistryEntry),
@@ -130,9 +132,12 @@ export class SkillRegistry {
     // and whether its pool scales to zero, which keeps it available without any lease.
     const leases = this.redis.pipeline();
     for (const entry of hosted)
-      leases.zrange(this.keys.skillHosts(entry.id, entry.version), -1, -1, 'WITHSCORES');
+      leases.zrange(this.keys.registry.skillHosts(entry.id, entry.version), -1, -1, 'WITHSCORES');
     if (hosted.length > 0)
-      leases.hmget(this.keys.dormantVersions(), ...hosted.map((entry) => `${entry.id}@${entry.version}`));
+      leases.hmget(
+        this.keys.registry.dormantVersions(),
+        ...hosted.map((entry) => `${entry.id}@${entry.version}`),
+      );
     const hostReplies = hosted.length > 0 ? ((await execAll(leases)) as (string | null)[][]) : [];
     const marks = hostReplies.at(-1) ?? [];
     const until = new Map<RegistryEntry, number>(
@@ -165,12 +170,12 @@ export class SkillRegistry {
   /** Up to `count` skill ids after `after`, in lexical order: a stable order for cursors. */
   ids(after: string | undefined, count: number): Promise<string[]> {
     const min = after === undefined ? '-' : `(${after}`;
-    return this.redis.zrangebylex(this.keys.skillIds(), min, '+', 'LIMIT', 0, count);
+    return this.redis.zrangebylex(this.keys.registry.skillIds(), min, '+', 'LIMIT', 0, count);
   }
 
   /** The versions marked by pools that scale to zero, whether a worker hosts them now or not. */
   async scaleToZeroVersions(): Promise<VersionRef[]> {
-    const fields = await this.redis.hkeys(this.keys.dormantVersions());
+    const fields = await this.redis.hkeys(this.keys.registry.dormantVersions());
     return fields.map((field) => {
       // Hosted skill ids hold no '@' (skill.json's name pattern): the first one ends the id.
       const at = field.indexOf('@');
@@ -184,13 +189,13 @@ export class SkillRegistry {
    */
   forgetDormant(id: string, version: string, now = Date.now()): Promise<ForgetDormantOutcome> {
     return this.forgetDormantScript(
-      [this.keys.dormantVersions(), this.keys.skillHosts(id, version)],
+      [this.keys.registry.dormantVersions(), this.keys.registry.skillHosts(id, version)],
       [`${id}@${version}`, now],
     );
   }
 
   /** How many worker processes hold an unexpired lease. */
   liveWorkers(now = Date.now()): Promise<number> {
-    return this.redis.zcount(this.keys.workers(), now, '+inf');
+    return this.redis.zcount(this.keys.registry.workers(), now, '+inf');
   }
 }

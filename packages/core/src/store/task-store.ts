@@ -9,8 +9,8 @@ import {
   transitionSettled,
 } from './execution/transition-script';
 import HAND_IN from './hand-in-task.lua';
+import type { RedisKeys } from './keys/redis-keys';
 import OPEN from './open-task.lua';
-import type { RedisKeys } from './redis-keys';
 import { tagsInUse } from './tags-in-use';
 
 export type ClaimResult = 'claimed' | 'not-open' | 'claimed-by-another';

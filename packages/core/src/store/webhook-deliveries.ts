@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { DeliveryAttempt, DeliveryState, WebhookDelivery } from '../schemas/webhook';
 import ADD from './add-delivery.lua';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 
 /** An event about to be sent to a webhook. */
 export interface NewDelivery {
@@ -58,7 +58,7 @@ export class WebhookDeliveries {
       ...(delivery.contentType === undefined ? {} : { content_type: delivery.contentType }),
     };
     const added = await this.addScript(
-      [this.keys.delivery(delivery.id), this.keys.deliveriesOf(delivery.webhookId)],
+      [this.keys.webhooks.delivery(delivery.id), this.keys.webhooks.deliveriesOf(delivery.webhookId)],
       [RETENTION_SECONDS, LISTED_PER_WEBHOOK, delivery.id, ...Object.entries(fields).flat()],
     );
     return added === 1;
@@ -66,8 +66,8 @@ export class WebhookDeliveries {
 
   async get(id: string): Promise<StoredDelivery | null> {
     const [fields, attempts] = await Promise.all([
-      this.redis.hgetall(this.keys.delivery(id)),
-      this.redis.lrange(this.keys.deliveryAttempts(id), 0, -1),
+      this.redis.hgetall(this.keys.webhooks.delivery(id)),
+      this.redis.lrange(this.keys.webhooks.deliveryAttempts(id), 0, -1),
     ]);
     if (fields.webhook_id === undefined) return null;
     return {
@@ -79,12 +79,12 @@ export class WebhookDeliveries {
 
   /** Notes one attempt and the state it leaves the delivery in. */
   async recordAttempt(id: string, attempt: DeliveryAttempt, state: DeliveryState): Promise<void> {
-    const attempts = this.keys.deliveryAttempts(id);
+    const attempts = this.keys.webhooks.deliveryAttempts(id);
     await this.redis
       .multi()
       .rpush(attempts, JSON.stringify(attempt))
       .expire(attempts, RETENTION_SECONDS)
-      .hset(this.keys.delivery(id), {
+      .hset(this.keys.webhooks.delivery(id), {
         state,
         ...(state === 'delivered' ? { delivered_at: attempt.at } : {}),
       })
@@ -93,7 +93,7 @@ export class WebhookDeliveries {
 
   /** A redelivery begins: the delivery is pending again (its earlier attempts stay listed). */
   async reopen(id: string): Promise<void> {
-    await this.redis.hset(this.keys.delivery(id), 'state', 'pending');
+    await this.redis.hset(this.keys.webhooks.delivery(id), 'state', 'pending');
   }
 
   /** A webhook's deliveries, newest first; `cursor` is where the previous page stopped. */
@@ -102,7 +102,7 @@ export class WebhookDeliveries {
     limit: number,
     cursor: number,
   ): Promise<{ deliveries: WebhookDelivery[]; next: number | null }> {
-    const ids = await this.redis.lrange(this.keys.deliveriesOf(webhookId), cursor, cursor + limit);
+    const ids = await this.redis.lrange(this.keys.webhooks.deliveriesOf(webhookId), cursor, cursor + limit);
     const page = ids.slice(0, limit);
     const found = await Promise.all(page.map((id) => this.get(id)));
     return {

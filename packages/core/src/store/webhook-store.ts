@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TaskPush } from '../a2a/task-push';
 import type { CreatedWebhook, NewWebhook, WebhookMode, WebhookTarget, WebhookView } from '../schemas/webhook';
-import type { RedisKeys } from './redis-keys';
+import type { RedisKeys } from './keys/redis-keys';
 
 /**
  * A webhook as the service keeps it: who owns it (null: an anonymous invocation's) and its secret;
@@ -44,8 +44,8 @@ export class WebhookStore {
     });
     await this.redis
       .multi()
-      .hset(this.keys.webhook(created.id), fieldsOf(created, owner))
-      .sadd(this.keys.webhooksOf(owner), created.id)
+      .hset(this.keys.webhooks.webhook(created.id), fieldsOf(created, owner))
+      .sadd(this.keys.webhooks.webhooksOf(owner), created.id)
       .exec();
     await this.refreshCaller(owner);
     return created;
@@ -58,7 +58,7 @@ export class WebhookStore {
     executionId: string,
   ): Promise<CreatedWebhook> {
     const created = this.newWebhook(target.on ?? 'end', target.url, { execution_id: executionId });
-    const key = this.keys.webhook(created.id);
+    const key = this.keys.webhooks.webhook(created.id);
     await this.redis
       .multi()
       .hset(key, fieldsOf(created, owner ?? null))
@@ -79,8 +79,8 @@ export class WebhookStore {
     const created = this.newWebhook('change', url, { execution_id: taskId });
     const secret =
       push.token === undefined ? created.secret : `whsec_${Buffer.from(push.token).toString('base64')}`;
-    const key = this.keys.webhook(created.id);
-    const task = this.keys.taskWebhooks(taskId);
+    const key = this.keys.webhooks.webhook(created.id);
+    const task = this.keys.webhooks.taskWebhooks(taskId);
     const ttl = this.executionTtlSeconds + INVOCATION_WEBHOOK_EXTRA_SECONDS;
     await this.redis
       .multi()
@@ -94,7 +94,7 @@ export class WebhookStore {
 
   /** An A2A task's push notification configurations, oldest first. */
   async ofTask(taskId: string): Promise<StoredWebhook[]> {
-    const ids = await this.redis.smembers(this.keys.taskWebhooks(taskId));
+    const ids = await this.redis.smembers(this.keys.webhooks.taskWebhooks(taskId));
     const found = await Promise.all(ids.map((id) => this.get(id)));
     return found
       .filter((webhook): webhook is StoredWebhook => webhook !== null)
@@ -102,12 +102,12 @@ export class WebhookStore {
   }
 
   async get(id: string): Promise<StoredWebhook | null> {
-    return storedOf(id, await this.redis.hgetall(this.keys.webhook(id)));
+    return storedOf(id, await this.redis.hgetall(this.keys.webhooks.webhook(id)));
   }
 
   /** A caller's standing webhooks, oldest first. */
   async list(owner: string): Promise<StoredWebhook[]> {
-    const ids = await this.redis.smembers(this.keys.webhooksOf(owner));
+    const ids = await this.redis.smembers(this.keys.webhooks.webhooksOf(owner));
     const found = await Promise.all(ids.map((id) => this.get(id)));
     return found
       .filter((webhook): webhook is StoredWebhook => webhook !== null)
@@ -117,12 +117,12 @@ export class WebhookStore {
   /** Removes a webhook; false when there was none. */
   async remove(webhook: StoredWebhook): Promise<boolean> {
     const { id } = webhook.view;
-    const removed = await this.redis.del(this.keys.webhook(id));
+    const removed = await this.redis.del(this.keys.webhooks.webhook(id));
     if (webhook.push && webhook.view.execution_id !== undefined) {
-      await this.redis.srem(this.keys.taskWebhooks(webhook.view.execution_id), id);
+      await this.redis.srem(this.keys.webhooks.taskWebhooks(webhook.view.execution_id), id);
     }
     if (webhook.owner !== null && webhook.view.execution_id === undefined) {
-      await this.redis.srem(this.keys.webhooksOf(webhook.owner), id);
+      await this.redis.srem(this.keys.webhooks.webhooksOf(webhook.owner), id);
       await this.refreshCaller(webhook.owner);
     }
     return removed === 1;
@@ -130,7 +130,7 @@ export class WebhookStore {
 
   /** Every caller with a standing webhook, and whether one of them wants every change. */
   async callerModes(): Promise<Map<string, WebhookMode>> {
-    return new Map(Object.entries(await this.redis.hgetall(this.keys.webhookCallers()))) as Map<
+    return new Map(Object.entries(await this.redis.hgetall(this.keys.webhooks.webhookCallers()))) as Map<
       string,
       WebhookMode
     >;
@@ -139,7 +139,7 @@ export class WebhookStore {
   /** Recomputes what webhookCallers says of one caller from its standing webhooks. */
   private async refreshCaller(owner: string): Promise<void> {
     const webhooks = await this.list(owner);
-    const callers = this.keys.webhookCallers();
+    const callers = this.keys.webhooks.webhookCallers();
     if (webhooks.length === 0) await this.redis.hdel(callers, owner);
     else {
       const mode = webhooks.some(({ view }) => view.on === 'change') ? 'change' : 'end';

@@ -35,7 +35,7 @@ import { knownErrorOf } from '../../http/known-error';
 import { headerOf, type RequestHeaders } from '../../http/request-headers';
 import { idempotencyKeyOf } from '../../idempotency/idempotency-key-header';
 import type { AgentDeps } from '../agent-deps';
-import { envelopeOf } from '../agent-error';
+import { agentFault, envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';
 import { readTask } from '../read-task';
 import { agentCardJson } from './a2a-agent-card';
@@ -115,7 +115,8 @@ export class SkillA2aHandler implements A2ARequestHandler {
     try {
       return AgentCard.fromJSON(await this.agentCardJson());
     } catch (error) {
-      throw this.a2aError(error);
+      // No request's headers here: a fault's request id is made now.
+      throw this.a2aError(error, {});
     }
   }
 
@@ -146,8 +147,9 @@ export class SkillA2aHandler implements A2ARequestHandler {
   }
 
   async getTask(params: { id: string }, context: ServerCallContext): Promise<Task> {
-    const execution = await this.read(params.id, headersOf(context));
-    return toA2aTask(execution, await this.guard(() => this.deps.notes.read(params.id)));
+    const headers = headersOf(context);
+    const execution = await this.read(params.id, headers);
+    return toA2aTask(execution, await this.guard(headers, () => this.deps.notes.read(params.id)));
   }
 
   async cancelTask(params: { id: string }, context: ServerCallContext): Promise<Task> {
@@ -167,47 +169,49 @@ export class SkillA2aHandler implements A2ARequestHandler {
       if (error instanceof SkillError && error.code === 'EXECUTION_ENDED') {
         throw new TaskNotCancelableError(`Task ${params.id} has already ended`);
       }
-      throw this.a2aError(error);
+      throw this.a2aError(error, headers);
     }
   }
 
   async *resubscribe(params: { id: string }, context: ServerCallContext): AsyncGenerator<StreamResponse> {
     const headers = headersOf(context);
     const execution = await this.read(params.id, headers);
-    const note = await this.guard(() => this.deps.notes.read(params.id));
+    const note = await this.guard(headers, () => this.deps.notes.read(params.id));
     yield* this.stream(execution, note, headers);
   }
 
   async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return this.guard(() => this.taskList.list(params, headersOf(context)));
+    return this.guard(headersOf(context), () => this.taskList.list(params, headersOf(context)));
   }
 
   async createTaskPushNotificationConfig(
     params: TaskPushNotificationConfig,
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
-    return this.guard(() => this.pushConfigs.create(params, versionOf(context), headersOf(context)));
+    return this.guard(headersOf(context), () =>
+      this.pushConfigs.create(params, versionOf(context), headersOf(context)),
+    );
   }
 
   async getTaskPushNotificationConfig(
     params: GetTaskPushNotificationConfigRequest,
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
-    return this.guard(() => this.pushConfigs.get(params, headersOf(context)));
+    return this.guard(headersOf(context), () => this.pushConfigs.get(params, headersOf(context)));
   }
 
   async listTaskPushNotificationConfigs(
     params: ListTaskPushNotificationConfigsRequest,
     context: ServerCallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.guard(() => this.pushConfigs.list(params, headersOf(context)));
+    return this.guard(headersOf(context), () => this.pushConfigs.list(params, headersOf(context)));
   }
 
   async deleteTaskPushNotificationConfig(
     params: DeleteTaskPushNotificationConfigRequest,
     context: ServerCallContext,
   ): Promise<void> {
-    return this.guard(() => this.pushConfigs.remove(params, headersOf(context)));
+    return this.guard(headersOf(context), () => this.pushConfigs.remove(params, headersOf(context)));
   }
 
   /**
@@ -296,7 +300,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
         };
         if (isTerminalStatus(execution.status)) break;
       }
-      await following;
+      await this.guard(headers, () => following);
     } finally {
       // A client that went away stops the follow; the execution runs on.
       gone.abort();
@@ -356,7 +360,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
       const { execution } = outcome.accepted;
       return { execution, note };
     } catch (error) {
-      throw this.a2aError(error);
+      throw this.a2aError(error, headers);
     }
   }
 
@@ -370,7 +374,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
         signal,
       });
     } catch (error) {
-      throw this.a2aError(error);
+      throw this.a2aError(error, headers);
     }
   }
 
@@ -379,25 +383,29 @@ export class SkillA2aHandler implements A2ARequestHandler {
     try {
       return await readTask(this.deps, taskId, headers);
     } catch (error) {
-      throw this.a2aError(error);
+      throw this.a2aError(error, headers);
     }
   }
 
   /** What `work` answers, or what it throws as an A2A error. */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  private async guard<T>(headers: RequestHeaders, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw this.a2aError(error);
+      throw this.a2aError(error, headers);
     }
   }
 
-  /** Our error as an A2A error, our envelope in its metadata (code, and the envelope as JSON). */
-  private a2aError(thrown: unknown): A2AError | unknown {
-    // A2A errors (thrown here) and anything unexpected go as they are: the SDK answers the latter as internal errors.
-    const error = thrown instanceof A2AError ? undefined : knownErrorOf(thrown);
-    if (!error) return thrown;
-    const envelope = envelopeOf(error, this.deps.logger, 'a2a');
+  /**
+   * Our error as an A2A error, our envelope in its metadata (code, and the envelope as JSON); an
+   * A2A error (thrown here) as it is. A fault of our own code is logged once (agentFault) and
+   * answered as an internal error with our envelope, which carries the request's id: the SDK would
+   * answer it with the fault's own message, and nobody would log it.
+   */
+  private a2aError(thrown: unknown, headers: RequestHeaders): unknown {
+    if (thrown instanceof A2AError) return thrown;
+    const error = knownErrorOf(thrown) ?? agentFault(thrown, this.deps.logger, headers, 'a2a');
+    const envelope = envelopeOf(error);
     const options = {
       message: error.message,
       metadata: { code: envelope.error.code, envelope: JSON.stringify(envelope) },
@@ -406,7 +414,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
     if (error.code === 'SERVICE_UNAVAILABLE') return error;
     // This agent is not set up for the message (A2A_DEFAULT_SKILL names a skill that takes no text).
     if (error.code === 'NOT_CONFIGURED') return new UnsupportedOperationError(options);
-    // Not the request's fault (the router's model failed): an internal error, our envelope kept.
+    // Not the request's fault (ours, or the router's model failed): an internal error, our envelope kept.
     if (isErrorCode(error.code) && httpStatusOf(error.code) >= 500) return new A2AError(options);
     return new RequestMalformedError(options);
   }

@@ -12,7 +12,6 @@ import type { AgentDeps } from '../agent-deps';
 import { readTask } from '../read-task';
 import { endResultOf } from './mcp-end-result';
 import { executionTaskFields } from './mcp-results';
-import { withProtocolErrors } from './with-protocol-errors';
 
 /** The statuses an execution's task takes: it never waits for input, and a failed skill completes the call. */
 type ExecutionTaskStatus = Extract<TaskV2['status'], 'working' | 'completed' | 'cancelled'>;
@@ -56,7 +55,7 @@ export class McpExtensionTasks {
     const execution = await this.read(taskId, headers, client);
     const task = this.task(execution);
     if (task.status !== 'completed') return { resultType: 'complete', ...task };
-    const result = await withProtocolErrors(() => endResultOf(this.deps, execution, headers));
+    const result = await endResultOf(this.deps, execution, headers);
     return { resultType: 'complete', ...task, result };
   }
 
@@ -82,14 +81,12 @@ export class McpExtensionTasks {
   ): Promise<EmptyResult> {
     const execution = await this.read(taskId, headers, client);
     if (isTerminalStatus(execution.status)) return {};
-    await withProtocolErrors(() =>
-      this.deps.canceler
-        .cancel({ skillId: execution.skill_id, executionId: taskId, headers })
-        .catch((error) => {
-          // Ended meanwhile: nothing to cancel.
-          if (!(error instanceof SkillError && error.code === 'EXECUTION_ENDED')) throw error;
-        }),
-    );
+    await this.deps.canceler
+      .cancel({ skillId: execution.skill_id, executionId: taskId, headers })
+      .catch((error) => {
+        // Ended meanwhile: nothing to cancel.
+        if (!(error instanceof SkillError && error.code === 'EXECUTION_ENDED')) throw error;
+      });
     return {};
   }
 
@@ -113,7 +110,7 @@ export class McpExtensionTasks {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
       });
     }
-    return withProtocolErrors(() => readTask(this.deps, taskId, headers));
+    return readTask(this.deps, taskId, headers);
   }
 }
 

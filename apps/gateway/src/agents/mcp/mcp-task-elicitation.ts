@@ -20,7 +20,6 @@ import { readTask } from '../read-task';
 import { elicitationSchemaOf } from './elicitation-schema';
 import { endResultOf } from './mcp-end-result';
 import type { ToolCall } from './mcp-tool-calls';
-import { withProtocolErrors } from './with-protocol-errors';
 
 /** What a requestState names, signed: the execution whose task the retry hands in, and the tool it was called as. */
 export interface PendingTask {
@@ -109,7 +108,7 @@ export class McpTaskElicitation {
     // Bound to the tool too: a state shown to another tool's call is refused as a forged one.
     if (pending.tool !== call.name) throw invalidRequestState();
     const { headers } = call;
-    const execution = await withProtocolErrors(() => readTask(this.deps, pending.executionId, headers));
+    const execution = await readTask(this.deps, pending.executionId, headers);
     if (isTerminalStatus(execution.status)) return { result: await this.ended(execution, headers) };
     const responses = ctx.mcpReq.inputResponses;
     const response = inputResponse(responses, OUTPUT);
@@ -132,15 +131,11 @@ export class McpTaskElicitation {
     switch (response.action) {
       case 'accept': {
         const output = response.content ?? {};
-        const handed = await withProtocolErrors(() =>
-          this.deps.tasks.complete(pending.executionId, output, headers),
-        );
+        const handed = await this.deps.tasks.complete(pending.executionId, output, headers);
         return { result: await this.ended(handed, headers) };
       }
       case 'decline': {
-        const handed = await withProtocolErrors(() =>
-          this.deps.tasks.decline(pending.executionId, DECLINED, headers),
-        );
+        const handed = await this.deps.tasks.decline(pending.executionId, DECLINED, headers);
         return { result: await this.ended(handed, headers) };
       }
       case 'cancel':
@@ -154,7 +149,7 @@ export class McpTaskElicitation {
     headers: RequestHeaders,
     ctx: ServerContext,
   ): Promise<InputRequiredResult> {
-    const view = await withProtocolErrors(() => this.deps.tasks.get(pending.executionId, headers));
+    const view = await this.deps.tasks.get(pending.executionId, headers);
     const form = this.form(view);
     // The output schema of a version is fixed: a form offered once fits again.
     if (!form) throw invalidRequestState();
@@ -184,7 +179,7 @@ export class McpTaskElicitation {
   }
 
   private ended(execution: Execution, headers: RequestHeaders): Promise<CallToolResult> {
-    return withProtocolErrors(() => endResultOf(this.deps, execution, headers));
+    return endResultOf(this.deps, execution, headers);
   }
 
   private states(): Promise<RequestStateCodec<PendingTask>> {

@@ -6,7 +6,6 @@ import type { AgentDeps } from '../agent-deps';
 import { followExecution } from '../execution-follower';
 import { readTask } from '../read-task';
 import { endResultOf } from './mcp-end-result';
-import { mcpErrorOf } from './mcp-error-of';
 import { toTask } from './mcp-results';
 import type { McpToolCalls } from './mcp-tool-calls';
 
@@ -18,6 +17,7 @@ const RELATED_TASK = 'io.modelcontextprotocol/related-task';
  * task id is the execution id, tasks/get reads it, tasks/result waits for its end (as GET result
  * with Prefer: wait does, without a bound), tasks/cancel is POST cancel. Only the caller that owns
  * the execution (or an admin) finds it: to anyone else it is not found, as an id nobody used (read-task.ts).
+ * What they throw is answered by the server's handlers (withMcpErrors).
  */
 export class McpTasks {
   constructor(
@@ -32,15 +32,13 @@ export class McpTasks {
 
   async result(taskId: string, headers: RequestHeaders, signal: AbortSignal): Promise<CallToolResult> {
     const first = await this.read(taskId, headers);
-    const execution = await this.orInvalidParams(() =>
-      followExecution(this.deps.executions, {
-        skillId: first.skill_id,
-        executionId: taskId,
-        headers,
-        boundMs: Number.POSITIVE_INFINITY,
-        signal,
-      }),
-    );
+    const execution = await followExecution(this.deps.executions, {
+      skillId: first.skill_id,
+      executionId: taskId,
+      headers,
+      boundMs: Number.POSITIVE_INFINITY,
+      signal,
+    });
     if (!isTerminalStatus(execution.status))
       throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
     return { ...(await endResultOf(this.deps, execution, headers)), _meta: { [RELATED_TASK]: { taskId } } };
@@ -54,25 +52,16 @@ export class McpTasks {
         `Cannot cancel task: already in terminal status ${toTask(execution, this.calls.taskSettings()).status}`,
       );
     }
-    const canceled = await this.orInvalidParams(() =>
-      this.deps.canceler.cancel({ skillId: execution.skill_id, executionId: taskId, headers }),
-    );
+    const canceled = await this.deps.canceler.cancel({
+      skillId: execution.skill_id,
+      executionId: taskId,
+      headers,
+    });
     return toTask(canceled, this.calls.taskSettings());
   }
 
   /** The execution a task id names, as the request's caller may read it. */
-  private async read(taskId: string, headers: RequestHeaders): Promise<Execution> {
-    return this.orInvalidParams(() => readTask(this.deps, taskId, headers));
-  }
-
-  /** Our errors as JSON-RPC errors (mcpErrorOf). */
-  private async orInvalidParams<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      const fields = error instanceof McpError ? undefined : mcpErrorOf(error);
-      if (!fields) throw error;
-      throw new McpError(fields.code, fields.message, fields.data);
-    }
+  private read(taskId: string, headers: RequestHeaders): Promise<Execution> {
+    return readTask(this.deps, taskId, headers);
   }
 }

@@ -1,6 +1,7 @@
 import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Execution, isTerminalStatus, type SkillDescriptor, SkillError } from '@skillrun/core';
 import { principalOf } from '../../auth/identity';
+import { knownErrorOf } from '../../http/known-error';
 import type { RequestHeaders } from '../../http/request-headers';
 import { idempotencyKeyOf } from '../../idempotency/idempotency-key-header';
 import type { AgentDeps } from '../agent-deps';
@@ -12,6 +13,13 @@ import { endResult, errorResult, stillRunningResult, toTask } from './mcp-result
 /** Sends a report, if there is one; a client gone meanwhile is the follow's to notice, not the report's. */
 async function tell(send: (report: ProgressReport) => Promise<void>, report: ProgressReport | undefined) {
   if (report) await send(report).catch(() => {});
+}
+
+/** Our error, which a tool's result tells the model; anything else (a fault of ours) thrown on. */
+function knownOrThrow(error: unknown): SkillError {
+  const known = knownErrorOf(error);
+  if (!known) throw error;
+  return known;
 }
 
 /** One tools/call, as either era's MCP server hands it over. */
@@ -62,13 +70,17 @@ export class McpToolCalls {
     return { ttlMs: this.deps.retentionSeconds * 1000 };
   }
 
-  /** Invokes the skill; a refusal (unknown tool, bad arguments, no access, a limit) is a result the model reads. */
+  /**
+   * Invokes the skill; a refusal (unknown tool, bad arguments, no access, a limit, Redis away) is a
+   * result the model reads. A fault of ours is thrown on, for the server to log and answer as a
+   * JSON-RPC error (withMcpErrors).
+   */
   async start(call: ToolCall): Promise<StartedCall> {
     try {
       const descriptor = await this.describe(call);
       return { descriptor, execution: await this.invoke(call, descriptor) };
     } catch (error) {
-      return { refused: errorResult(envelopeOf(error, this.deps.logger, 'mcp tools/call')) };
+      return { refused: errorResult(envelopeOf(knownOrThrow(error))) };
     }
   }
 
@@ -112,7 +124,7 @@ export class McpToolCalls {
       if (isTerminalStatus(execution.status)) return { result: endResult(started.descriptor, execution) };
       return { running: execution };
     } catch (error) {
-      return { result: errorResult(envelopeOf(error, deps.logger, 'mcp tools/call')) };
+      return { result: errorResult(envelopeOf(knownOrThrow(error))) };
     }
   }
 

@@ -13,11 +13,11 @@ import {
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
-import { mcpErrorOf } from './mcp-error-of';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
 import { McpTasks } from './mcp-tasks';
 import { McpToolCalls } from './mcp-tool-calls';
 import { listTools } from './mcp-tool-list';
+import { withMcpErrors } from './with-mcp-errors';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -48,49 +48,61 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
   const calls = new McpToolCalls(deps);
   const tasks = new McpTasks(deps, calls);
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    try {
+  const answered = withMcpErrors(deps, {
+    error: ({ code, message, data }) => new McpError(code, message, data),
+    headersOf,
+  });
+
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    answered('tools/list', async (request, extra: Extra) => {
       const page = await listTools(deps, headersOf(extra), request.params?.cursor, { tasks: true });
       // Copies: the SDK's result types have index signatures, which our interfaces lack.
       return { ...page, tools: page.tools.map((tool) => ({ ...tool })) };
-    } catch (error) {
-      const fields = mcpErrorOf(error);
-      if (!fields) throw error;
-      throw new McpError(fields.code, fields.message, fields.data);
-    }
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args = {}, _meta, task } = request.params;
-    const token = _meta?.progressToken;
-    return calls.call({
-      name,
-      arguments: args,
-      ...(task ? { task } : {}),
-      headers: withIdempotencyKey(headersOf(extra), _meta?.[IDEMPOTENCY_META_KEY]),
-      address: addressOf(extra),
-      signal: extra.signal,
-      stop: closing,
-      ...(token === undefined
-        ? {}
-        : {
-            progress: (report) =>
-              extra.sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken: token, ...report },
-              }),
-          }),
-    });
-  });
-
-  server.setRequestHandler(GetTaskRequestSchema, (request, extra) =>
-    tasks.get(request.params.taskId, headersOf(extra)),
+    }),
   );
-  server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) =>
-    tasks.result(request.params.taskId, headersOf(extra), AbortSignal.any([extra.signal, closing])),
+
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    answered('tools/call', async (request, extra: Extra) => {
+      const { name, arguments: args = {}, _meta, task } = request.params;
+      const token = _meta?.progressToken;
+      return calls.call({
+        name,
+        arguments: args,
+        ...(task ? { task } : {}),
+        headers: withIdempotencyKey(headersOf(extra), _meta?.[IDEMPOTENCY_META_KEY]),
+        address: addressOf(extra),
+        signal: extra.signal,
+        stop: closing,
+        ...(token === undefined
+          ? {}
+          : {
+              progress: (report) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...report },
+                }),
+            }),
+      });
+    }),
   );
-  server.setRequestHandler(CancelTaskRequestSchema, (request, extra) =>
-    tasks.cancel(request.params.taskId, headersOf(extra)),
+
+  server.setRequestHandler(
+    GetTaskRequestSchema,
+    answered('tasks/get', (request, extra: Extra) => tasks.get(request.params.taskId, headersOf(extra))),
+  );
+  server.setRequestHandler(
+    GetTaskPayloadRequestSchema,
+    answered('tasks/result', (request, extra: Extra) =>
+      tasks.result(request.params.taskId, headersOf(extra), AbortSignal.any([extra.signal, closing])),
+    ),
+  );
+  server.setRequestHandler(
+    CancelTaskRequestSchema,
+    answered('tasks/cancel', (request, extra: Extra) =>
+      tasks.cancel(request.params.taskId, headersOf(extra)),
+    ),
   );
   return server;
 }

@@ -21,7 +21,7 @@ import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
 import type { McpTaskElicitation, PendingTask } from './mcp-task-elicitation';
 import type { McpToolCalls } from './mcp-tool-calls';
 import { listTools } from './mcp-tool-list';
-import { withProtocolErrors } from './with-protocol-errors';
+import { withMcpErrors } from './with-mcp-errors';
 
 /** tasks/update's params as its handler sees them: the task id (the SDK has taken the responses). */
 const TASK_UPDATE_PARAMS = UpdateTaskRequestV2Schema.shape.params.pick({ taskId: true });
@@ -74,66 +74,85 @@ export function statelessMcpServer(parts: StatelessParts, context: McpRequestCon
         { ...tasks.handle(running), content: [] }
       : stillRunningResult(running, deps.baseUrl, deps.callWaitSeconds);
 
-  server.setRequestHandler('tools/list', async (request) => {
-    const page = await withProtocolErrors(() =>
-      listTools(deps, headers, request.params?.cursor, { tasks: false }),
-    );
-    return {
-      ...page,
-      tools: page.tools.map((tool) => ({ ...tool })),
-      ttlMs: deps.listChangedPollMs,
-      cacheScope: 'private',
-    };
+  const answered = withMcpErrors<unknown>(deps, {
+    error: ({ code, message, data }) => new ProtocolError(code, message, data),
+    headersOf: () => headers,
   });
 
-  server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name, arguments: args = {}, _meta } = request.params;
-    const token = _meta?.progressToken;
-    const call = {
-      name,
-      arguments: args,
-      headers: withIdempotencyKey(headers, _meta?.[IDEMPOTENCY_META_KEY]),
-      address: addressOf(context),
-      // Closing the request's stream is its cancellation (revision 2026-07-28).
-      signal: ctx.mcpReq.signal,
-      stop: closing,
-      ...(token === undefined
-        ? {}
-        : {
-            progress: (report: ProgressReport) =>
-              ctx.mcpReq.notify({
-                method: 'notifications/progress',
-                params: { progressToken: token, ...report },
-              }),
-          }),
-    };
-    // A retry of a call answered input_required: its task, handed in with the form's answer.
-    const pending = ctx.mcpReq.requestState<PendingTask>();
-    if (pending !== undefined) {
-      const answered = await elicitation.answer(call, pending, ctx);
-      return 'result' in answered ? answered.result : stillRunning(answered.running);
-    }
-    const started = await calls.start(call);
-    if ('refused' in started) return started.refused;
-    const form = await elicitation.offer(call, started, server.getClientCapabilities(), ctx);
-    if (form) return form;
-    const followed = await calls.follow(call, started);
-    return 'result' in followed ? followed.result : stillRunning(followed.running);
-  });
+  server.setRequestHandler(
+    'tools/list',
+    answered('tools/list', async (request) => {
+      const page = await listTools(deps, headers, request.params?.cursor, { tasks: false });
+      return {
+        ...page,
+        tools: page.tools.map((tool) => ({ ...tool })),
+        ttlMs: deps.listChangedPollMs,
+        cacheScope: 'private' as const,
+      };
+    }),
+  );
 
-  server.setRequestHandler('tasks/get', { params: GetTaskRequestV2Schema.shape.params }, (params) =>
-    tasks.get(params.taskId, headers, server.getClientCapabilities()),
+  server.setRequestHandler(
+    'tools/call',
+    answered('tools/call', async (request, ctx) => {
+      const { name, arguments: args = {}, _meta } = request.params;
+      const token = _meta?.progressToken;
+      const call = {
+        name,
+        arguments: args,
+        headers: withIdempotencyKey(headers, _meta?.[IDEMPOTENCY_META_KEY]),
+        address: addressOf(context),
+        // Closing the request's stream is its cancellation (revision 2026-07-28).
+        signal: ctx.mcpReq.signal,
+        stop: closing,
+        ...(token === undefined
+          ? {}
+          : {
+              progress: (report: ProgressReport) =>
+                ctx.mcpReq.notify({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...report },
+                }),
+            }),
+      };
+      // A retry of a call answered input_required: its task, handed in with the form's answer.
+      const pending = ctx.mcpReq.requestState<PendingTask>();
+      if (pending !== undefined) {
+        const answered = await elicitation.answer(call, pending, ctx);
+        return 'result' in answered ? answered.result : stillRunning(answered.running);
+      }
+      const started = await calls.start(call);
+      if ('refused' in started) return started.refused;
+      const form = await elicitation.offer(call, started, server.getClientCapabilities(), ctx);
+      if (form) return form;
+      const followed = await calls.follow(call, started);
+      return 'result' in followed ? followed.result : stillRunning(followed.running);
+    }),
+  );
+
+  server.setRequestHandler(
+    'tasks/get',
+    { params: GetTaskRequestV2Schema.shape.params },
+    answered('tasks/get', (params) => tasks.get(params.taskId, headers, server.getClientCapabilities())),
   );
   // The SDK lifts `inputResponses` out of every request's params (they are multi-round-trip's):
   // the handler finds them in its context.
-  server.setRequestHandler('tasks/update', { params: TASK_UPDATE_PARAMS }, (params, ctx) => {
-    if (ctx.mcpReq.inputResponses === undefined) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tasks/update takes inputResponses');
-    }
-    return tasks.update(params.taskId, headers, server.getClientCapabilities());
-  });
-  server.setRequestHandler('tasks/cancel', { params: CancelTaskRequestV2Schema.shape.params }, (params) =>
-    tasks.cancel(params.taskId, headers, server.getClientCapabilities()),
+  server.setRequestHandler(
+    'tasks/update',
+    { params: TASK_UPDATE_PARAMS },
+    answered('tasks/update', async (params, ctx) => {
+      if (ctx.mcpReq.inputResponses === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'tasks/update takes inputResponses');
+      }
+      return tasks.update(params.taskId, headers, server.getClientCapabilities());
+    }),
+  );
+  server.setRequestHandler(
+    'tasks/cancel',
+    { params: CancelTaskRequestV2Schema.shape.params },
+    answered('tasks/cancel', (params) =>
+      tasks.cancel(params.taskId, headers, server.getClientCapabilities()),
+    ),
   );
   return server;
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import ATTEMPT_DEADLINE from './attempt-deadline.lua';
 
 /**

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { StreamedChunk } from '../../schemas/streamed-chunk';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import APPEND from './append-chunks.lua';
 
 /** What an append did: the seq of its last chunk, or why nothing was kept. */

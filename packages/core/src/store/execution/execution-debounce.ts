@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { Execution } from '../../schemas/execution';
 import type { JobPayload } from '../../schemas/job-payload';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import CALL from './debounce-call.lua';
 import START from './debounce-start.lua';
 import type { ExecutionIndex } from './execution-index';
@@ -60,7 +60,7 @@ export class ExecutionDebounce {
     const [outcome, open, due] = await this.callScript(
       [key, this.keys.execution(payload.execution_id)],
       [
-        this.keys.homeRecords(payload.skill_id),
+        this.keys.flow.homeRecords(payload.skill_id),
         mode,
         mode === 'leading' ? delayMs : delayMs + TRAILING_OPEN_MS,
         payload.skill_version,
@@ -97,6 +97,6 @@ export class ExecutionDebounce {
   /** The payload's debounce key, its caller's own (an anonymous caller's by the id it gives). */
   private keyOf({ skill_id, owner, caller, debounce }: JobPayload): string | undefined {
     if (!debounce) return undefined;
-    return this.keys.debounce(skill_id, owner ?? `anonymous:${caller.id}`, debounce.mode, debounce.key);
+    return this.keys.flow.debounce(skill_id, owner ?? `anonymous:${caller.id}`, debounce.mode, debounce.key);
   }
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { joinHeldWrites } from '../../redis/coalesce-writes';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 
 const HOUR_MS = 3_600_000;
 

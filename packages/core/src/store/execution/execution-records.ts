@@ -4,7 +4,7 @@ import { type RedisScript, redisScript } from '../../redis/redis-script';
 import { type Execution, type ExecutionStatus, TERMINAL_STATUSES } from '../../schemas/execution';
 import type { Priority } from '../../schemas/invocation-request';
 import type { JobPayload } from '../../schemas/job-payload';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import type { ExecutionIndex } from './execution-index';
 import { dueAtOf, type LiveJob, type RecordExtras, recordFields, toExecution } from './execution-record';
 import { stepSummaries } from './execution-steps';

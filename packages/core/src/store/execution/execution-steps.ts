@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Execution, StepSummary } from '../../schemas/execution';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import { type StepEntry, stepEntriesOf, stepSummary } from './execution-record';
 import type { ExecutionTransitions } from './execution-transitions';
 import type { TransitionResult } from './transition-script';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import { AttemptDeadlines } from './attempt-deadlines';
 import { ExecutionChunks } from './execution-chunks';
 import { ExecutionDebounce } from './execution-debounce';

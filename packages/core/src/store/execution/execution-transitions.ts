@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { ErrorBody } from '../../schemas/error-body';
 import { type ExecutionStatus, TERMINAL_STATUSES, type TerminalStatus } from '../../schemas/execution';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import { attemptErrorField } from './execution-record';
 import {
   TRANSITION_LUA,
@@ -172,7 +172,7 @@ export class ExecutionTransitions {
     const keys = [
       this.keys.execution(executionId),
       this.keys.outcome(executionId),
-      this.keys.notifications(executionId),
+      this.keys.notifications.stream(executionId),
       this.keys.chunks(executionId),
     ];
     return { executionId, keys, args };

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
-import type { RedisKeys } from '../redis-keys';
-import { type UsageIncrement, usageFields, usageIncrements } from './execution-record';
+import type { RedisKeys } from '../keys/redis-keys';
 import INCREMENT from './increment-usage.lua';
+import { type UsageIncrement, usageFields, usageIncrements } from './usage-fields';
 
 /** The tokens an execution spent, per model, as counters in its record (one HINCRBY each). */
 export class ExecutionUsage {

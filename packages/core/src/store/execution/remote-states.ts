@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import type { ExecutionTransitions } from './execution-transitions';
 import type { TransitionResult } from './transition-script';
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { Priority } from '../../schemas/invocation-request';
 import type { ConcurrencySettings } from '../../schemas/skill-definition';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import ADMIT from './admit-execution.lua';
 import SLOTS from './flow-slots.lua';
 import RELEASE from './release-slots.lua';
@@ -58,7 +58,7 @@ export class ConcurrencyGate {
   async admit(execution: GatedExecution): Promise<Admission> {
     const { executionId, skillId, key, limits, rateStart } = execution;
     const [verdict, parks, ...granted] = await this.admitScript(
-      [this.keys.execution(executionId), this.keys.rateStarts(skillId)],
+      [this.keys.execution(executionId), this.keys.flow.rateStarts(skillId)],
       [...this.common(skillId, gateOf(key, limits)), executionId, rateStart ?? ''],
     );
     return {
@@ -90,25 +90,33 @@ export class ConcurrencyGate {
    * job promoted by the worker that parked it (the one that gave them could not promote it yet).
    */
   async holds({ executionId, skillId, key, limits }: GatedExecution): Promise<boolean> {
-    const flow = this.keys.flow(skillId);
+    const flow = this.keys.flow.skill(skillId);
     const set = limits.limit === undefined ? `${flow}key:${encodeKey(key)}:running` : `${flow}running`;
     return (await this.redis.zscore(set, executionId)) !== null;
   }
 
   /** How many executions of the skill are parked, waiting for a slot. */
   async parked(skillId: string): Promise<number> {
-    return Math.max(0, Number((await this.redis.get(`${this.keys.flow(skillId)}parked`)) ?? 0));
+    return Math.max(0, Number((await this.redis.get(`${this.keys.flow.skill(skillId)}parked`)) ?? 0));
   }
 
   /** `gate`: the limit, the limit per key and the URI-encoded key (flow-slots.lua's ARGV[4...6]). */
   private async releaseGate(skillId: string, gate: string[]): Promise<GrantedExecution[]> {
-    const granted = await this.releaseScript([`${this.keys.flow(skillId)}ready`], this.common(skillId, gate));
+    const granted = await this.releaseScript(
+      [`${this.keys.flow.skill(skillId)}ready`],
+      this.common(skillId, gate),
+    );
     return grantedOf(granted);
   }
 
   /** flow-slots.lua's ARGV[1...6], `gate` its last three (gateOf). */
   private common(skillId: string, gate: string[]): string[] {
-    return [this.keys.flow(skillId), this.keys.homeRecords(skillId), String(this.clock()), ...gate];
+    return [
+      this.keys.flow.skill(skillId),
+      this.keys.flow.homeRecords(skillId),
+      String(this.clock()),
+      ...gate,
+    ];
   }
 }
 

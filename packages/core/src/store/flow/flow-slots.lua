@@ -3,7 +3,7 @@
   it): who holds a slot of a skill's concurrency limits, who is parked waiting for one, and how
   freed slots go to parked executions, each concurrency key in turn.
 
-  Keys, each the skill's flow prefix (RedisKeys.flow) and:
+  Keys, each the skill's flow prefix (FlowKeys.skill) and:
     running         ZSET execution id -> when it was given its slot: the skill's `limit`
     key:K:running   ZSET, the same for concurrency key K: `per_key` (K '' is "no key": no per_key)
     key:K:parked    LIST of the executions of K of priority `normal` parked waiting for a slot,

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { RateLimitSettings } from '../../schemas/skill-definition';
-import type { RedisKeys } from '../redis-keys';
+import type { RedisKeys } from '../keys/redis-keys';
 import TAKE from './take-start.lua';
 
 /** A start taken, or how long until one may be. */
@@ -25,12 +25,15 @@ export class RateStarts {
 
   /** `start`: a name for the start, unique among the skill's (a worker's lock token). */
   async take(skillId: string, limit: RateLimitSettings, start: string): Promise<StartTaken> {
-    const waitMs = await this.takeScript([this.keys.rateStarts(skillId)], [limit.max, limit.per_ms, start]);
+    const waitMs = await this.takeScript(
+      [this.keys.flow.rateStarts(skillId)],
+      [limit.max, limit.per_ms, start],
+    );
     return waitMs === 0 ? { taken: true } : { taken: false, waitMs };
   }
 
   /** Gives back a start that started nothing. */
   async giveBack(skillId: string, start: string): Promise<void> {
-    await this.redis.zrem(this.keys.rateStarts(skillId), start);
+    await this.redis.zrem(this.keys.flow.rateStarts(skillId), start);
   }
 }
