@@ -16,6 +16,8 @@ const { shards } = new RedisKeys(PREFIX, 3);
 
 type Listed = ExecutionListPage['executions'][number];
 
+/** Commands that run others (MONITOR shows each command they run). */
+const SCRIPTS = new Set(['eval', 'evalsha', 'fcall']);
 describe('GET /executions over three masters, REDIS_SHARDS=3', () => {
   let system: TestSystem<RedisCluster>;
   let client: Client;
@@ -134,5 +136,31 @@ describe('GET /executions over three masters, REDIS_SHARDS=3', () => {
     expect(indexKeys.filter((key) => key.startsWith(`${PREFIX}:`))).toEqual([]);
     const tagsListed = new Set(indexKeys.map((key) => key.slice(0, key.indexOf('}') + 1)));
     expect(tagsListed).toEqual(new Set(shards.active().map((vshard) => shards.tag(vshard))));
+  });
+  it("runs invocations to their end without touching a key of theirs or of the index on KEY_PREFIX's tag", async () => {
+    const home = new Redis((await system.redis.masterOf(PREFIX)).url);
+    /** The first key of each command the global tag's master ran on a key of that tag. */
+    const touched: string[] = [];
+    const ids: string[] = [];
+    try {
+      const monitor = await home.monitor();
+      // A script's own commands are shown apart (source `lua`), each with its key first.
+      monitor.on('monitor', (_time: string, args: unknown[]) => {
+        const key = String(args[1]);
+        if (!SCRIPTS.has(String(args[0]).toLowerCase()) && key.startsWith(`${PREFIX}:`)) touched.push(key);
+      });
+      for (let i = 0; i < 3; i++) {
+        const id = await client.invokeAs('alice', 'echo', { text: `watched ${i}` }, as('alice'));
+        await client.waitForEnd('echo', id, undefined, as('alice'));
+        ids.push(id);
+      }
+      monitor.disconnect();
+    } finally {
+      home.disconnect();
+    }
+    // The global tag's own periodic work (worker heartbeats, the registry, the schedules' queue) goes on.
+    const theirs = (key: string) =>
+      key.startsWith(`${PREFIX}:executions:`) || ids.some((id) => key.includes(id));
+    expect(touched.filter(theirs)).toEqual([]);
   });
 });
