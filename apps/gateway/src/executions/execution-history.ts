@@ -113,9 +113,15 @@ export class ExecutionHistory {
     return { executions: found, next_cursor: cursorOf(from ?? null) };
   }
 
-  /** Where a cursor goes on from; 400 when the index could not have given it out. */
+  /**
+   * Where a cursor goes on from; 400 when the index could not have given it out. A cursor given out
+   * before the index had a place per tag (`{hour, before}`) is one tag's place: still good at one
+   * shard, so that a listing paged across a rolling upgrade goes on.
+   */
   private positionOf(cursor: string): IndexPosition {
-    return decodeCursor(cursor, ({ p }) => this.deps.store.index.positionOf(p));
+    return decodeCursor(cursor, ({ p, hour, before }) =>
+      this.deps.store.index.positionOf(p ?? [before === undefined ? [hour] : [hour, before]]),
+    );
   }
 
   /** [since, until) in epoch ms; by default all that is retained, up to now. */
