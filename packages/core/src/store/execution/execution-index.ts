@@ -30,7 +30,7 @@ export interface IndexScope {
  * rather than read from the records: to choose which tag's entry comes next the merge needs each
  * tag's next one's time before the listing reads any record, and it reads ahead up to a page on
  * every tag (most of it read again by the next page), so ordering by the records would cost a read
- * of each of those records, some of them expired; 8 bytes an entry cost none. Within one tag entries
+ * of each of those records, some of them expired; 9 bytes an entry cost none. Within one tag entries
  * keep their list's order. A position (the cursor) holds each tag's own place, so a listing goes on
  * exactly where it stopped on each.
  *

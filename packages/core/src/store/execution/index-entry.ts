@@ -11,7 +11,7 @@ export interface IndexedExecution {
 /**
  * What an hour's list holds for an execution: its bare id on one tag (nothing to merge, and the lists
  * written before sharding stay readable), its id and creation time, `<id>@<ms in base 36>`, when the
- * lists are spread over the vshards (8 bytes more an entry).
+ * lists are spread over the vshards (9 bytes more an entry).
  */
 export function encodeEntry(execution: IndexedExecution, timed: boolean): string {
   return timed ? `${execution.id}@${execution.createdAt.toString(36)}` : execution.id;
