@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import {
   createRedis,
+  ExecutionIds,
   ExecutionLauncher,
   ExecutionStore,
   type LaunchRequest,
@@ -15,26 +16,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 const PREFIX = '{skillrun}';
-const keys = new RedisKeys(PREFIX);
 const BURST = 20;
 
-function launchOf(index: number): LaunchRequest {
+/** The `index`-th launch of a burst; its id minted as a gateway at `keys`' REDIS_SHARDS mints it. */
+function launchOf(index: number, ids: ExecutionIds): LaunchRequest {
   return {
-    payload: newJobPayload({
-      skill_id: 'echo',
-      skill_version: '1.0.0',
-      inputs: { index },
-      caller: { id: 'tester', type: 'user' },
-      owner: 'tester',
-      trace_id: `trace-${index}`,
-      priority: 'normal',
-    }),
+    payload: newJobPayload(
+      {
+        skill_id: 'echo',
+        skill_version: '1.0.0',
+        inputs: { index },
+        caller: { id: 'tester', type: 'user' },
+        owner: 'tester',
+        trace_id: `trace-${index}`,
+        priority: 'normal',
+      },
+      ids.mint(),
+    ),
     skill: { name: 'echo', version: '1.0.0', retry: 0 },
   };
 }
 
-/** A launcher on `connection`, as a gateway has one, and what a burst of its launches costs in RPUSH. */
-function rpushOfBursts(connection: Redis, server: Redis) {
+/**
+ * A launcher on `connection`, as a gateway has one, and what a burst of its launches costs in RPUSH
+ * (`rpush`: how many Redis has run).
+ */
+function rpushOfBursts(connection: Redis, keys: RedisKeys, rpush: () => Promise<number>) {
+  const ids = new ExecutionIds(keys.shards);
   const launcher = new ExecutionLauncher({
     redis: connection,
     store: new ExecutionStore(connection, keys, 3600),
@@ -42,9 +50,10 @@ function rpushOfBursts(connection: Redis, server: Redis) {
     retryBackoffMs: 100,
   });
   return async (count: number) => {
-    const rpush = async () => (await commandCalls(server)).get('rpush') ?? 0;
     const before = await rpush();
-    const launched = await Promise.all(Array.from({ length: count }, (_, i) => launcher.launch(launchOf(i))));
+    const launched = await Promise.all(
+      Array.from({ length: count }, (_, i) => launcher.launch(launchOf(i, ids))),
+    );
     expect(launched).toHaveLength(count);
     return (await rpush()) - before;
   };
@@ -52,31 +61,54 @@ function rpushOfBursts(connection: Redis, server: Redis) {
 
 // The ids of the executions launched in one turn go to each hour's list (everyone's, the owner's)
 // in one RPUSH, not one each: on one server they join the turn's held write; a cluster client holds
-// no writes, and they are sent at the end of the turn all the same.
+// no writes, and they are sent at the end of the turn all the same. At REDIS_SHARDS=3 each vshard
+// has its own lists, each written once a turn, and KEY_PREFIX's tag none.
 describe.each([
-  ['one Redis server', 'server'],
-  ['a Redis Cluster of three masters', 'cluster'],
-] as const)('the execution index, on %s', (_, kind) => {
+  ['one Redis server', 'server', 1],
+  ['a Redis Cluster of three masters', 'cluster', 1],
+  ['a Redis Cluster of three masters, REDIS_SHARDS=3', 'cluster', 3],
+] as const)('the execution index, on %s', (_, kind, shards) => {
+  const keys = new RedisKeys(PREFIX, shards);
   let redis: TestRedis | undefined;
   let cluster: RedisCluster | undefined;
   let connection: Redis;
   let admin: Redis;
   let burst: (count: number) => Promise<number>;
 
+  /** Every key of the index on any master. */
+  const indexKeys = async () => {
+    const nodes = cluster ? cluster.nodes.map(({ url }) => url) : [redis?.url ?? ''];
+    const found: string[] = [];
+    for (const url of nodes) {
+      const node = new Redis(url);
+      try {
+        found.push(...(await node.keys('*:executions:*')));
+      } finally {
+        node.disconnect();
+      }
+    }
+    return found;
+  };
+
   beforeAll(async () => {
+    let rpush: () => Promise<number>;
     if (kind === 'server') {
       redis = await startTestRedis();
       connection = createRedis(redis.url, { role: 'request' });
       admin = createRedis(redis.url, { role: 'queue' });
+      rpush = async () => (await commandCalls(admin)).get('rpush') ?? 0;
     } else {
-      cluster = await startCluster({ masters: 3 });
-      connection = createRedis(redisTargetOf(cluster.env), { role: 'request' });
-      admin = createRedis((await cluster.masterOf(PREFIX)).url, { role: 'queue' });
+      const started = await startCluster({ masters: 3 });
+      cluster = started;
+      connection = createRedis(redisTargetOf(started.env), { role: 'request' });
+      admin = createRedis((await started.masterOf(PREFIX)).url, { role: 'queue' });
+      rpush = async () =>
+        (await started.nodeStats()).reduce((sum, { calls }) => sum + (calls.get('rpush') ?? 0), 0);
     }
     await once(connection, 'ready');
-    burst = rpushOfBursts(connection, admin);
-    // The first launch creates the lists and readies the queue (BullMQ asks its Redis about itself).
-    await burst(1);
+    burst = rpushOfBursts(connection, keys, rpush);
+    // The first launches create the lists and ready the queues (BullMQ asks its Redis about itself).
+    await burst(shards);
   });
   afterAll(async () => {
     connection?.disconnect();
@@ -86,33 +118,39 @@ describe.each([
   });
 
   it('lists a burst of launches with one RPUSH per list', async () => {
-    expect(await burst(BURST)).toBe(2);
-    const listed = await admin.lrange(
-      keys.executionsInHour(Math.floor(Date.now() / 3_600_000), 'tester'),
-      0,
-      -1,
-    );
-    expect(listed).toHaveLength(BURST + 1);
+    expect(await burst(BURST)).toBe(2 * shards);
+    const store = new ExecutionStore(connection, keys, 3600);
+    const range = { sinceMs: Date.now() - 3_600_000, untilMs: Date.now() + 1 };
+    const { entries } = await store.index.read({ owner: 'tester' }, range, undefined, 100);
+    expect(entries).toHaveLength(BURST + shards);
+  });
+
+  it("writes the index on KEY_PREFIX's tag at one shard, on the vshards' alone above", async () => {
+    const onPrefix = (await indexKeys()).filter((key) => key.startsWith(`${PREFIX}:`));
+    expect(onPrefix.length > 0).toBe(shards === 1);
   });
 
   // Not after them: a launch whose record and job Redis applied, refused because its RPUSH failed
   // (Redis killed in between), would run all the same.
-  it.runIf(kind === 'cluster')('sends the RPUSH before the jobs: a launch ends with its job', async () => {
-    const home = await cluster?.masterOf(PREFIX);
-    const watcher = new Redis(home?.url ?? '');
-    const sent: string[] = [];
-    try {
-      const monitor = await watcher.monitor();
-      monitor.on('monitor', (_time: string, args: string[], source: string) => {
-        if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
-      });
-      await burst(3);
-      await expect.poll(() => sent.filter((command) => command === 'evalsha')).toHaveLength(3);
-      monitor.disconnect();
-    } finally {
-      watcher.disconnect();
-    }
-    const launched = sent.filter((command) => ['hset', 'rpush', 'evalsha'].includes(command));
-    expect(launched).toEqual(['hset', 'hset', 'hset', 'rpush', 'rpush', 'evalsha', 'evalsha', 'evalsha']);
-  });
+  it.runIf(kind === 'cluster' && shards === 1)(
+    'sends the RPUSH before the jobs: a launch ends with its job',
+    async () => {
+      const home = await cluster?.masterOf(PREFIX);
+      const watcher = new Redis(home?.url ?? '');
+      const sent: string[] = [];
+      try {
+        const monitor = await watcher.monitor();
+        monitor.on('monitor', (_time: string, args: string[], source: string) => {
+          if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
+        });
+        await burst(3);
+        await expect.poll(() => sent.filter((command) => command === 'evalsha')).toHaveLength(3);
+        monitor.disconnect();
+      } finally {
+        watcher.disconnect();
+      }
+      const launched = sent.filter((command) => ['hset', 'rpush', 'evalsha'].includes(command));
+      expect(launched).toEqual(['hset', 'hset', 'hset', 'rpush', 'rpush', 'evalsha', 'evalsha', 'evalsha']);
+    },
+  );
 });

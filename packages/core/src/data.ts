@@ -60,11 +60,11 @@ export {
   type ChunkAppend,
   type ExecutionChunks,
 } from './store/execution/execution-chunks';
-export type { IndexPosition } from './store/execution/execution-index';
 export type { StepEntry } from './store/execution/execution-record';
 export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
+export { compactPosition, type IndexPosition } from './store/execution/index-position';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
 export {
   type TransitionCall,

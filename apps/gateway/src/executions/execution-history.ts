@@ -7,7 +7,12 @@ import {
   SkillError,
   statusNotReplicated,
 } from '@skillrun/core';
-import type { ExecutionEngine, ExecutionStore, IndexPosition } from '@skillrun/core/data';
+import {
+  compactPosition,
+  type ExecutionEngine,
+  type ExecutionStore,
+  type IndexPosition,
+} from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
 import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
@@ -40,11 +45,12 @@ export type HistoryQuery = ExecutionFilter & { cursor?: string };
 /**
  * GET /executions: executions newest first, by skill, status, caller, schedule, batch and time, a
  * page at a time. A caller lists its own (from its own index), an admin everyone's or one caller's.
- * Each page reads the hour lists of the index backwards and filters the records it names; a page
- * that has looked at SCAN_BUDGET executions answers with what it found and a cursor, so a rare
- * filter over a long history costs several small requests rather than one unbounded one. A page
- * with statuses past `accepted` is told once the replicas have them (ACK_REPLICAS), as GET status
- * is. POST /executions/cancel scans it the same way (find).
+ * Each page reads the hour lists of the index backwards (above one shard, every vshard's, merged
+ * newest first: ExecutionIndex) and filters the records it names; a page that has looked at
+ * SCAN_BUDGET executions answers with what it found and a cursor, so a rare filter over a long
+ * history costs several small requests rather than one unbounded one. A page with statuses past
+ * `accepted` is told once the replicas have them (ACK_REPLICAS), as GET status is.
+ * POST /executions/cancel scans it the same way (find).
  */
 export class ExecutionHistory {
   constructor(private readonly deps: ExecutionHistoryDeps) {}
@@ -86,7 +92,7 @@ export class ExecutionHistory {
     const range = this.rangeOf(query);
     const matches = matcher(query, range);
     const found: Execution[] = [];
-    let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
+    let from = query.cursor === undefined ? undefined : this.positionOf(query.cursor);
     for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
       const { entries, next } = await this.deps.store.index.read(
         owner === undefined ? {} : { owner },
@@ -105,6 +111,17 @@ export class ExecutionHistory {
       from = next;
     }
     return { executions: found, next_cursor: cursorOf(from ?? null) };
+  }
+
+  /**
+   * Where a cursor goes on from; 400 when the index could not have given it out. A cursor given out
+   * before the index had a place per tag (`{hour, before}`) is one tag's place: still good at one
+   * shard, so that a listing paged across a rolling upgrade goes on.
+   */
+  private positionOf(cursor: string): IndexPosition {
+    return decodeCursor(cursor, ({ p, hour, before }) =>
+      this.deps.store.index.positionOf(p ?? [before === undefined ? [hour] : [hour, before]]),
+    );
   }
 
   /** [since, until) in epoch ms; by default all that is retained, up to now. */
@@ -145,16 +162,7 @@ function matcher(query: ExecutionFilter, { sinceMs, untilMs }: { sinceMs: number
   };
 }
 
+/** A cursor: the index's position, compactly (every tag's place in its lists). */
 function cursorOf(position: IndexPosition | null): string | null {
-  return position === null ? null : encodeCursor(position);
-}
-
-function positionOf(cursor: string): IndexPosition {
-  return decodeCursor(cursor, ({ hour, before }) => {
-    if (!Number.isSafeInteger(hour)) return undefined;
-    if (before === undefined) return { hour: hour as number };
-    return Number.isSafeInteger(before) && (before as number) >= 0
-      ? { hour: hour as number, before: before as number }
-      : undefined;
-  });
+  return position === null ? null : encodeCursor({ p: compactPosition(position) });
 }

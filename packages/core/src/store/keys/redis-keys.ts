@@ -98,12 +98,11 @@ export class RedisKeys {
 
   /**
    * LIST of the ids of the executions created in one hour (epoch hours), everyone's or one
-   * authenticated caller's (execution-index.ts).
+   * authenticated caller's, on one tag: the prefix, or (REDIS_SHARDS > 1) the vshard's of the
+   * executions it names (execution-index.ts).
    */
-  executionsInHour(hour: number, owner?: string): string {
-    return owner === undefined
-      ? `${this.prefix}:executions:${hour}`
-      : `${this.prefix}:executions:${hour}:by:${owner}`;
+  executionsInHour(hour: number, owner?: string, tag: string = this.prefix): string {
+    return owner === undefined ? `${tag}:executions:${hour}` : `${tag}:executions:${hour}:by:${owner}`;
   }
 
   /**
