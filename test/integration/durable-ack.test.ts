@@ -134,6 +134,10 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     expect(again.body.status).toBe('canceled');
   });
 
+  /** Until the worker has ended `id` on the master, which the paused replica does not acknowledge. */
+  const endedOnMaster = (id: string) =>
+    expect.poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 }).toBe('completed');
+
   it('tells a status past accepted only once the replica has it: an end 503 while it is paused, told once it is back', async () => {
     const accepted = await client.invoke('sleepy', { ms: 500 });
     expect(accepted.status).toBe(202);
@@ -141,10 +145,7 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     await expect.poll(async () => (await client.status('sleepy', id)).status).toBe('running');
     replica.pause();
     try {
-      // The worker ends it on the master, which the paused replica does not acknowledge.
-      await expect
-        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
-        .toBe('completed');
+      await endedOnMaster(id);
       expectNotReplicated(await client.request<Refusal>(`/skills/sleepy/status/${id}`));
     } finally {
       replica.resume();
@@ -163,9 +164,7 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
       );
     replica.pause();
     try {
-      await expect
-        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
-        .toBe('completed');
+      await endedOnMaster(id);
       expectNotReplicated(await list());
     } finally {
       replica.resume();
@@ -193,9 +192,7 @@ describe('ACK_REPLICAS: answered once a replica holds it', () => {
     await expect.poll(async () => (await client.status('sleepy', id)).status).toBe('running');
     replica.pause();
     try {
-      await expect
-        .poll(() => admin.hget(`{skillrun}:exec:${id}`, 'status'), { timeout: 10_000 })
-        .toBe('completed');
+      await endedOnMaster(id);
       await expect.poll(() => admin.lindex(`{skillrun}:deliveries:${webhook.id}`, 0)).toBeTruthy();
       const deliveryId = String(await admin.lindex(`{skillrun}:deliveries:${webhook.id}`, 0));
       // Taken by the sender and put off, then taken and put off again: never sent, no attempt spent.
