@@ -275,6 +275,7 @@ describe('authentication, access policies and ownership: the attack table', () =
       expect(listed.body.skills.map((skill) => skill.id)).not.toContain('private_echo');
       expect((await client.request('/skills/private_echo', { headers })).status).toBe(404);
       expect((await client.request('/skills/private_echo/versions', { headers })).status).toBe(404);
+      expect((await client.request('/skills/private_echo/SKILL.md', { headers })).status).toBe(404);
       expect((await client.request('/skills?q=private_echo', { headers })).body).toMatchObject({
         skills: [],
       });
@@ -285,6 +286,9 @@ describe('authentication, access policies and ownership: the attack table', () =
       headers: as('granted'),
     });
     expect(listed.body.skills.map((skill) => skill.id)).toContain('private_echo');
+    const skillMd = await fetch(`${client.baseUrl}/skills/private_echo/SKILL.md`, { headers: as('granted') });
+    expect(skillMd.status).toBe(200);
+    expect(await skillMd.text()).toContain('name: "private-echo"');
     const invoked = await client.invoke('private_echo', { text: 'x' }, caller('granted'), as('granted'));
     expect(invoked.status).toBe(202);
     const id = String(invoked.body.execution_id);

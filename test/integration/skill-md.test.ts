@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ADMIN_HEADERS } from '../support/service-process';
+import { TestSystem } from '../support/system';
+
+/** GET a SKILL.md over real HTTP: the status, the content type and the text. */
+async function getSkillMd(baseUrl: string, path: string) {
+  const response = await fetch(`${baseUrl}${path}`);
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+function frontmatterOf(skillMd: string): Record<string, unknown> {
+  const match = /^---\n([\s\S]*?)\n---\n/.exec(skillMd);
+  return parse(match?.[1] ?? '') as Record<string, unknown>;
+}
+
+describe('skills as Agent Skills: GET /skills/{id}/SKILL.md', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+    await system.addWorker({ WORKER_SKILLS: 'echo,flaky' });
+  });
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  it("answers the skill's SKILL.md as Markdown, with the descriptor's name, description and version", async () => {
+    const descriptor = (await system.client.request<{ description: string; version: string }>('/skills/echo'))
+      .body;
+    const answer = await getSkillMd(system.gateway.url, '/skills/echo/SKILL.md');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(frontmatterOf(answer.text)).toEqual({
+      name: 'echo',
+      description: descriptor.description,
+      metadata: { 'skillrun-id': 'echo', version: descriptor.version },
+    });
+    expect(answer.text).toContain(`POST ${system.gateway.url}/skills/echo/invoke`);
+    expect(answer.text).toContain('| `text` | string |');
+  });
+
+  it('answers the best version in a range, and 404 in the error envelope when none is there', async () => {
+    const inRange = await getSkillMd(system.gateway.url, '/skills/echo/SKILL.md?version=%5E1');
+    expect(inRange.status).toBe(200);
+    for (const path of ['/skills/echo/SKILL.md?version=%5E99', '/skills/no_such_skill/SKILL.md']) {
+      const missing = await system.client.request<{ error: { code: string } }>(path);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(missing.body.error.code).toBe('SKILL_NOT_FOUND');
+    }
+  });
+
+  it('says a deprecated version is deprecated, with the Deprecation header', async () => {
+    const deprecated = await system.client.request('/skills/flaky/versions/1.0.0/deprecation', {
+      method: 'PUT',
+      json: { message: 'use echo' },
+      headers: ADMIN_HEADERS,
+    });
+    expect(deprecated.status).toBe(200);
+    const answer = await getSkillMd(system.gateway.url, '/skills/flaky/SKILL.md?version=1.0.0');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('deprecation')).toMatch(/^@\d+$/);
+    expect(String(frontmatterOf(answer.text).description)).toContain('Deprecated: use echo');
+    expect(answer.text).toContain('> **Deprecated**');
+  });
+});
