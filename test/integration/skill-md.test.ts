@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { mcpRequest } from '../support/mcp-json-rpc';
 import { ADMIN_HEADERS } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -14,7 +16,9 @@ function frontmatterOf(skillMd: string): Record<string, unknown> {
   return parse(match?.[1] ?? '') as Record<string, unknown>;
 }
 
-describe('skills as Agent Skills: GET /skills/{id}/SKILL.md', () => {
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+describe('skills as Agent Skills: GET /skills/{id}/SKILL.md, and the MCP skills extension', () => {
   let system: TestSystem;
 
   beforeAll(async () => {
@@ -63,5 +67,57 @@ describe('skills as Agent Skills: GET /skills/{id}/SKILL.md', () => {
     expect(answer.headers.get('deprecation')).toMatch(/^@\d+$/);
     expect(String(frontmatterOf(answer.text).description)).toContain('Deprecated: use echo');
     expect(answer.text).toContain('> **Deprecated**');
+  });
+
+  it('declares the skills extension and resources on the stateless MCP server (2026-07-28)', async () => {
+    const discovered = await mcpRequest(system.gateway.url, 'server/discover');
+    expect(discovered.body).toMatchObject({
+      result: { capabilities: { resources: expect.any(Object), extensions: { [SKILLS_EXTENSION]: {} } } },
+    });
+  });
+
+  it('lists each skill as a skills/list entry whose one file is the SKILL.md, with its size and digest', async () => {
+    const skillMd = (await getSkillMd(system.gateway.url, '/skills/echo/SKILL.md')).text;
+    const bytes = Buffer.from(skillMd, 'utf8');
+    const entry = {
+      uri: 'skill://echo/SKILL.md',
+      frontmatter: frontmatterOf(skillMd),
+      resources: [
+        {
+          uri: 'skill://echo/SKILL.md',
+          digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+          size: bytes.length,
+        },
+      ],
+    };
+    const listed = await mcpRequest(system.gateway.url, 'skills/list');
+    const result = listed.body.result as { skills: { uri: string }[]; ttlMs: number; cacheScope: string };
+    expect(result.skills.map((skill) => skill.uri)).toEqual([
+      'skill://echo/SKILL.md',
+      'skill://flaky/SKILL.md',
+    ]);
+    expect(result.skills[0]).toEqual(entry);
+    expect(result).toMatchObject({ ttlMs: expect.any(Number), cacheScope: 'private' });
+
+    const got = await mcpRequest(system.gateway.url, 'skills/get', { uri: 'skill://echo/SKILL.md' });
+    expect(got.body).toMatchObject({ result: { skill: entry } });
+
+    // Revision 2026-07-28 names the resource read in Mcp-Name as well.
+    const read = await mcpRequest(
+      system.gateway.url,
+      'resources/read',
+      { uri: 'skill://echo/SKILL.md' },
+      { headers: { 'mcp-name': 'skill://echo/SKILL.md' } },
+    );
+    expect(read.body).toMatchObject({
+      result: { contents: [{ uri: 'skill://echo/SKILL.md', mimeType: 'text/markdown', text: skillMd }] },
+    });
+  });
+
+  it('answers Invalid params for a skill it does not serve', async () => {
+    for (const uri of ['skill://no-such-skill/SKILL.md', 'skill://echo/other.md']) {
+      const got = await mcpRequest(system.gateway.url, 'skills/get', { uri });
+      expect(got.body).toMatchObject({ error: { code: -32602 } });
+    }
   });
 });
