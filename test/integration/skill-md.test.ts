@@ -114,6 +114,11 @@ describe('skills as Agent Skills: GET /skills/{id}/SKILL.md, and the MCP skills 
     });
   });
 
+  it('lists no resources: the skills are found with skills/list', async () => {
+    const listed = await mcpRequest(system.gateway.url, 'resources/list');
+    expect(listed.body).toMatchObject({ result: { resources: [] } });
+  });
+
   it('answers Invalid params for a skill it does not serve', async () => {
     for (const uri of ['skill://no-such-skill/SKILL.md', 'skill://echo/other.md']) {
       const got = await mcpRequest(system.gateway.url, 'skills/get', { uri });
