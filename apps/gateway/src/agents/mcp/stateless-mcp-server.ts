@@ -57,10 +57,11 @@ function addressOf(context: McpRequestContext): string {
  * handle for a client that declared the tasks extension, and says where its result will be to one
  * that did not; a `task` skill asks the person at a client that takes form elicitation to hand
  * its task in (McpTaskElicitation). The SDK answers server/discover, checks the envelope and
- * headers, and verifies a retry's requestState. The tools are the registry's, listed per caller,
- * on the McpServer's low-level Server; the skills extension (SEP-2640, the SDK's SkillsExtension)
- * serves each skill the caller may see as its SKILL.md (mcpSkillSource), with the same ttlMs and
- * cacheScope as tools/list.
+ * headers, and verifies a retry's requestState. An McpServer only because the SDK's skills
+ * extension (SEP-2640, SkillsExtension, marked experimental) attaches to one: it serves each skill
+ * the caller may see as its SKILL.md (mcpSkillSource), with the same ttlMs and cacheScope as
+ * tools/list. Its tools API is not used: the tools are the registry's, listed per caller by
+ * handlers on its low-level Server.
  */
 export function statelessMcpServer(parts: StatelessParts, context: McpRequestContext): McpServer {
   const { deps, calls, tasks, elicitation, closing } = parts;
