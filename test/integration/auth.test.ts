@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
 import { type AuthorizerServer, startAuthorizerServer } from '../support/custom-authorizer-server';
 import { type JwksServer, startJwksServer } from '../support/jwks-server';
+import { mcpRequest } from '../support/mcp-json-rpc';
 import { everythingStored } from '../support/redis-contents';
 import { ADMIN_HEADERS, startGateway, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
@@ -270,11 +271,15 @@ describe('authentication, access policies and ownership: the attack table', () =
   });
 
   it('keeps a private skill invisible on every endpoint to all but the callers granted it', async () => {
+    const PRIVATE_SKILL_MD = 'skill://private-echo/SKILL.md';
     for (const headers of [{}, as('alice')]) {
       const listed = await client.request<{ skills: { id: string }[] }>('/skills?limit=100', { headers });
       expect(listed.body.skills.map((skill) => skill.id)).not.toContain('private_echo');
       expect((await client.request('/skills/private_echo', { headers })).status).toBe(404);
       expect((await client.request('/skills/private_echo/versions', { headers })).status).toBe(404);
+      expect((await client.request('/skills/private_echo/SKILL.md', { headers })).status).toBe(404);
+      const skill = await mcpRequest(client.baseUrl, 'skills/get', { uri: PRIVATE_SKILL_MD }, { headers });
+      expect(skill.body).toMatchObject({ error: { code: -32602 } });
       expect((await client.request('/skills?q=private_echo', { headers })).body).toMatchObject({
         skills: [],
       });
@@ -285,6 +290,16 @@ describe('authentication, access policies and ownership: the attack table', () =
       headers: as('granted'),
     });
     expect(listed.body.skills.map((skill) => skill.id)).toContain('private_echo');
+    const skillMd = await fetch(`${client.baseUrl}/skills/private_echo/SKILL.md`, { headers: as('granted') });
+    expect(skillMd.status).toBe(200);
+    expect(await skillMd.text()).toContain('name: "private-echo"');
+    const skill = await mcpRequest(
+      client.baseUrl,
+      'skills/get',
+      { uri: PRIVATE_SKILL_MD },
+      { headers: as('granted') },
+    );
+    expect(skill.body).toMatchObject({ result: { skill: { uri: PRIVATE_SKILL_MD } } });
     const invoked = await client.invoke('private_echo', { text: 'x' }, caller('granted'), as('granted'));
     expect(invoked.status).toBe(202);
     const id = String(invoked.body.execution_id);

@@ -86,12 +86,16 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
     expect(answer.status).toBe(200);
   };
 
-  it('acknowledges toolsListChanged alone, and tells the stream each time the tools change', async () => {
+  it('acknowledges toolsListChanged and resourcesListChanged alone, and tells the stream each time the tools (and skills) change', async () => {
     const client = await connectModernMcp(system.gateway.url, headers);
     closing.push(() => client.close());
     let changes = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       changes++;
+    });
+    let skillChanges = 0;
+    client.setNotificationHandler('notifications/resources/list_changed', () => {
+      skillChanges++;
     });
     const subscription = await client.listen({
       toolsListChanged: true,
@@ -100,7 +104,8 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
       resourceSubscriptions: ['skillrun://nothing'],
     });
     closing.push(() => subscription.close());
-    expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
+    // The skills extension's SKILL.md files are resources, which change with the tools.
+    expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourcesListChanged: true });
 
     // The watch reads the registry once before it can tell a change: a change made before that
     // read is its starting point, so one more is made until one is told.
@@ -114,6 +119,7 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
           () => false,
         );
     }
+    await expect.poll(() => skillChanges).toBeGreaterThan(0);
     const seen = changes;
     await deprecateNext();
     await expect.poll(() => changes, { timeout: 15_000 }).toBeGreaterThan(seen);

@@ -6,6 +6,10 @@ export {
   type McpTool,
   OPENAI_TOOL_NAME,
   openAiToolName,
+  SKILL_MD_NAME,
+  type SkillMdFrontmatter,
+  skillMdFrontmatter,
+  skillMdName,
   ToolDefinitions,
   ToolFormatQuery,
   ToolListQuery,
@@ -13,6 +17,7 @@ export {
   toAnthropicTool,
   toMcpTool,
   toOpenAiTool,
+  toSkillMd,
   toStructuredContent,
   toToolDefinitions,
 } from './agents';

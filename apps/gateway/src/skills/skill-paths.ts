@@ -38,6 +38,25 @@ export const skillPaths = {
       },
     },
   },
+  '/skills/{skill_id}/SKILL.md': {
+    get: {
+      operationId: 'getSkillMd',
+      summary:
+        'A skill as an Agent Skills SKILL.md: the latest version, or the best one in a semver range (ours)',
+      description:
+        "The descriptor GET /skills/{skill_id} answers, as the Agent Skills format (agentskills.io) has it: YAML frontmatter (`name`: the id lower-cased, each run of other characters than letters and digits one `-`, cut to 64 with a hash; `description`, at most 1024 characters; `metadata`: the id and version), then Markdown: what it does, its inputs (a table, and the input schema), its output, an example, the errors an invocation may meet and how to call it (the MCP tool, POST invoke with curl, GET status). Who may read it: as for the descriptor. The same document is the skill's `skill://<name>/SKILL.md` over MCP (revision 2026-07-28, the skills extension).",
+      tags: ['discovery'],
+      parameters: [skillId, ...queryParameters(VersionQuery)],
+      responses: {
+        '200': {
+          description: 'The SKILL.md.',
+          headers: DEPRECATION_HEADER,
+          content: { 'text/markdown': { schema: { type: 'string' } } },
+        },
+        ...errors('400', '404', '503'),
+      },
+    },
+  },
   '/skills/{skill_id}/versions': {
     get: {
       operationId: 'listVersions',

@@ -88,9 +88,14 @@ export class McpStateless {
     return this.bus.listenerCount > 0;
   }
 
-  /** Tells every listen stream that asked for it that the tool list changed. */
+  /**
+   * Tells every listen stream that asked for it that the tool list changed, and with it the skills
+   * extension's SKILL.md resources (each skill is both): `resources/list_changed`, as the SDK's
+   * skills extension has a changed listing told.
+   */
   notifyToolsChanged(): void {
     this.handler.notify.toolsChanged();
+    this.handler.notify.resourcesChanged();
   }
 
   async close(): Promise<void> {

@@ -6,10 +6,11 @@ import {
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
   type McpRequestContext,
+  McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
 } from '@modelcontextprotocol/server';
+import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { Execution } from '@skillrun/core';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
@@ -18,6 +19,7 @@ import { acceptsTasks, type McpExtensionTasks } from './mcp-extension-tasks';
 import type { ProgressReport } from './mcp-progress';
 import { stillRunningResult } from './mcp-results';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
+import { mcpSkillSource } from './mcp-skill-source';
 import type { McpTaskElicitation, PendingTask } from './mcp-task-elicitation';
 import type { McpToolCalls } from './mcp-tool-calls';
 import { listTools } from './mcp-tool-list';
@@ -55,17 +57,21 @@ function addressOf(context: McpRequestContext): string {
  * handle for a client that declared the tasks extension, and says where its result will be to one
  * that did not; a `task` skill asks the person at a client that takes form elicitation to hand
  * its task in (McpTaskElicitation). The SDK answers server/discover, checks the envelope and
- * headers, and verifies a retry's requestState. The SDK's low-level Server, not its McpServer:
- * the tools are the registry's, listed per caller.
+ * headers, and verifies a retry's requestState. An McpServer only because the SDK's skills
+ * extension (SEP-2640, SkillsExtension, marked experimental) attaches to one: it serves each skill
+ * the caller may see as its SKILL.md (mcpSkillSource), with the same ttlMs and cacheScope as
+ * tools/list. Its tools API is not used: the tools are the registry's, listed per caller by
+ * handlers on its low-level Server.
  */
-export function statelessMcpServer(parts: StatelessParts, context: McpRequestContext): Server {
+export function statelessMcpServer(parts: StatelessParts, context: McpRequestContext): McpServer {
   const { deps, calls, tasks, elicitation, closing } = parts;
   const headers = headersOf(context.requestInfo);
-  const server = new Server(MCP_SERVER_INFO, {
+  const mcp = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
     instructions: MCP_INSTRUCTIONS,
     requestState: { verify: elicitation.verify },
   });
+  const { server } = mcp;
   /** A call still running at the bound: a task handle for a client of the extension, where its result will be to another. */
   const stillRunning = (running: Execution) =>
     acceptsTasks(server.getClientCapabilities())
@@ -154,5 +160,14 @@ export function statelessMcpServer(parts: StatelessParts, context: McpRequestCon
       tasks.cancel(params.taskId, headers, server.getClientCapabilities()),
     ),
   );
-  return server;
+  const skills = mcpSkillSource(deps, headers);
+  new SkillsExtension({
+    source: {
+      list: answered('skills/list', skills.list),
+      get: answered('skills/get', skills.get),
+      read: answered('resources/read', skills.read),
+    },
+    cacheHint: { ttlMs: deps.listChangedPollMs, cacheScope: 'private' },
+  }).attach(mcp);
+  return mcp;
 }
