@@ -1,8 +1,10 @@
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Execution } from '@skillrun/core';
+import type { Execution, ExecutionListPage } from '@skillrun/core';
+import type { RedisCluster } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureSkills } from '../support/service-process';
+import type { Answer } from '../support/client';
+import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const compositeSkills = fileURLToPath(new URL('../fixtures/composite-skills', import.meta.url));
@@ -65,5 +67,88 @@ describe('context.tags and context.metadata: kept on the execution, inherited by
     expect(answer.body.error.code).toBe('INVALID_INPUT');
     expect(answer.body.error.details?.map((detail) => detail.path)).toContain(path);
     expect(answer.body).not.toHaveProperty('execution_id');
+  });
+});
+
+/**
+ * Nine executions, tagged by colour and size, with an order number in their metadata; then every
+ * page of two of each listing, following next_cursor: every match once, nothing else.
+ */
+function listsByTagsAndMetadata(start: () => Promise<TestSystem | TestSystem<RedisCluster>>) {
+  let system: TestSystem | TestSystem<RedisCluster>;
+  const launched: { id: string; tags: string[]; order: number }[] = [];
+
+  async function all(query: string): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Answer<ExecutionListPage> = await system.client.request<ExecutionListPage>(
+        `/executions?limit=2${query}${cursor ? `&cursor=${cursor}` : ''}`,
+        { headers: ADMIN_HEADERS },
+      );
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      seen.push(...page.body.executions.map((execution) => execution.execution_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    return seen.sort();
+  }
+  const idsOf = (keep: (execution: (typeof launched)[number]) => boolean) =>
+    launched
+      .filter(keep)
+      .map(({ id }) => id)
+      .sort();
+
+  beforeAll(async () => {
+    system = await start();
+    for (let order = 0; order < 9; order++) {
+      const tags = [['red', 'green', 'blue'][order % 3] as string, order < 4 ? 'small' : 'large'];
+      const context = { tags, metadata: { order: `o-${order}`, even: order % 2 === 0 } };
+      const answer = await system.client.invoke('echo', { text: String(order) }, { context });
+      expect(answer.status).toBe(202);
+      launched.push({ id: String(answer.body.execution_id), tags, order });
+    }
+  });
+  afterAll(() => system?.stop());
+
+  it('lists by tags: all of them by default, any of them with tag_match=any, repeated or comma-separated', async () => {
+    const redSmall = idsOf(({ tags }) => tags.includes('red') && tags.includes('small'));
+    expect(redSmall.length).toBeGreaterThan(0);
+    expect(await all('&tag=red,small')).toEqual(redSmall);
+    expect(await all('&tag=red&tag=small')).toEqual(redSmall);
+    const redOrBlue = idsOf(({ tags }) => tags.includes('red') || tags.includes('blue'));
+    expect(await all('&tag=red,blue&tag_match=any')).toEqual(redOrBlue);
+    expect(await all('&tag=red,blue')).toEqual([]);
+  });
+
+  it('lists by a metadata value: a string as it is, another JSON value as JSON', async () => {
+    expect(await all('&metadata.order=o-5')).toEqual(idsOf(({ order }) => order === 5));
+    expect(await all('&metadata.even=true')).toEqual(idsOf(({ order }) => order % 2 === 0));
+    expect(await all('&metadata.even=true&tag=large')).toEqual(
+      idsOf(({ order, tags }) => order % 2 === 0 && tags.includes('large')),
+    );
+  });
+
+  it('refuses a tag filter that is not tags', async () => {
+    const answer = await system.client.request<Refusal>('/executions?tag=not%20a%20tag', {
+      headers: ADMIN_HEADERS,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details?.map((detail) => detail.path)).toContain('/tag');
+  });
+}
+
+describe('GET /executions by tags and metadata', () => {
+  listsByTagsAndMetadata(async () => {
+    const system = await TestSystem.start();
+    await system.addWorker({ WORKER_CONCURRENCY: '4' });
+    return system;
+  });
+});
+
+describe('GET /executions by tags and metadata over three masters, REDIS_SHARDS=3', () => {
+  listsByTagsAndMetadata(async () => {
+    const system = await TestSystem.startOnCluster({ REDIS_SHARDS: '3' });
+    await system.addWorker({ WORKER_CONCURRENCY: '4' });
+    return system;
   });
 });
