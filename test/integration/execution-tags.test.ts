@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Execution, ExecutionListPage } from '@skillrun/core';
 import type { RedisCluster } from '@skillrun/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkillrun } from '../support/cli-process';
 import type { Answer } from '../support/client';
 import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
 import { TestSystem } from '../support/system';
@@ -50,6 +51,40 @@ describe('context.tags and context.metadata: kept on the execution, inherited by
       const child = await system.client.status(step.skill_id, String(step.execution_id));
       expect([child.tags, child.metadata]).toEqual([context.tags, context.metadata]);
     }
+  });
+
+  it('takes --tag and --metadata on skillrun invoke, and lists by them with skillrun executions', async () => {
+    const env = { SKILLRUN_URL: system.gateway.url, SKILLRUN_API_KEY: await system.client.createKey('cli') };
+    const invoked = await runSkillrun(
+      [
+        'invoke',
+        'echo',
+        'text=hi',
+        '--tag',
+        'cli:a',
+        '--tag',
+        'cli:b',
+        '--metadata',
+        '{"k":"v"}',
+        '--wait',
+        '--json',
+      ],
+      { env },
+    );
+    expect(invoked.code, invoked.stderr).toBe(0);
+    const other = await runSkillrun(['invoke', 'echo', 'text=other', '--tag', 'cli:a', '--wait'], { env });
+    expect(other.code, other.stderr).toBe(0);
+    const byBoth = await runSkillrun(['executions', '--tag', 'cli:a', '--tag', 'cli:b', '--json'], { env });
+    expect(byBoth.code, byBoth.stderr).toBe(0);
+    const listed = (JSON.parse(byBoth.stdout) as ExecutionListPage).executions;
+    expect(listed.map(({ tags, metadata }) => [tags, metadata])).toEqual([[['cli:a', 'cli:b'], { k: 'v' }]]);
+    const byOne = await runSkillrun(['executions', '--tag', 'cli:a', '--json'], { env });
+    expect((JSON.parse(byOne.stdout) as ExecutionListPage).executions).toHaveLength(2);
+    const byValue = await runSkillrun(['executions', '--metadata', 'k=v', '--json'], { env });
+    expect((JSON.parse(byValue.stdout) as ExecutionListPage).executions).toHaveLength(1);
+    const refused = await runSkillrun(['invoke', 'echo', 'text=x', '--tag', 'not ok'], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/context\/tags\/0|context -> tags -> 0/);
   });
 
   it.each([
