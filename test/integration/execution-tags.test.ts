@@ -87,6 +87,53 @@ describe('context.tags and context.metadata: kept on the execution, inherited by
     expect(refused.stderr).toMatch(/context\/tags\/0|context -> tags -> 0/);
   });
 
+  it("takes tags and metadata in a batch item's context and a schedule's, and refuses bad ones there too", async () => {
+    const headers = { 'x-api-key': await system.client.createKey('planner') };
+    const context = { tags: ['batch:1'], metadata: { lot: 7 } };
+    const batch = await system.client.request<{ executions: { execution_id?: string; error?: unknown }[] }>(
+      '/batches',
+      {
+        json: {
+          caller: { id: 'planner', type: 'user' },
+          items: [
+            { skill_id: 'echo', inputs: { text: 'a' }, context },
+            { skill_id: 'echo', inputs: { text: 'b' }, context: { tags: ['bad tag'] } },
+          ],
+        },
+        headers,
+      },
+    );
+    expect(batch.status).toBe(202);
+    const [good, bad] = batch.body.executions;
+    expect(bad).toHaveProperty('error');
+    const item = await system.client.waitForEnd('echo', String(good?.execution_id), undefined, headers);
+    expect([item.final.tags, item.final.metadata]).toEqual([context.tags, context.metadata]);
+
+    const schedule = { skill_id: 'echo', every_ms: 1000, inputs: { text: 'tick' } };
+    const refused = await system.client.request<Refusal>('/schedules', {
+      json: { ...schedule, context: { metadata: { blob: 'x'.repeat(5000) } } },
+      headers,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details?.map((detail) => detail.path)).toContain('/context/metadata');
+    const created = await system.client.request<{ schedule_id: string }>('/schedules', {
+      json: { ...schedule, context: { tags: ['nightly'], metadata: { team: 'ops' } } },
+      headers,
+    });
+    expect(created.status).toBe(201);
+    const runs = () =>
+      system.client
+        .request<ExecutionListPage>(
+          `/executions?schedule_id=${created.body.schedule_id}&tag=nightly&metadata.team=ops`,
+          {
+            headers,
+          },
+        )
+        .then((page) => page.body.executions.length);
+    await expect.poll(runs, { timeout: 15_000 }).toBeGreaterThan(0);
+    await system.client.request(`/schedules/${created.body.schedule_id}`, { method: 'DELETE', headers });
+  });
+
   it.each([
     ['eleven tags', { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, '/context/tags'],
     ['a tag with a space', { tags: ['ok', 'not ok'] }, '/context/tags/1'],
