@@ -25,7 +25,7 @@ const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => 
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asCancelFilter = (
-  value: Omit<client.ExecutionQuery, 'status'> & { status?: string },
+  value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
 ): core.ExecutionFilter => value;
 const asInvocationContext = (
   value: client.InvocationContext,

@@ -265,3 +265,27 @@ describe("the client's operator controls", () => {
     expect(seen[3]?.body).toEqual({ skill_id: 'x', status: 'accepted,running', limit: 500 });
   });
 });
+
+describe("the client's history filter", () => {
+  it('sends tags comma-separated and each metadata value as metadata.<key>', async () => {
+    const { seen, fetch } = scripted([
+      json(200, { executions: [], next_cursor: null }),
+      json(200, { canceled: 0, next_cursor: null }),
+    ]);
+    const client = new SkillrunClient({ apiKey: 'k1', baseUrl: 'http://127.0.0.1:3000', fetch, ...fast });
+    const filter = {
+      tag: ['customer:42', 'env/prod'],
+      tag_match: 'any' as const,
+      metadata: { order: 'A-7' },
+    };
+    await client.executions(filter);
+    await client.cancelExecutions(filter);
+    const query = new URL(seen[0]?.url ?? '').searchParams;
+    expect([query.get('tag'), query.get('tag_match'), query.get('metadata.order')]).toEqual([
+      'customer:42,env/prod',
+      'any',
+      'A-7',
+    ]);
+    expect(seen[1]?.body).toEqual({ tag: 'customer:42,env/prod', tag_match: 'any', 'metadata.order': 'A-7' });
+  });
+});

@@ -135,6 +135,10 @@ export interface SkillrunExecution extends Execution {
   schedule_id?: string;
   /** The batch (POST /batches) it was started in. */
   batch_id?: string;
+  /** Its context.tags (a composite's step: its composite's). */
+  tags?: string[];
+  /** Its context.metadata (a composite's step: its composite's). */
+  metadata?: Record<string, unknown>;
   trace_id: string;
   priority: string;
   caller: { id: string; type: string };
@@ -176,6 +180,13 @@ export interface InvocationContext {
   delay_ms?: number;
   /** Start at this RFC 3339 time (skillrun; at once if it has passed). Not with delay_ms. */
   run_at?: string;
+  /**
+   * skillrun: up to 10 distinct tags, each 1 to 64 of `A-Z a-z 0-9 _ . : / -`, to list executions
+   * by (`executions({ tag })`); a composite's steps inherit them.
+   */
+  tags?: string[];
+  /** skillrun: a JSON object of at most 4,096 bytes as JSON, kept with the execution; steps inherit it. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface SkillSearchQuery {
@@ -241,6 +252,11 @@ export interface ExecutionQuery {
   schedule_id?: string;
   /** Only the executions of this batch. */
   batch_id?: string;
+  /** Only executions with these tags (or several comma-separated): all of them, or any with tag_match. */
+  tag?: string | string[];
+  tag_match?: 'all' | 'any';
+  /** Only executions whose metadata has each of these top-level keys with this value (JSON if not a string). */
+  metadata?: Record<string, string>;
   since?: string;
   until?: string;
   limit?: number;

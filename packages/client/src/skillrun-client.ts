@@ -12,6 +12,7 @@ import type {
 import { type CompiledOptions, compileOptions } from './compiled-options.js';
 import type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 import { ExecutionWaiter, readExecution } from './execution-waiter.js';
+import { historyFilterOf } from './history-filter.js';
 import { HttpTransport } from './http-transport.js';
 import type {
   BatchAccepted,
@@ -296,8 +297,7 @@ export class SkillrunClient {
 
   /** GET /executions of `baseUrl` (skillrun's history): the caller's executions, newest first. */
   async executions(query: ExecutionQuery = {}, options: CallOptions = {}): Promise<ExecutionPage> {
-    const status = Array.isArray(query.status) ? query.status.join(',') : query.status;
-    const url = urlWithQuery(this.service.baseUrl(), '/executions', { ...query, status });
+    const url = urlWithQuery(this.service.baseUrl(), '/executions', historyFilterOf(query));
     const answer = await this.service.get<ExecutionPage>(url, options.signal);
     if (!Array.isArray(answer.executions)) throw unexpectedResponse(url, answer);
     return { executions: answer.executions, next_cursor: answer.next_cursor ?? null };
@@ -394,12 +394,11 @@ export class SkillrunClient {
    * it is null.
    */
   async cancelExecutions(filter: ExecutionQuery = {}, options: CallOptions = {}): Promise<BulkCancelResult> {
-    const status = Array.isArray(filter.status) ? filter.status.join(',') : filter.status;
     const url = urlWithQuery(this.service.baseUrl(), '/executions/cancel');
     const answer = await this.service.send<BulkCancelResult>(
       'POST',
       url,
-      { ...filter, status },
+      historyFilterOf(filter),
       options.signal,
     );
     if (typeof answer?.canceled !== 'number') throw unexpectedResponse(url, answer);

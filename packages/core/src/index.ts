@@ -86,6 +86,13 @@ export {
   ExecutionListPage,
   ExecutionListQuery,
 } from './schemas/execution-list';
+export {
+  ExecutionMetadata,
+  ExecutionTag,
+  ExecutionTags,
+  MAX_METADATA_BYTES,
+  MAX_TAGS,
+} from './schemas/execution-tags';
 export { InputMigration } from './schemas/input-migration';
 export { type Debounce, InvocationRequest } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';

@@ -1,6 +1,7 @@
 import type { ExecutionQuery } from '@skillrun/client';
 import type { Command } from 'commander';
-import { pointInTime } from './option-parsers';
+import { UsageError } from '../cli-error';
+import { collect, pointInTime } from './option-parsers';
 
 /** The flags of the execution history's filter. */
 export interface HistoryFilterFlags {
@@ -11,6 +12,9 @@ export interface HistoryFilterFlags {
   of?: string;
   schedule?: string;
   batch?: string;
+  tag?: string[];
+  anyTag?: boolean;
+  metadata?: string[];
 }
 
 /** The history's filter flags on a command: `executions` lists what they find, `cancel --all` cancels it. */
@@ -29,6 +33,13 @@ export function withHistoryFilter(command: Command): Command {
     .option('--until <time>', 'created before: as --since', (value) => pointInTime(value))
     .option('--schedule <id>', "only this schedule's runs")
     .option('--batch <id>', "only this batch's items (invoke --batch)")
+    .option('--tag <tag>', 'only executions with this tag (repeatable: with every one of them)', collect)
+    .option('--any-tag', 'with --tag: executions with any of the tags, not all')
+    .option(
+      '--metadata <key=value>',
+      'only executions whose metadata has this top-level value (repeatable; JSON for a non-string: count=3)',
+      collect,
+    )
     .option('--of <caller>', "admin: this caller's executions");
 }
 
@@ -42,5 +53,19 @@ export function historyFilterOf(flags: HistoryFilterFlags): ExecutionQuery {
     ...(flags.schedule === undefined ? {} : { schedule_id: flags.schedule }),
     ...(flags.batch === undefined ? {} : { batch_id: flags.batch }),
     ...(flags.of === undefined ? {} : { caller_id: flags.of }),
+    ...(flags.tag === undefined ? {} : { tag: flags.tag }),
+    ...(flags.anyTag ? { tag_match: 'any' as const } : {}),
+    ...(flags.metadata === undefined ? {} : { metadata: metadataFilterOf(flags.metadata) }),
   };
+}
+
+/** `--metadata order=A-7`: the key is what comes before the first `=`. */
+function metadataFilterOf(pairs: string[]): Record<string, string> {
+  const filter: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new UsageError(`--metadata ${pair}: must be key=value`);
+    filter[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return filter;
 }

@@ -6,7 +6,7 @@ import { printFinalState } from '../format/final-state';
 import { parseInputs } from '../input-parser';
 import { watchExecution } from '../watch/watch-execution';
 import { settingsOf } from './command-settings';
-import { collect, debounce, duration, positiveInteger, priority } from './option-parsers';
+import { collect, debounce, duration, jsonObject, positiveInteger, priority } from './option-parsers';
 import { withServiceOptions } from './service-options';
 
 interface InvokeFlags {
@@ -23,6 +23,8 @@ interface InvokeFlags {
   debounceMax?: number;
   delay?: number;
   runAt?: string;
+  tag?: string[];
+  metadata?: Record<string, unknown>;
 }
 
 export function registerInvokeCommand(program: Command, context: CliContext): void {
@@ -65,12 +67,23 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
           .argParser(duration)
           .conflicts('runAt'),
       )
-      .option('--run-at <time>', 'start it at this RFC 3339 time (2026-11-25T10:00:00Z)'),
+      .option('--run-at <time>', 'start it at this RFC 3339 time (2026-11-25T10:00:00Z)')
+      .option('--tag <tag>', 'a tag to list it by (repeatable, up to 10: executions --tag)', collect)
+      .option('--metadata <json>', 'a JSON object kept with it (at most 4 KB)', jsonObject),
   ).action(async (skill: string | undefined, pairs: string[], flags: InvokeFlags, command: Command) => {
     const settings = settingsOf(command, context);
     const { terminal } = context;
     if (flags.batch !== undefined) {
-      const perLine = [flags.input, flags.version, flags.priority, flags.traceId, flags.delay, flags.runAt];
+      const perLine = [
+        flags.input,
+        flags.version,
+        flags.priority,
+        flags.traceId,
+        flags.delay,
+        flags.runAt,
+        flags.tag,
+        flags.metadata,
+      ];
       if (pairs.length > 0 || perLine.some((flag) => flag !== undefined)) {
         throw new UsageError("--batch takes each item's inputs, version and context from its line");
       }
@@ -96,6 +109,8 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
       ...(flags.debounce === undefined ? {} : { debounce: debounceOf(flags.debounce, flags.debounceMax) }),
       ...(flags.delay === undefined ? {} : { delay_ms: flags.delay }),
       ...(flags.runAt === undefined ? {} : { run_at: flags.runAt }),
+      ...(flags.tag === undefined ? {} : { tags: flags.tag }),
+      ...(flags.metadata === undefined ? {} : { metadata: flags.metadata }),
     };
     const handle = await client.invoke(skill, inputs, {
       ...(flags.version === undefined ? {} : { version: flags.version }),

@@ -57,6 +57,20 @@ export function debounce(value: string): { key: string; delay_ms: number; mode?:
   };
 }
 
+/** `--metadata '{"k":"v"}'`: a JSON object (the service bounds its size). */
+export function jsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('must be a JSON object ({"order":"A-7"})');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidArgumentError('must be a JSON object ({"order":"A-7"})');
+  }
+  return parsed as Record<string, unknown>;
+}
+
 export function priority(value: string): 'low' | 'normal' | 'high' {
   if (value === 'low' || value === 'normal' || value === 'high') return value;
   throw new InvalidArgumentError('must be low, normal or high');

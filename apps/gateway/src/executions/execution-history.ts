@@ -18,6 +18,7 @@ import type { Identities } from '../auth/identities';
 import { isAdmin, principalOf } from '../auth/identity';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
+import { labelFilter } from './label-filter';
 
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;
@@ -43,8 +44,8 @@ export interface HistoryScan {
 export type HistoryQuery = ExecutionFilter & { cursor?: string };
 
 /**
- * GET /executions: executions newest first, by skill, status, caller, schedule, batch and time, a
- * page at a time. A caller lists its own (from its own index), an admin everyone's or one caller's.
+ * GET /executions: executions newest first, by skill, status, caller, schedule, batch, tags,
+ * metadata and time, a page at a time. A caller lists its own (from its own index), an admin everyone's or one caller's.
  * Each page reads the hour lists of the index backwards (above one shard, every vshard's, merged
  * newest first: ExecutionIndex) and filters the records it names; a page that has looked at
  * SCAN_BUDGET executions answers with what it found and a cursor, so a rare filter over a long
@@ -148,6 +149,7 @@ function matcher(query: ExecutionFilter, { sinceMs, untilMs }: { sinceMs: number
       details: [{ path: '/version', message: 'must be a semver range (1.2.0, ^1, >=1.0.0 <2)' }],
     });
   }
+  const labelled = labelFilter(query);
   return (execution: Execution): boolean => {
     const created = Date.parse(execution.timestamps.created_at);
     return (
@@ -157,7 +159,8 @@ function matcher(query: ExecutionFilter, { sinceMs, untilMs }: { sinceMs: number
       (query.batch_id === undefined || execution.batch_id === query.batch_id) &&
       (statuses === undefined || statuses.has(execution.status)) &&
       (versions === undefined || satisfies(execution.skill_version, versions)) &&
-      (query.schedule_id === undefined || execution.schedule_id === query.schedule_id)
+      (query.schedule_id === undefined || execution.schedule_id === query.schedule_id) &&
+      labelled(execution)
     );
   };
 }

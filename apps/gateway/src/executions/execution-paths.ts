@@ -77,7 +77,7 @@ export const executionPaths = {
       operationId: 'listExecutions',
       summary: 'List executions, newest first, a page at a time (ours)',
       description:
-        "A caller sees its own executions, an admin everyone's (or one caller's with `caller_id`). Each page looks at up to 1,000 executions: a rare filter may give a page shorter than `limit` with a `next_cursor` to go on. Failed, timed-out and canceled executions stay listable for EXECUTION_TTL_SECONDS after they end, like their status.",
+        "A caller sees its own executions, an admin everyone's (or one caller's with `caller_id`). Each page looks at up to 1,000 executions: a rare filter may give a page shorter than `limit` with a `next_cursor` to go on. Failed, timed-out and canceled executions stay listable for EXECUTION_TTL_SECONDS after they end, like their status. Besides the parameters below, `metadata.<key>=<value>` keeps the executions whose context.metadata has that top-level key with that value (a string as it is, another JSON value as JSON: `metadata.count=3`); several all hold. `tag` may repeat (`?tag=a&tag=b`, as `?tag=a,b`).",
       tags: ['invocation'],
       parameters: queryParameters(ExecutionListQuery),
       responses: {
@@ -91,7 +91,7 @@ export const executionPaths = {
       operationId: 'cancelExecutions',
       summary: 'Cancel, in bulk, the executions a history filter finds (ours)',
       description:
-        "The body is the filter of GET /executions as JSON (`skill_id`, `version`, `status`, `caller_id`, `since`, `until`, `schedule_id`, `batch_id`), with `limit` (1 to 1,000, default 100) and `cursor`. Cancels every execution it finds that has not ended, each by the atomic cancel of POST /skills/{id}/cancel/{execution_id} (a waiting one never starts, a running one is aborted, a composite's steps go with it): the caller's own; an admin's, anyone's (or one caller's with `caller_id`). One call cancels up to `limit` and looks at 1,000 executions at most: send the same filter with `next_cursor` until it is null. Needs the skill:invoke scope.",
+        "The body is the filter of GET /executions as JSON (`skill_id`, `version`, `status`, `caller_id`, `since`, `until`, `schedule_id`, `batch_id`, `tag`, `tag_match`, `metadata.<key>`), with `limit` (1 to 1,000, default 100) and `cursor`. Cancels every execution it finds that has not ended, each by the atomic cancel of POST /skills/{id}/cancel/{execution_id} (a waiting one never starts, a running one is aborted, a composite's steps go with it): the caller's own; an admin's, anyone's (or one caller's with `caller_id`). One call cancels up to `limit` and looks at 1,000 executions at most: send the same filter with `next_cursor` until it is null. Needs the skill:invoke scope.",
       tags: ['invocation'],
       requestBody: { required: true, content: json('BulkCancelRequest') },
       responses: {

@@ -5,6 +5,7 @@ import { measuredRouter } from '../metrics/measured-router';
 import type { BulkCanceler } from './bulk-canceler';
 import type { CallerStreams } from './caller-streams';
 import type { ExecutionHistory } from './execution-history';
+import { withRepeatedTags } from './repeated-tags';
 
 const listQuery = new SchemaValidator(ExecutionListQuery, 'query', { coerceTypes: true });
 
@@ -24,7 +25,7 @@ export function executionRoutes(
 ): Router {
   const router = measuredRouter();
   router.get('', async (req, res) => {
-    const query = listQuery.parse({ ...req.query });
+    const query = listQuery.parse(withRepeatedTags({ ...req.query }));
     res.setHeader('Cache-Control', 'no-store');
     res.json(await history.list(query, req.headers));
   });

@@ -84,7 +84,10 @@ export class ExecutionReplayer {
   }
 
   private async replayOf(
-    original: Pick<Execution, 'execution_id' | 'skill_id' | 'caller' | 'priority' | 'requested_version'>,
+    original: Pick<
+      Execution,
+      'execution_id' | 'skill_id' | 'caller' | 'priority' | 'requested_version' | 'tags' | 'metadata'
+    >,
     changes: ReplayRequest,
     headers: RequestHeaders,
     address: string,
@@ -111,6 +114,9 @@ export class ExecutionReplayer {
         context: {
           priority: original.priority,
           ...(concurrencyKey === undefined ? {} : { concurrency_key: concurrencyKey }),
+          // Found by the same tags and metadata as the execution it replays (Trigger.dev's replay).
+          ...(original.tags === undefined ? {} : { tags: original.tags }),
+          ...(original.metadata === undefined ? {} : { metadata: original.metadata }),
         },
       },
       headers,

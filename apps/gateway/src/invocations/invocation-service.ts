@@ -408,6 +408,8 @@ export class InvocationService {
           ? {}
           : { concurrency_key: request.context.concurrency_key }),
         ...(debounce ? { debounce: debouncedBy(debounce) } : {}),
+        ...(request.context?.tags === undefined ? {} : { tags: request.context.tags }),
+        ...(request.context?.metadata === undefined ? {} : { metadata: request.context.metadata }),
       },
       executionId,
     );

@@ -35,7 +35,7 @@ type LaunchedStep = Extract<StepEntry, { execution_id: string }>;
 
 /**
  * Starts the executions of a composite's steps: each a real execution of the called skill (its own
- * id, the parent's caller, trace id and priority, the parent's deadline; a concurrency key only if
+ * id, the parent's caller, trace id, priority, tags and metadata, the parent's deadline; a concurrency key only if
  * the call names one, as a Trigger.dev child task's), validated against that
  * skill's input schema, on the queue of the version resolved, and a BullMQ child of the parent's
  * job so that the parent waits for it without holding a worker slot; a gated step homed on another
@@ -104,6 +104,8 @@ export class StepLauncher {
         parent: { execution_id: parentPayload.execution_id, step: call.step },
         ...(parentPayload.owner === undefined ? {} : { owner: parentPayload.owner }),
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
+        ...(parentPayload.tags === undefined ? {} : { tags: parentPayload.tags }),
+        ...(parentPayload.metadata === undefined ? {} : { metadata: parentPayload.metadata }),
       },
       executionId,
     );

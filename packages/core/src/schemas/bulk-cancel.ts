@@ -1,5 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ExecutionFilterFields, HistoryCursor } from './execution-list';
+import {
+  ExecutionFilterFields,
+  HistoryCursor,
+  type MetadataFilter,
+  MetadataFilterProperties,
+} from './execution-list';
 
 /**
  * The body of POST /executions/cancel (ours): the filters of GET /executions, how many executions
@@ -16,9 +21,9 @@ export const BulkCancelRequest = Type.Object(
     }),
     cursor: HistoryCursor,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, patternProperties: MetadataFilterProperties },
 );
-export type BulkCancelRequest = Static<typeof BulkCancelRequest>;
+export type BulkCancelRequest = Static<typeof BulkCancelRequest> & MetadataFilter;
 
 /** What POST /executions/cancel answers: how many it canceled, and where the filter goes on. */
 export const BulkCancelResult = Type.Object({

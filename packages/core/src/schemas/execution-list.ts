@@ -1,5 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Execution } from './execution';
+import { MAX_TAGS } from './execution-tags';
+import { StringEnum } from './json-schema';
+
+/** A tag of the filter, as ExecutionTag allows. */
+const TAG = '[A-Za-z0-9_.:/-]{1,64}';
 
 /**
  * The filters of the execution history: what GET /executions lists and POST /executions/cancel
@@ -44,7 +49,30 @@ export const ExecutionFilterFields = {
   batch_id: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: "Only this batch's items." }),
   ),
+  tag: Type.Optional(
+    Type.String({
+      pattern: `^${TAG}(,${TAG}){0,${MAX_TAGS - 1}}$`,
+      description: `Only executions with these tags (context.tags), comma-separated (in a query, the parameter may also repeat): up to ${MAX_TAGS}, each as a tag is written. Every one of them, or any with tag_match=any.`,
+    }),
+  ),
+  tag_match: Type.Optional(
+    StringEnum(['all', 'any'], {
+      default: 'all',
+      description: '`all` (the default): an execution has every tag of `tag`; `any`: at least one.',
+    }),
+  ),
 };
+
+/**
+ * `metadata.<key>=<value>` (ours, Trigger.dev's and Temporal's search by attribute): only executions
+ * whose context.metadata has the top-level key `<key>` (everything after `metadata.`) with this
+ * value: a string as it is, any other JSON value as JSON (`metadata.count=3`, `metadata.vip=true`).
+ * Several must all hold.
+ */
+export const MetadataFilterProperties = {
+  '^metadata\\..+$': Type.String({ maxLength: 256 }),
+};
+export type MetadataFilter = { [key: `metadata.${string}`]: string };
 /** Where a scan of the history goes on: the previous page's next_cursor. */
 export const HistoryCursor = Type.Optional(
   Type.String({
@@ -60,12 +88,12 @@ export const ExecutionListQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     cursor: HistoryCursor,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, patternProperties: MetadataFilterProperties },
 );
-export type ExecutionListQuery = Static<typeof ExecutionListQuery>;
+export type ExecutionListQuery = Static<typeof ExecutionListQuery> & MetadataFilter;
 
 /** The history's filters alone, as both requests carry them. */
-export type ExecutionFilter = Pick<ExecutionListQuery, keyof typeof ExecutionFilterFields>;
+export type ExecutionFilter = Pick<ExecutionListQuery, keyof typeof ExecutionFilterFields> & MetadataFilter;
 
 /** One page of GET /executions, newest first; each execution as GET status shows it, without its output. */
 export const ExecutionListPage = Type.Object({

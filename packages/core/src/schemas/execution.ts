@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ErrorBody } from './error-body';
+import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
 import { WebhookId, WebhookSecret } from './webhook';
@@ -135,6 +136,8 @@ export const Execution = Type.Object({
   batch_id: Type.Optional(
     Type.String({ description: 'Ours: the batch (POST /batches) this execution was started in.' }),
   ),
+  tags: Type.Optional(ExecutionTags),
+  metadata: Type.Optional(ExecutionMetadata),
   trace_id: Type.String(),
   priority: Priority,
   caller: Type.Object({ id: Type.String(), type: Type.String() }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { StringEnum } from './json-schema';
 import { VersionRange } from './semver';
 import { WebhookTarget } from './webhook';
@@ -76,6 +77,8 @@ export const InvocationContext = Type.Object(
     /** Ours: what the skill's `concurrency.per_key` counts this execution under. */
     concurrency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     debounce: Type.Optional(Debounce),
+    tags: Type.Optional(ExecutionTags),
+    metadata: Type.Optional(ExecutionMetadata),
   },
   {
     additionalProperties: false,

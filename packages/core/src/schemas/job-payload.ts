@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ParentLink } from './execution';
+import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
 
@@ -26,6 +27,9 @@ export const JobPayload = Type.Object({
   owner: Type.Optional(Type.String()),
   /** What the skill's `concurrency.per_key` counts it under (context.concurrency_key). */
   concurrency_key: Type.Optional(Type.String()),
+  /** context.tags and context.metadata (or the composite's, for a step), kept on its record. */
+  tags: Type.Optional(ExecutionTags),
+  metadata: Type.Optional(ExecutionMetadata),
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(

@@ -10,3 +10,10 @@ export function StringEnum<const T extends readonly string[]>(
 ) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/**
+ * Ours: `x-max-json-bytes: N` bounds a value by its size as JSON (UTF-8 bytes), which no JSON
+ * Schema keyword can: an object's keys and values may each be small but many and nested. Every
+ * ajv of createAjv checks it.
+ */
+export const MAX_JSON_BYTES_KEYWORD = 'x-max-json-bytes';

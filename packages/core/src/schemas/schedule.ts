@@ -56,7 +56,7 @@ const Inputs = Type.Object({}, { additionalProperties: true });
  */
 export const ScheduleContext = Type.Omit(InvocationContext, ['delay_ms', 'run_at', 'debounce'], {
   description:
-    "Each run's invocation context (trace_id, priority, timeout_ms, queue_timeout_ms, concurrency_key). Not delay_ms, run_at nor debounce: a schedule's timing is its cron or every_ms, and each run is an execution of its own (400).",
+    "Each run's invocation context (trace_id, priority, timeout_ms, queue_timeout_ms, concurrency_key, tags, metadata). Not delay_ms, run_at nor debounce: a schedule's timing is its cron or every_ms, and each run is an execution of its own (400).",
 });
 
 /** POST /schedules: a skill to invoke at every due time of a cron pattern or an interval. */

@@ -147,6 +147,8 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     ...(extras.watched === undefined ? {} : { watched: extras.watched }),
     ...(extras.batch_id === undefined ? {} : { batch_id: extras.batch_id }),
     ...(extras.unadmitted ? { unadmitted: '1' } : {}),
+    ...(payload.tags?.length ? { tags: JSON.stringify(payload.tags) } : {}),
+    ...(payload.metadata === undefined ? {} : { metadata: JSON.stringify(payload.metadata) }),
   };
 }
 
@@ -219,6 +221,10 @@ export function toExecution(
       : { waiting_for: fields.waiting_for as 'concurrency' }),
     ...(fields.schedule_id === undefined ? {} : { schedule_id: fields.schedule_id }),
     ...(fields.batch_id === undefined ? {} : { batch_id: fields.batch_id }),
+    ...(fields.tags === undefined ? {} : { tags: JSON.parse(fields.tags) as string[] }),
+    ...(fields.metadata === undefined
+      ? {}
+      : { metadata: JSON.parse(fields.metadata) as Record<string, unknown> }),
     trace_id: fields.trace_id ?? '',
     priority: (fields.priority ?? 'normal') as Execution['priority'],
     caller: { id: fields.caller_id ?? '', type: fields.caller_type ?? '' },
