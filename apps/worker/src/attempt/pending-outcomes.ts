@@ -1,4 +1,5 @@
-import type { TransitionCall, TransitionResult } from '@skillrun/core/data';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isRedisUnavailable, type TransitionCall, type TransitionResult } from '@skillrun/core/data';
 
 interface Pending {
   call: TransitionCall;
@@ -11,11 +12,22 @@ interface Pending {
  * it just before BullMQ is asked to end the job, so that the record says the outcome before
  * anything the job's end moves on (a composite waiting for this step reads the step's record), and
  * no record is left `running` behind an ended job.
+ *
+ * Sent again while Redis is away, as the job's end is (QueueConsumer.persist): across a failover
+ * the job's end may land on the promoted master while the outcome's first send died with the old
+ * one, and a job ended without its outcome leaves its record unended for ever (the fault loop's
+ * cluster run 15 of 2026-12-06: "Too many Cluster redirections", the job completed, the record
+ * `accepted`). A send that was applied before its reply was lost finds the record ended: refused,
+ * which changes nothing.
  */
 export class PendingOutcomes {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly send: (call: TransitionCall) => Promise<TransitionResult>) {}
+  /** `retryDelayMs`: how long to wait before sending again while Redis is away. */
+  constructor(
+    private readonly send: (call: TransitionCall) => Promise<TransitionResult>,
+    private readonly retryDelayMs: number,
+  ) {}
 
   /** `call` is written as job `jobId` ends; answers what it did. */
   attach(jobId: string, call: TransitionCall): Promise<TransitionResult> {
@@ -26,7 +38,10 @@ export class PendingOutcomes {
     });
   }
 
-  /** Writes the outcome attached to job `jobId`, if there is one; whoever attached it hears how it went. */
+  /**
+   * Writes the outcome attached to job `jobId`, if there is one, until Redis has it; whoever attached
+   * it hears how it went. Resolves once it is written or refused for a reason other than Redis away.
+   */
   async write(jobId: string): Promise<void> {
     const pending = this.pending.get(jobId);
     if (!pending) return;
@@ -34,7 +49,18 @@ export class PendingOutcomes {
     await this.sendNow(pending);
   }
 
-  private sendNow({ call, resolve, reject }: Pending): Promise<void> {
-    return this.send(call).then(resolve, reject);
+  private async sendNow({ call, resolve, reject }: Pending): Promise<void> {
+    for (;;) {
+      try {
+        resolve(await this.send(call));
+        return;
+      } catch (error) {
+        if (!isRedisUnavailable(error)) {
+          reject(error as Error);
+          return;
+        }
+        await delay(this.retryDelayMs);
+      }
+    }
   }
 }

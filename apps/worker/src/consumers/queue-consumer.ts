@@ -41,7 +41,8 @@ export interface QueueConsumerOptions {
   handler: JobHandler;
   /**
    * Sends what must be written as a job ends (its outcome) just before BullMQ is asked to end it,
-   * without waiting between the two: on the worker's connection, Redis runs it first.
+   * without waiting between the two: on the worker's connection, Redis runs it first. Resolves once
+   * Redis has it (sent again while Redis is away): a job's end sent again waits for it.
    */
   settle(job: Job): Promise<void>;
   /** Told of a job BullMQ gave up after it stalled too often (failed here without running it). */
@@ -325,10 +326,12 @@ export class QueueConsumer {
     }
     const fetchNext = carried !== undefined;
     const [answer] = await Promise.all([
-      this.persist(() =>
-        'error' in ending
-          ? job.moveToFailed(ending.error, token, fetchNext)
-          : job.moveToCompleted(ending.result, token, fetchNext),
+      this.persist(
+        () =>
+          'error' in ending
+            ? job.moveToFailed(ending.error, token, fetchNext)
+            : job.moveToCompleted(ending.result, token, fetchNext),
+        settled,
       ),
       settled,
     ]);
@@ -362,7 +365,7 @@ export class QueueConsumer {
    * Calls BullMQ, again after its runRetryDelay while Redis is unreachable (as BullMQ's loop does);
    * any other error is reported and answers undefined.
    */
-  private async persist<T>(call: () => Promise<T>): Promise<T | undefined> {
+  private async persist<T>(call: () => Promise<T>, beforeAgain?: Promise<unknown>): Promise<T | undefined> {
     for (;;) {
       try {
         return await call();
@@ -372,6 +375,9 @@ export class QueueConsumer {
           return undefined;
         }
         await delay(this.worker.opts.runRetryDelay ?? 15_000);
+        // Sent again only after what must precede it (a job's outcome, written until Redis has
+        // it): after a failover, on the promoted master too, the record ends before its job.
+        await beforeAgain;
       }
     }
   }
