@@ -51,6 +51,7 @@ export { isRedisUnavailable, RedisUnavailable } from './redis/redis-unavailable'
 export { RedisWatch } from './redis/redis-watch';
 export { type Coverage, ReplicaCoverage } from './redis/replica-coverage';
 export { ReplicaCoverageWatch } from './redis/replica-coverage-watch';
+export { untilRedisAnswers } from './redis/while-unavailable';
 export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';

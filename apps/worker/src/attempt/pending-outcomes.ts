@@ -1,5 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { isRedisUnavailable, type TransitionCall, type TransitionResult } from '@skillrun/core/data';
+import { type TransitionCall, type TransitionResult, untilRedisAnswers } from '@skillrun/core/data';
 
 interface Pending {
   call: TransitionCall;
@@ -49,18 +48,7 @@ export class PendingOutcomes {
     await this.sendNow(pending);
   }
 
-  private async sendNow({ call, resolve, reject }: Pending): Promise<void> {
-    for (;;) {
-      try {
-        resolve(await this.send(call));
-        return;
-      } catch (error) {
-        if (!isRedisUnavailable(error)) {
-          reject(error as Error);
-          return;
-        }
-        await delay(this.retryDelayMs);
-      }
-    }
+  private sendNow({ call, resolve, reject }: Pending): Promise<void> {
+    return untilRedisAnswers(() => this.send(call), this.retryDelayMs).then(resolve, reject);
   }
 }

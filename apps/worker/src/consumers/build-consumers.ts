@@ -91,7 +91,7 @@ function consume(
       // The store and the consumers share one connection (`connection`): the outcome is run first.
       settle: (job) => outcomes.write(String(job.id)),
       givenUp: (job) =>
-        void recordStalledFailure(job, { store, engine, metrics, logger })
+        void recordStalledFailure(job, { store, engine, metrics, logger, retryDelayMs: liveness.intervalMs })
           .then(() => released?.(job))
           .catch(() => {}),
       ...(released ? { ended: (job: Job) => void released(job).catch(() => {}) } : {}),

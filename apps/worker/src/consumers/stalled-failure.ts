@@ -1,12 +1,13 @@
 import { type Logger, SkillError } from '@skillrun/core';
-import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
+import { type ExecutionEngine, type ExecutionStore, untilRedisAnswers } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 
 /**
  * A job whose worker died holding it more often than BullMQ's maxStalledCount (1) allows is
  * failed by BullMQ without running again, so no attempt records the end: this records it, so the
- * execution never stays `running`. Other failures were recorded by their attempt.
+ * execution never stays `running` (again while Redis is away: the job has failed already). Other
+ * failures were recorded by their attempt.
  */
 export async function recordStalledFailure(
   job: Job,
@@ -15,11 +16,14 @@ export async function recordStalledFailure(
     engine,
     metrics,
     logger,
+    retryDelayMs,
   }: {
     store: ExecutionStore;
     engine: Pick<ExecutionEngine, 'transitions'>;
     metrics: WorkerMetrics;
     logger: Logger;
+    /** How long to wait before writing the end again while Redis is away. */
+    retryDelayMs: number;
   },
 ): Promise<void> {
   if (!job.deferredFailure) return;
@@ -33,7 +37,10 @@ export async function recordStalledFailure(
   // BullMQ counts the fetch that gives the job up as a start: it ran one time fewer.
   const end = { attempt: Math.max(1, job.attemptsStarted - 1), startedAt: job.processedOn ?? Date.now() };
   if (
-    (await engine.transitions.fail(execution_id, 'failed', error, end)) === 'applied' &&
+    (await untilRedisAnswers(
+      () => engine.transitions.fail(execution_id, 'failed', error, end),
+      retryDelayMs,
+    )) === 'applied' &&
     typeof skill_id === 'string'
   ) {
     const startedAt = (await store.records.get(execution_id))?.timestamps.started_at;
