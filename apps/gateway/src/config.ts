@@ -61,6 +61,12 @@ export const GatewayConfigSchema = Type.Object({
       description: "The issuer's JSON Web Key Set (keys cached, refetched on rotation).",
     }),
   ),
+  OAUTH_ROLE_CLAIM: Type.String({
+    default: 'role',
+    pattern: '^[A-Za-z_][A-Za-z0-9_.:/-]{0,199}$',
+    description:
+      'The Bearer JWT claim that carries the role (viewer, operator or admin; a string, or a list whose strongest known role counts). A token without it acts as its scopes say. Not a registered claim (sub, scope…).',
+  }),
   CONSOLE_OAUTH_CLIENT_ID: Type.Optional(
     Type.String({
       minLength: 1,
@@ -273,6 +279,9 @@ function checkedTrustProxy(setting: string): string {
   }
 }
 
+/** The claims a token's other checks read: none of them can carry the role. */
+const CLAIMS_TAKEN = ['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'scope', 'scp', 'skills'];
+
 /** Reads the gateway's settings once, at start-up. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   const parsed = parseEnv(GatewayConfigSchema, env);
@@ -289,6 +298,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   if (parsed.CONSOLE_OAUTH_CLIENT_ID !== undefined && parsed.OAUTH_ISSUER === undefined) {
     throw new ConfigError(
       'CONSOLE_OAUTH_CLIENT_ID needs OAUTH_ISSUER (the tokens the console brings must verify, and without OAUTH_AUTHORIZATION_URL the issuer names its endpoints)',
+    );
+  }
+  if (CLAIMS_TAKEN.includes(parsed.OAUTH_ROLE_CLAIM)) {
+    throw new ConfigError(
+      `OAUTH_ROLE_CLAIM cannot be "${parsed.OAUTH_ROLE_CLAIM}": that claim already means something else (${CLAIMS_TAKEN.join(', ')})`,
     );
   }
   checkShardSettings(parsed);

@@ -112,6 +112,7 @@ export {
   ScheduleRunOutcome,
   SHORTEST_EVERY_MS,
 } from './schemas/schedule';
+export { ROLES, Role } from './schemas/role';
 export { SCOPES, Scope } from './schemas/scope';
 export { SemVer } from './schemas/semver';
 export {

@@ -2,7 +2,7 @@ import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
 import type { ApiKeyStore } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
 import type { Identities } from '../auth/identities';
-import { requireAdmin } from '../auth/require-admin';
+import { requireRole } from '../auth/require-role';
 import { requireJson } from '../http/require-json';
 import { measuredRouter } from '../metrics/measured-router';
 
@@ -10,12 +10,12 @@ const newKey = new SchemaValidator(NewApiKey, 'new API key');
 
 /**
  * The admin API, mounted at /admin: API keys, created (the key is shown in this answer only),
- * listed and revoked. Only admin credentials pass: ADMIN_API_KEY, or a key with the admin scope;
+ * listed and revoked. Only admin credentials pass: ADMIN_API_KEY, or a key with the admin role or scope;
  * without either, the admin API is closed.
  */
 export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Router {
   const router = measuredRouter();
-  const adminOnly = requireAdmin(identities, 'The admin API');
+  const adminOnly = requireRole(identities, 'admin', 'The admin API');
 
   router.post('/keys', adminOnly, requireJson(), async (req, res) => {
     const body = newKey.parse(req.body);
@@ -24,6 +24,7 @@ export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Route
       scopes: body.scopes,
       ...(body.skills ? { skills: body.skills } : {}),
       ...(body.name ? { name: body.name } : {}),
+      ...(body.role ? { role: body.role } : {}),
     });
     res.status(201).setHeader('Cache-Control', 'no-store').json(created);
   });

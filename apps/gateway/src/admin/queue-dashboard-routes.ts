@@ -3,7 +3,7 @@ import type { QueueRegistry, SkillRegistry } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import { type Express, type Request, type RequestHandler, Router } from 'express';
 import type { Identities } from '../auth/identities';
-import { isAdmin } from '../auth/identity';
+import { assertRole } from '../auth/require-role';
 import { authRequired } from '../auth/skill-access';
 import { htmlPageHeaders } from '../http/html-page-headers';
 import { lazyRouter } from '../http/lazy-router';
@@ -111,9 +111,7 @@ function requireAdmin(identities: Identities): RequestHandler {
         'The queue dashboard needs an admin credential (X-API-Key, or HTTP Basic with the key as password)',
       );
     }
-    if (!isAdmin(identity.principal)) {
-      throw new SkillError('ACCESS_DENIED', 'The queue dashboard needs the admin scope');
-    }
+    assertRole(identity.principal, 'admin', 'The queue dashboard');
     next();
   };
 }

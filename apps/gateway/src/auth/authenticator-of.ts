@@ -15,6 +15,7 @@ export function authenticatorOf(config: GatewayConfig, apiKeys: ApiKeyStore, log
             issuer: config.OAUTH_ISSUER,
             audience: config.OAUTH_AUDIENCE,
             jwksUrl: config.OAUTH_JWKS_URL,
+            roleClaim: config.OAUTH_ROLE_CLAIM,
           }),
         }
       : {}),

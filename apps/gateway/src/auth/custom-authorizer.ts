@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { type Logger, type Principal, SCOPES, SchemaValidator, SkillError } from '@skillrun/core';
+import { type Logger, type Principal, Role, SCOPES, SchemaValidator, SkillError } from '@skillrun/core';
 import type { Identity } from './identity';
 
 /** What the authorizer answers for credentials it accepts. */
@@ -7,6 +7,7 @@ const Grant = Type.Object({
   caller_id: Type.String({ minLength: 1, maxLength: 200 }),
   scopes: Type.Optional(Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))))),
   skills: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  role: Type.Optional(Role),
 });
 const grants = new SchemaValidator(Grant, 'authorizer answer');
 
@@ -21,7 +22,7 @@ const UNAVAILABLE = 'The authorizer of this skill cannot be reached; retry';
 /**
  * Spec 000's `custom` auth: the credentials a skill names are the provider's own, so the gateway
  * asks an external authorizer (as an API gateway's custom authorizer or Envoy's ext_authz do).
- * It POSTs `{credential, skill_id, skill_version}`; 200 `{caller_id, scopes?, skills?}` accepts
+ * It POSTs `{credential, skill_id, skill_version}`; 200 `{caller_id, scopes?, skills?, role?}` accepts
  * (scopes default to skill:invoke), 401/403 refuse, anything else is 503.
  */
 export class CustomAuthorizer {
@@ -40,6 +41,7 @@ export class CustomAuthorizer {
         callerId: grant.caller_id,
         scopes: grant.scopes ?? ['skill:invoke'],
         ...(grant.skills ? { skills: grant.skills } : {}),
+        ...(grant.role ? { role: grant.role } : {}),
         method: 'custom',
       };
       return { kind: 'principal', principal };

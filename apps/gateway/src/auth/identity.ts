@@ -1,4 +1,5 @@
 import type { Principal } from '@skillrun/core';
+import { roleOf } from './role-of';
 
 /**
  * Who a request comes from: nobody (no credentials), a principal (valid credentials), or someone
@@ -15,6 +16,7 @@ export function principalOf(identity: Identity): Principal | undefined {
   return identity.kind === 'principal' ? identity.principal : undefined;
 }
 
+/** The admin role, or (without a role) the admin scope. */
 export function isAdmin(principal: Principal | undefined): boolean {
-  return principal?.scopes.includes('admin') === true;
+  return roleOf(principal) === 'admin';
 }

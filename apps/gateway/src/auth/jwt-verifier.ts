@@ -1,4 +1,4 @@
-import { type Principal, SCOPES, type Scope } from '@skillrun/core';
+import { type Principal, ROLES, type Role, SCOPES, type Scope } from '@skillrun/core';
 import {
   createRemoteJWKSet,
   type JWTPayload,
@@ -38,6 +38,8 @@ export interface JwtVerifierOptions {
   audience: string;
   /** Where the issuer publishes its signing keys. */
   jwksUrl: string;
+  /** The claim that carries the role (default `role`). */
+  roleClaim?: string;
   /** The accepted `alg` values, a subset of ASYMMETRIC_JWT_ALGORITHMS (default all of them). */
   algorithms?: readonly string[];
   /** Leeway for `exp` and `nbf` against clock skew (default 5). */
@@ -56,6 +58,7 @@ const MAX_SUBJECT_LENGTH = 256;
 export class JwtVerifier {
   private readonly keys: JWTVerifyGetKey;
   private readonly checks: JWTVerifyOptions;
+  private readonly roleClaim: string;
 
   constructor(options: JwtVerifierOptions) {
     const algorithms = options.algorithms ?? ASYMMETRIC_JWT_ALGORITHMS;
@@ -69,6 +72,7 @@ export class JwtVerifier {
       timeoutDuration: options.jwksTimeoutMs ?? 5_000,
     });
     this.keys = keysOrUnavailable(jwks);
+    this.roleClaim = options.roleClaim ?? 'role';
     this.checks = {
       issuer: options.issuer,
       audience: options.audience,
@@ -87,10 +91,12 @@ export class JwtVerifier {
       throw toRejection(error);
     }
     const skills = claims.skills === undefined ? undefined : stringList(claims.skills);
+    const role = strongestRole(claims[this.roleClaim]);
     return {
       callerId: subjectOf(claims.sub),
       scopes: knownScopes(claims.scope ?? claims.scp),
       ...(skills && { skills }),
+      ...(role && { role }),
       method: 'oauth2',
     };
   }
@@ -141,6 +147,16 @@ function knownScopes(granted: unknown): Scope[] {
   if (granted === undefined) return [];
   const names = typeof granted === 'string' ? granted.split(' ') : stringList(granted);
   return SCOPES.filter((scope) => names.includes(scope));
+}
+
+/**
+ * The role claim: one name, or a list (as issuers send group-like roles) whose strongest known role
+ * counts. Names that are not ours are left out, as unknown scopes are: a token with none is a caller's.
+ */
+function strongestRole(claim: unknown): Role | undefined {
+  if (claim === undefined) return undefined;
+  const names = typeof claim === 'string' ? [claim] : stringList(claim);
+  return ROLES.findLast((role) => names.includes(role));
 }
 
 function stringList(value: unknown): string[] {

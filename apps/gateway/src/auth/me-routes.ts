@@ -2,6 +2,7 @@ import type { CallerIdentity } from '@skillrun/core';
 import type { Router } from 'express';
 import { measuredRouter } from '../metrics/measured-router';
 import type { Identities } from './identities';
+import { roleOf } from './role-of';
 import { authRequired } from './skill-access';
 
 /**
@@ -16,10 +17,12 @@ export function meRoutes(identities: Identities): Router {
       throw authRequired({ type: 'api_key' }, 'GET /me needs credentials (X-API-Key or a bearer token)');
     }
     const { callerId, scopes, skills, method } = identity.principal;
+    const role = roleOf(identity.principal);
     const answer: CallerIdentity = {
       caller_id: callerId,
       scopes: [...scopes],
       ...(skills ? { skills: [...skills] } : {}),
+      ...(role ? { role } : {}),
       method,
     };
     res.setHeader('Cache-Control', 'no-store');

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { execAll } from '../redis/exec-all';
 import { type RedisScript, redisScript } from '../redis/redis-script';
 import type { ApiKeyRecord, CreatedApiKey } from '../schemas/api-key';
+import type { Role } from '../schemas/role';
 import type { Scope } from '../schemas/scope';
 import type { RedisKeys } from '../store/keys/redis-keys';
 import CREATE from './create-api-key.lua';
@@ -21,6 +22,8 @@ export interface ApiKeyGrant {
   /** The skill ids the key may use; all when absent. */
   skills?: readonly string[];
   name?: string;
+  /** Absent: the key is a caller's, as before roles existed. */
+  role?: Role;
 }
 
 /**
@@ -133,6 +136,7 @@ export class ApiKeyStore {
               callerId: record.caller_id,
               scopes: record.scopes,
               ...(record.skills === undefined ? {} : { skills: record.skills }),
+              ...(record.role === undefined ? {} : { role: record.role }),
               method: 'api_key',
               keyId: record.id,
             },
@@ -178,6 +182,7 @@ function newRecord(id: string, grant: ApiKeyGrant): ApiKeyRecord {
     scopes: [...grant.scopes],
     ...(grant.skills === undefined ? {} : { skills: [...grant.skills] }),
     ...(grant.name === undefined ? {} : { name: grant.name }),
+    ...(grant.role === undefined ? {} : { role: grant.role }),
     created_at: new Date().toISOString(),
   };
 }
@@ -189,12 +194,13 @@ function toFields(record: ApiKeyRecord): Record<string, string> {
     scopes: JSON.stringify(record.scopes),
     ...(record.skills === undefined ? {} : { skills: JSON.stringify(record.skills) }),
     ...(record.name === undefined ? {} : { name: record.name }),
+    ...(record.role === undefined ? {} : { role: record.role }),
     created_at: record.created_at,
   };
 }
 
 function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
-  const { id, caller_id, scopes, skills, name, created_at, revoked_at } = fields;
+  const { id, caller_id, scopes, skills, name, role, created_at, revoked_at } = fields;
   if (id === undefined || caller_id === undefined || scopes === undefined || created_at === undefined) {
     return null;
   }
@@ -204,6 +210,7 @@ function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
     scopes: JSON.parse(scopes) as Scope[],
     ...(skills === undefined ? {} : { skills: JSON.parse(skills) as string[] }),
     ...(name === undefined ? {} : { name }),
+    ...(role === undefined ? {} : { role: role as Role }),
     created_at,
     ...(revoked_at === undefined ? {} : { revoked_at }),
   };

@@ -1,3 +1,4 @@
+import type { Role } from '../schemas/role';
 import type { Scope } from '../schemas/scope';
 
 /** Who an authenticated request comes from, whatever the credential was. */
@@ -7,6 +8,8 @@ export interface Principal {
   scopes: readonly Scope[];
   /** The skill ids this credential may use; undefined for all. */
   skills?: readonly string[];
+  /** Absent: a caller, acting as its scopes say (the admin scope makes it an admin). */
+  role?: Role;
   method: 'api_key' | 'oauth2' | 'custom';
   /**
    * The id of the API key presented (method api_key, a key of the store; not ADMIN_API_KEY): what a

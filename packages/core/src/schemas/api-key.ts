@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Role } from './role';
 import { Scope } from './scope';
 
 const CallerId = Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._:@-]+$' });
@@ -13,6 +14,7 @@ export const NewApiKey = Type.Object(
       Type.Array(SkillId, { uniqueItems: true, description: 'The skills the key may use (default: all).' }),
     ),
     name: Type.Optional(Type.String({ maxLength: 200, description: 'A label for operators.' })),
+    role: Type.Optional(Role),
   },
   { additionalProperties: false },
 );
@@ -25,6 +27,7 @@ export const ApiKeyRecord = Type.Object({
   scopes: Type.Array(Scope),
   skills: Type.Optional(Type.Array(SkillId)),
   name: Type.Optional(Type.String({ maxLength: 200 })),
+  role: Type.Optional(Role),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
 });

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Role } from './role';
 import { Scope } from './scope';
 
 /** GET /me: who the request's credentials say the caller is (the caller.id its invocations must name). */
@@ -8,6 +9,7 @@ export const CallerIdentity = Type.Object({
   skills: Type.Optional(
     Type.Array(Type.String(), { description: 'The skills the credential may use (all when absent).' }),
   ),
+  role: Type.Optional(Role),
   method: Type.Union([Type.Literal('api_key'), Type.Literal('oauth2'), Type.Literal('custom')]),
 });
 export type CallerIdentity = Static<typeof CallerIdentity>;
