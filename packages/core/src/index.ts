@@ -98,6 +98,7 @@ export { type Debounce, InvocationRequest } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
+export { ROLES, Role } from './schemas/role';
 export {
   NewSchedule,
   Schedule,
@@ -112,7 +113,6 @@ export {
   ScheduleRunOutcome,
   SHORTEST_EVERY_MS,
 } from './schemas/schedule';
-export { ROLES, Role } from './schemas/role';
 export { SCOPES, Scope } from './schemas/scope';
 export { SemVer } from './schemas/semver';
 export {

@@ -19,6 +19,7 @@ export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Route
 
   router.post('/keys', adminOnly, requireJson(), async (req, res) => {
     const body = newKey.parse(req.body);
+    assertRoleFitsScopes(body);
     const created = await apiKeys.create({
       callerId: body.caller_id,
       scopes: body.scopes,
@@ -42,4 +43,15 @@ export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Route
   });
 
   return router;
+}
+
+/**
+ * A key's role decides over its admin scope (role-of.ts): a viewer or operator key with the admin
+ * scope would look like more than it is, so the two are refused together.
+ */
+function assertRoleFitsScopes(body: NewApiKey): void {
+  if (body.role === undefined || body.role === 'admin' || !body.scopes.includes('admin')) return;
+  throw new SkillError('INVALID_INPUT', `A key with the role "${body.role}" cannot have the admin scope`, {
+    details: [{ path: '/role', message: 'conflicts with the admin scope: drop one of them' }],
+  });
 }

@@ -29,7 +29,12 @@ export interface CredentialSources {
 
 const API_KEY_PREFIX = 'srk_';
 /** Who ADMIN_API_KEY speaks for. */
-export const ADMIN_KEY_PRINCIPAL: Principal = { callerId: 'admin', scopes: SCOPES, role: 'admin', method: 'api_key' };
+export const ADMIN_KEY_PRINCIPAL: Principal = {
+  callerId: 'admin',
+  scopes: SCOPES,
+  role: 'admin',
+  method: 'api_key',
+};
 
 /**
  * Turns the credentials a request carries into an identity: an API key (X-API-Key, the skill's

@@ -1,5 +1,6 @@
 import { type AccessPolicy, type AuthConfig, type Principal, SkillError } from '@skillrun/core';
 import { accessOf, authOf, type RegistryEntry } from '@skillrun/core/data';
+import { assertRole } from './assert-role';
 import { type Identity, isAdmin } from './identity';
 
 export interface AccessDefaults {
@@ -29,6 +30,7 @@ export class SkillAccess {
       throw authRequired(auth);
     }
     const { principal } = identity;
+    assertRole(principal, 'operator', 'Invoking', 'callers too');
     if (isAdmin(principal)) return;
     if (!principal.scopes.includes('skill:invoke')) {
       throw new SkillError('ACCESS_DENIED', 'The credentials do not carry the skill:invoke scope');

@@ -21,7 +21,8 @@ import type {
   StoredBatch,
 } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
-import { isAdmin, principalOf } from '../auth/identity';
+import { principalOf } from '../auth/identity';
+import { overseesAll } from '../auth/role-of';
 import { assertMayCancel, type ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionReader } from '../executions/execution-reader';
 import { knownErrorOf } from '../http/known-error';
@@ -228,7 +229,10 @@ export class BatchDesk {
       this.deps.identities.of(headers),
     ]);
     const principal = principalOf(identity);
-    if (!batch || (batch.owner !== undefined && !isAdmin(principal) && batch.owner !== principal?.callerId)) {
+    if (
+      !batch ||
+      (batch.owner !== undefined && !overseesAll(principal) && batch.owner !== principal?.callerId)
+    ) {
       throw new SkillError('BATCH_NOT_FOUND', `No batch "${batchId}"`);
     }
     return { batch, principal };
@@ -294,7 +298,7 @@ function visibleTo(
   briefs: (ExecutionBrief | null)[],
 ): (ExecutionBrief | null)[] {
   return briefs.map((brief) =>
-    brief === null || brief.owner === null || isAdmin(principal) || brief.owner === principal?.callerId
+    brief === null || brief.owner === null || overseesAll(principal) || brief.owner === principal?.callerId
       ? brief
       : null,
   );

@@ -3,7 +3,9 @@ import type { ExecutionStore, FollowedCallers } from '@skillrun/core/data';
 import { createSession, type Session } from 'better-sse';
 import type { Request, Response } from 'express';
 import type { Identities } from '../auth/identities';
-import { isAdmin, principalOf } from '../auth/identity';
+import { principalOf } from '../auth/identity';
+import { asSeenBy } from '../auth/payload-visibility';
+import { overseesAll } from '../auth/role-of';
 import type { NotifiedCallers } from '../invocations/notified-callers';
 import { advance, type ChangeFeed, type FeedEvent } from './change-feed';
 import type { StreamQuota } from './stream-quota';
@@ -43,6 +45,9 @@ const SECOND_LOOK_MS = 2500;
  * position it was taken at): reconnecting with Last-Event-ID sends what happened since, without a
  * gap, as long as the streams hold it (else a snapshot again).
  */
+/** A stream's session knows who reads it, to show each execution as that reader may see it. */
+type ReaderSession = Session<{ reader: Principal }>;
+
 export class CallerStreams {
   constructor(private readonly deps: CallerStreamsDeps) {}
 
@@ -71,6 +76,7 @@ export class CallerStreams {
         keepAlive: this.deps.heartbeatMs,
         retry: 1000,
         headers: { 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+        state: { reader: principal },
       });
       const gone = new Promise<void>((resolve) => session.once('disconnected', () => resolve()));
       const started = await this.start(session, owner, session.lastId);
@@ -116,7 +122,7 @@ export class CallerStreams {
    * holds all of it, else a snapshot. Answers the id it is as of.
    */
   private async start(
-    session: Session,
+    session: ReaderSession,
     owner: string,
     lastEventId: string,
   ): Promise<{ last: string; seen: Set<string> }> {
@@ -137,7 +143,7 @@ export class CallerStreams {
   }
 
   /** Sends each event, its id the position after it from `position` on; answers the last position. */
-  private async sendAll(session: Session, events: FeedEvent[], position: string): Promise<string> {
+  private async sendAll(session: ReaderSession, events: FeedEvent[], position: string): Promise<string> {
     let last = position;
     for (const event of events) {
       last = advance(last, event) ?? last;
@@ -174,17 +180,20 @@ export class CallerStreams {
     return fresh;
   }
 
-  private async send(session: Session, executionId: string, eventId: string): Promise<void> {
+  private async send(session: ReaderSession, executionId: string, eventId: string): Promise<void> {
     const execution: Execution | null = await this.deps.store.records.get(executionId);
     if (!execution) return;
-    session.push(execution, 'status', eventId);
+    session.push(asSeenBy(session.state.reader, execution), 'status', eventId);
   }
 }
 
 /** Whose executions the stream shows: the caller's own, or (an admin's) the caller it names. */
 function ownerOf(principal: Principal, callerQuery: string | undefined): string {
   if (callerQuery === undefined || callerQuery === principal.callerId) return principal.callerId;
-  if (!isAdmin(principal))
-    throw new SkillError('ACCESS_DENIED', "Only an admin follows another caller's executions");
+  if (!overseesAll(principal))
+    throw new SkillError(
+      'ACCESS_DENIED',
+      "Only a role (viewer, operator, admin) follows another caller's executions",
+    );
   return callerQuery;
 }

@@ -1,7 +1,8 @@
 import { type Execution, type Principal, SkillError } from '@skillrun/core';
 import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
+import { assertRole } from '../auth/assert-role';
 import type { ExecutionIdentity } from '../auth/execution-identity';
-import { isAdmin } from '../auth/identity';
+import { roleOf } from '../auth/role-of';
 import type { RequestHeaders } from '../http/request-headers';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 
@@ -56,9 +57,14 @@ export class ExecutionCanceler {
   }
 }
 
-/** Canceling needs the skill:invoke scope (an admin may anyway); anonymous callers cancel what is anonymous. */
+/**
+ * Canceling needs the operator role (anyone's) or, for a caller, the skill:invoke scope (its own);
+ * anonymous callers cancel what is anonymous.
+ */
 export function assertMayCancel(principal: Principal | undefined): void {
-  if (principal && !isAdmin(principal) && !principal.scopes.includes('skill:invoke')) {
+  if (!principal) return;
+  assertRole(principal, 'operator', 'Canceling', 'callers too');
+  if (roleOf(principal) === undefined && !principal.scopes.includes('skill:invoke')) {
     throw new SkillError('ACCESS_DENIED', 'Canceling needs the skill:invoke scope');
   }
 }

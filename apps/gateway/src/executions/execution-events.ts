@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Execution, isTerminalStatus, type Principal } from '@skillrun/core';
 import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
+import { seesPayloads } from '../auth/role-of';
 import type { ExecutionWatch } from './execution-watch';
 import { readable } from './readable-execution';
 
@@ -63,7 +64,8 @@ export class ExecutionEvents {
 
   async *follow(request: FollowRequest): AsyncGenerator<ExecutionEvent, void, undefined> {
     const { skillId, executionId, principal, watch, signal } = request;
-    const chunks = request.chunks ?? true;
+    // A viewer follows the statuses alone: the chunks are the output.
+    const chunks = (request.chunks ?? true) && seesPayloads(principal);
     let { changedAt, seq } = request.after;
     let lastJson: string | undefined;
     let options: { watcher?: string } = { watcher: request.watcherId };

@@ -14,8 +14,10 @@ import {
   type IndexPosition,
 } from '@skillrun/core/data';
 import { satisfies, validRange } from 'semver';
+import { assertRole } from '../auth/assert-role';
 import type { Identities } from '../auth/identities';
-import { isAdmin, principalOf } from '../auth/identity';
+import { principalOf } from '../auth/identity';
+import { overseesAll } from '../auth/role-of';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 import { labelFilter } from './label-filter';
@@ -85,11 +87,11 @@ export class ExecutionHistory {
     limit: number,
     also: (execution: Execution) => boolean = () => true,
   ): Promise<HistoryScan> {
-    const admin = isAdmin(principal);
-    if (!admin && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
-      throw new SkillError('ACCESS_DENIED', "Only an admin names another caller's executions (caller_id)");
+    const all = overseesAll(principal);
+    if (!all && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
+      assertRole(principal, 'viewer', "Listing another caller's executions (caller_id)");
     }
-    const owner = admin ? query.caller_id : principal.callerId;
+    const owner = all ? query.caller_id : principal.callerId;
     const range = this.rangeOf(query);
     const matches = matcher(query, range);
     const found: Execution[] = [];

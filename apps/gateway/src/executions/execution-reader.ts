@@ -8,6 +8,7 @@ import {
 } from '@skillrun/core';
 import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { ExecutionIdentity } from '../auth/execution-identity';
+import { assertSeesPayloads } from '../auth/payload-visibility';
 import type { RequestHeaders } from '../http/request-headers';
 import type { EventPosition, ExecutionEvent, ExecutionEvents } from './execution-events';
 import type { ExecutionWatch } from './execution-watch';
@@ -238,7 +239,8 @@ export class ExecutionReader {
     executionId,
     headers,
   }: Omit<ExecutionRead, 'wait'>): Promise<Record<string, unknown>> {
-    await this.deps.identity.read(skillId, executionId, headers);
+    const { principal } = await this.deps.identity.read(skillId, executionId, headers);
+    assertSeesPayloads(principal, "Reading an execution's inputs");
     const inputs = await this.deps.store.records.inputsOf(executionId);
     if (inputs === null) {
       throw new SkillError('EXECUTION_NOT_FOUND', `No execution "${executionId}" of skill "${skillId}"`);

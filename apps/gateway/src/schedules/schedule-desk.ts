@@ -11,8 +11,10 @@ import {
   SkillError,
 } from '@skillrun/core';
 import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
+import { assertRole } from '../auth/assert-role';
 import type { Identities } from '../auth/identities';
-import { isAdmin, principalOf } from '../auth/identity';
+import { principalOf } from '../auth/identity';
+import { operatesAll } from '../auth/role-of';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 import type { InvocationService } from '../invocations/invocation-service';
@@ -101,11 +103,11 @@ export class ScheduleDesk {
 
   async list(query: ScheduleListQuery, headers: RequestHeaders): Promise<ScheduleListPage> {
     const principal = await this.caller(headers);
-    const admin = isAdmin(principal);
-    if (!admin && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
-      throw new SkillError('ACCESS_DENIED', "Only an admin lists another caller's schedules");
+    const all = operatesAll(principal);
+    if (!all && query.caller_id !== undefined && query.caller_id !== principal.callerId) {
+      assertRole(principal, 'operator', "Listing another caller's schedules");
     }
-    const owner = admin ? query.caller_id : principal.callerId;
+    const owner = all ? query.caller_id : principal.callerId;
     const found: StoredSchedule[] = [];
     let from = query.cursor === undefined ? undefined : positionOf(query.cursor);
     for (let looked = 0; looked < SCAN_BUDGET; looked += READ_CHUNK) {
@@ -239,10 +241,10 @@ export class ScheduleDesk {
     return principal;
   }
 
-  /** The schedule, if the request's caller made it (or is an admin). */
+  /** The schedule, if the request's caller made it (or is an operator or an admin). */
   private async owned(id: string, headers: RequestHeaders): Promise<FoundSchedule> {
     const [found, principal] = await Promise.all([this.deps.store.get(id), this.caller(headers)]);
-    if (found && (isAdmin(principal) || found.schedule.owner === principal.callerId)) return found;
+    if (found && (operatesAll(principal) || found.schedule.owner === principal.callerId)) return found;
     throw notFound(id);
   }
 }

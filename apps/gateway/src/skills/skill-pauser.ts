@@ -1,9 +1,9 @@
 import { type Principal, SkillError, type SkillPause, type SkillPauseState } from '@skillrun/core';
 import type { SkillPauses, SkillRegistry } from '@skillrun/core/data';
 import type { Identity } from '../auth/identity';
-import { assertMayPublish, assertOwns } from '../auth/namespace-ownership';
+import { assertMayPublish, assertOwns, type IdAction } from '../auth/namespace-ownership';
 
-const PAUSING = { verb: 'pause', gerund: 'Pausing' };
+const PAUSING: IdAction = { verb: 'pause', gerund: 'Pausing', role: 'operator' };
 
 /**
  * POST /skills/{id}/pause and /resume: an operator's hold on every version of a skill hosted here,
@@ -39,6 +39,7 @@ export class SkillPauser {
       skillId,
       versions.map((version) => version.owner),
       principal,
+      PAUSING.role,
     );
     if (versions.some((version) => version.source === 'registered')) {
       throw new SkillError(

@@ -16,6 +16,7 @@ import {
   registeredEntry,
   type SkillRegistry,
 } from '@skillrun/core/data';
+import { assertRole } from '../auth/assert-role';
 import { type Identity, isAdmin } from '../auth/identity';
 import { assertMayPublish, assertOwns, notOwner } from '../auth/namespace-ownership';
 import { authRequired } from '../auth/skill-access';
@@ -124,9 +125,7 @@ export class SkillPublisher {
     if (identity.kind !== 'principal') {
       throw authRequired({ type: 'api_key' }, 'Forgetting a dormant version needs an admin credential');
     }
-    if (!isAdmin(identity.principal)) {
-      throw new SkillError('ACCESS_DENIED', 'Forgetting a dormant version needs the admin scope');
-    }
+    assertRole(identity.principal, 'admin', 'Forgetting a dormant version');
     versionValidator.parse(version, '/version');
     const outcome = await this.registry.forgetDormant(skillId, version);
     const name = `${skillId}@${version}`;

@@ -15,7 +15,8 @@ import {
 } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
 import type { Identities } from '../auth/identities';
-import { isAdmin, principalOf } from '../auth/identity';
+import { principalOf } from '../auth/identity';
+import { operatesAll } from '../auth/role-of';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 import type { RequestHeaders } from '../http/request-headers';
 import type { NotifiedCallers } from '../invocations/notified-callers';
@@ -108,7 +109,10 @@ export class WebhookDesk {
     ]);
     if (identity.kind === 'invalid') throw new SkillError('AUTH_REQUIRED', 'The credentials are not valid');
     const principal = principalOf(identity);
-    if (webhook && (webhook.owner === null || isAdmin(principal) || webhook.owner === principal?.callerId)) {
+    if (
+      webhook &&
+      (webhook.owner === null || operatesAll(principal) || webhook.owner === principal?.callerId)
+    ) {
       return webhook;
     }
     throw new SkillError('WEBHOOK_NOT_FOUND', `No webhook "${id}"`);
