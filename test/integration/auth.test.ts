@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
 import { type AuthorizerServer, startAuthorizerServer } from '../support/custom-authorizer-server';
+import { readStream } from '../support/event-stream';
 import { type JwksServer, startJwksServer } from '../support/jwks-server';
 import { mcpRequest } from '../support/mcp-json-rpc';
 import { everythingStored } from '../support/redis-contents';
@@ -59,6 +60,12 @@ describe('authentication, access policies and ownership: the attack table', () =
     await createKey('revoked', { caller_id: 'revoked', scopes: ['skill:invoke'] });
     await createKey('publisher', { caller_id: 'com.acme', scopes: ['skill:invoke'] });
     await createKey('flooder', { caller_id: 'flooder', scopes: ['skill:invoke', 'skill:read'] });
+    await createKey('viewer', { caller_id: 'vera', scopes: ['skill:invoke', 'skill:read'], role: 'viewer' });
+    await createKey('operator', {
+      caller_id: 'otto',
+      scopes: ['skill:invoke', 'skill:read'],
+      role: 'operator',
+    });
     const revoked = await client.request(`/admin/keys/${keys.revoked?.id}`, {
       method: 'DELETE',
       headers: ADMIN_HEADERS,
@@ -221,6 +228,108 @@ describe('authentication, access policies and ownership: the attack table', () =
     const own = { ...descriptor.body, id: 'com.acme.echo', version: '1.0.0' };
     expect((await client.request('/skills', { json: own, headers: as('publisher') })).status).toBe(201);
     expect((await client.request('/skills', { json: own })).status).toBe(401);
+  });
+
+  it('shows a viewer (key or token) every execution without its inputs or output, on every read', async () => {
+    const secret = `secret-${randomUUID()}`;
+    const started = await client.invoke('open_echo', { text: secret }, caller('alice'), as('alice'));
+    const id = String(started.body.execution_id);
+    const { final } = await waitAs(client, 'open_echo', id, as('alice'));
+    // What is hidden is there for the owner: the reads below would show it if they could.
+    expect(JSON.stringify(final)).toContain(secret);
+    const token = await jwks.sign({ sub: 'vic', scope: 'skill:read', role: 'viewer' });
+    for (const headers of [as('viewer'), bearer(token)]) {
+      const reads = await Promise.all([
+        client.request(`/skills/open_echo/status/${id}`, { headers }),
+        client.request(`/skills/open_echo/result/${id}`, { headers }),
+        client.request('/executions?caller_id=alice&limit=100', { headers }),
+        client.request(`/a2a`, {
+          json: { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id } },
+          headers,
+        }),
+      ]);
+      const [status, result, listing, task] = reads;
+      expect(status?.body).toMatchObject({ execution_id: id, status: 'completed' });
+      expect(result?.status).toBe(200);
+      expect(JSON.stringify(listing?.body)).toContain(id);
+      expect(task?.body).toMatchObject({ result: { id, status: { state: 'completed' } } });
+      const mcpResult = await mcpRequest(client.baseUrl, 'tasks/result', { taskId: id }, { headers });
+      const events = await readStream(`${client.baseUrl}/skills/open_echo/events/${id}`, { headers });
+      expect(events.events.at(-1)?.execution).toMatchObject({ execution_id: id, status: 'completed' });
+      // The caller's stream shows what changes once it is open: another execution of alice's, to its end.
+      const followed = await followUntilEnded(
+        `${client.baseUrl}/executions/events?caller_id=alice`,
+        headers,
+        () => client.invoke('open_echo', { text: secret }, caller('alice'), as('alice')),
+      );
+      expect(followed).toContain('"status":"completed"');
+      const inputs = await client.request<Envelope>(`/skills/open_echo/inputs/${id}`, { headers });
+      expect(inputs.status).toBe(403);
+      expect(inputs.body.error.details).toMatchObject({ missing_role: 'operator', role: 'viewer' });
+      const everything = JSON.stringify([reads.map((read) => read.body), mcpResult.body, events, followed]);
+      expect(everything).not.toContain(secret);
+    }
+  });
+
+  it('refuses a viewer every act and an operator the keys and credentials, with 403 naming the missing role', async () => {
+    const started = await client.invoke('open_echo', { text: 'x' }, caller('alice'), as('alice'));
+    const id = String(started.body.execution_id);
+    const refusals: [Promise<{ status: number; body: unknown }>, string][] = [
+      [
+        client.request('/admin/keys', {
+          json: { caller_id: 'otto', scopes: ['admin'] },
+          headers: as('operator'),
+        }),
+        'admin',
+      ],
+      [
+        client.request('/admin/keys', {
+          json: { caller_id: 'x', scopes: ['skill:read'] },
+          headers: as('operator'),
+        }),
+        'admin',
+      ],
+      [client.request('/admin/keys', { headers: as('operator') }), 'admin'],
+      [
+        client.request('/skills/open_echo/credentials', {
+          method: 'PUT',
+          json: { api_key: 'k' },
+          headers: as('operator'),
+        }),
+        'admin',
+      ],
+      [
+        client.request('/admin/keys', {
+          json: { caller_id: 'x', scopes: ['skill:read'] },
+          headers: as('viewer'),
+        }),
+        'admin',
+      ],
+      [client.invoke('open_echo', { text: 'x' }, caller('vera'), as('viewer')), 'operator'],
+      [
+        client.request(`/skills/open_echo/cancel/${id}`, { method: 'POST', headers: as('viewer') }),
+        'operator',
+      ],
+      [
+        client.request('/executions/cancel', { json: { caller_id: 'alice' }, headers: as('viewer') }),
+        'operator',
+      ],
+      [client.request('/skills/open_echo/pause', { method: 'POST', headers: as('viewer') }), 'operator'],
+      [client.request(`/skills/open_echo/replay/${id}`, { json: {}, headers: as('viewer') }), 'operator'],
+    ];
+    for (const [answer, missing] of refusals) {
+      const { status, body } = await answer;
+      expect(status).toBe(403);
+      expect((body as Envelope).error).toMatchObject({
+        code: 'ACCESS_DENIED',
+        message: expect.stringContaining(`the ${missing} role`),
+        details: { missing_role: missing },
+      });
+    }
+    const keys = await client.request<{ keys: { caller_id: string }[] }>('/admin/keys', {
+      headers: ADMIN_HEADERS,
+    });
+    expect(keys.body.keys.map((key) => key.caller_id)).not.toContain('x');
   });
 
   it('refuses a caller.id in the body that disagrees with the credentials', async () => {
@@ -389,4 +498,30 @@ async function waitAs(client: Client, skillId: string, executionId: string, head
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`${executionId} did not finish`);
+}
+
+/**
+ * Opens a caller's event stream, then (once it answers, so subscribed) starts an execution, and
+ * reads the stream's text until that execution's end is in it.
+ */
+async function followUntilEnded(
+  url: string,
+  headers: Record<string, string>,
+  start: () => Promise<{ body: Record<string, unknown> }>,
+): Promise<string> {
+  const controller = new AbortController();
+  const answer = await fetch(url, { headers, signal: controller.signal });
+  expect(answer.status).toBe(200);
+  const id = String((await start()).body.execution_id);
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of answer.body ?? []) {
+    text += decoder.decode(chunk as Uint8Array, { stream: true });
+    const ended = text
+      .split('\n\n')
+      .some((event) => event.includes(id) && event.includes('"status":"completed"'));
+    if (ended) break;
+  }
+  controller.abort();
+  return text;
 }

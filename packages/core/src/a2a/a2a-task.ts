@@ -87,7 +87,8 @@ export function toA2aTask(execution: Execution, note: TaskNote = {}): Task {
       message: statusMessage(execution, contextId),
       timestamp: statusTimestampOf(execution),
     },
-    artifacts: execution.status === 'completed' ? [outputArtifact(execution)] : [],
+    // A viewer's reads carry no output: the task then has no artifact.
+    artifacts: execution.status === 'completed' && 'output' in execution ? [outputArtifact(execution)] : [],
     history: [],
     metadata: {
       skill_id: execution.skill_id,

@@ -15,6 +15,8 @@ export function outputResult(descriptor: Pick<SkillDescriptor, 'output'>, output
   return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent };
 }
 
+const OUTPUT_HIDDEN = 'Completed; its output is not shown to the viewer role';
+
 /** An error a model can act on: our envelope, as the text of an `isError` result. */
 export function errorResult(envelope: ErrorEnvelope): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
@@ -22,7 +24,11 @@ export function errorResult(envelope: ErrorEnvelope): CallToolResult {
 
 /** What an execution that has ended comes to as a tool result. */
 export function endResult(descriptor: Pick<SkillDescriptor, 'output'>, execution: Execution): CallToolResult {
-  if (execution.status === 'completed') return outputResult(descriptor, execution.output);
+  if (execution.status === 'completed') {
+    // A viewer's reads carry no output (payload-visibility.ts): the result says so, and no more.
+    if (!('output' in execution)) return { content: [{ type: 'text', text: OUTPUT_HIDDEN }] };
+    return outputResult(descriptor, execution.output);
+  }
   const error =
     execution.error ?? new SkillError('INTERNAL_ERROR', `The execution ended ${execution.status}`).toBody();
   return errorResult({ error });
