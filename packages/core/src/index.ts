@@ -21,6 +21,7 @@ export {
   toStructuredContent,
   toToolDefinitions,
 } from './agents';
+export { assertRoleFitsScopes } from './auth/key-role';
 export type { Principal } from './auth/principal';
 export { CommonConfig, checkShardSettings } from './config/common-config';
 export { LlmProviderConfig } from './config/llm-provider-config';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import { assertRoleFitsScopes, NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
 import type { ApiKeyStore } from '@skillrun/core/data';
 import { KeysUsageError } from './keys-usage';
 
@@ -31,6 +31,7 @@ function createJob(args: string[]): KeysJob {
       scopes: { type: 'string' },
       skills: { type: 'string' },
       name: { type: 'string' },
+      role: { type: 'string' },
     },
   });
   if (values.caller === undefined || values.scopes === undefined) {
@@ -41,6 +42,7 @@ function createJob(args: string[]): KeysJob {
     scopes: commaList(values.scopes),
     ...(values.skills === undefined ? {} : { skills: commaList(values.skills) }),
     ...(values.name === undefined ? {} : { name: values.name }),
+    ...(values.role === undefined ? {} : { role: values.role }),
   });
   return async (store) => {
     const { key, record } = await store.create({
@@ -48,6 +50,7 @@ function createJob(args: string[]): KeysJob {
       scopes: request.scopes,
       skills: request.skills,
       name: request.name,
+      role: request.role,
     });
     process.stdout.write(`${key}\n`);
     process.stderr.write(`${JSON.stringify(record)}\n`);
@@ -88,7 +91,9 @@ function commaList(text: string): string[] {
 
 function validRequest(data: unknown): NewApiKey {
   try {
-    return newApiKey.parse(data);
+    const request = newApiKey.parse(data);
+    assertRoleFitsScopes(request);
+    return request;
   } catch (error) {
     if (error instanceof SkillError && error.code === 'INVALID_INPUT')
       throw new KeysUsageError(error.message);

@@ -1,4 +1,4 @@
-import { NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
+import { assertRoleFitsScopes, NewApiKey, SchemaValidator, SkillError } from '@skillrun/core';
 import type { ApiKeyStore } from '@skillrun/core/data';
 import type { Request, Router } from 'express';
 import type { Identities } from '../auth/identities';
@@ -43,15 +43,4 @@ export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Route
   });
 
   return router;
-}
-
-/**
- * A key's role decides over its admin scope (role-of.ts): a viewer or operator key with the admin
- * scope would look like more than it is, so the two are refused together.
- */
-function assertRoleFitsScopes(body: NewApiKey): void {
-  if (body.role === undefined || body.role === 'admin' || !body.scopes.includes('admin')) return;
-  throw new SkillError('INVALID_INPUT', `A key with the role "${body.role}" cannot have the admin scope`, {
-    details: [{ path: '/role', message: 'conflicts with the admin scope: drop one of them' }],
-  });
 }
