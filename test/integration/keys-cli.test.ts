@@ -113,4 +113,21 @@ describe('skillrun keys (npm run keys): create, list and revoke API keys from th
     }
     expect(await store.list()).toEqual(before);
   });
+
+  it('creates a key with a role (--role), and refuses a viewer key with the admin scope', async () => {
+    const run = await keys('create', '--caller', 'vera', '--scopes', 'skill:read', '--role', 'viewer');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stderr)).toMatchObject({ caller_id: 'vera', role: 'viewer' });
+    expect(await store.verify(run.stdout.trim())).toMatchObject({ callerId: 'vera', role: 'viewer' });
+    const before = await store.list();
+    for (const args of [
+      ['--role', 'viewer', '--scopes', 'admin'],
+      ['--role', 'boss', '--scopes', 'skill:read'],
+    ]) {
+      const refused = await keys('create', '--caller', 'x', ...args);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/role/);
+    }
+    expect(await store.list()).toEqual(before);
+  });
 });

@@ -238,6 +238,8 @@ export interface CallerIdentity {
   caller_id: string;
   scopes: string[];
   skills?: string[];
+  /** skillrun's roles: what the credential may do with every caller's executions (absent: a caller's). */
+  role?: 'viewer' | 'operator' | 'admin';
   method: string;
 }
 

@@ -55,6 +55,17 @@ export class SkillrunError extends Error {
     if (init.execution !== undefined) this.execution = init.execution;
   }
 
+  /**
+   * The role a 403 ACCESS_DENIED says the credential lacks (skillrun's roles: viewer, operator,
+   * admin), for telling "ask for a stronger key" from other refusals; undefined otherwise.
+   */
+  get missingRole(): string | undefined {
+    const details = this.details as { missing_role?: unknown } | undefined;
+    return this.code === 'ACCESS_DENIED' && typeof details?.missing_role === 'string'
+      ? details.missing_role
+      : undefined;
+  }
+
   /** The error of a spec error body (an HTTP answer's, or an ended execution's). */
   static fromBody(body: ErrorBody, init: SkillrunErrorInit = {}): SkillrunError {
     return new SkillrunError(body.code, body.message, {
