@@ -6,6 +6,8 @@ export const apiKeyPaths = {
     post: {
       operationId: 'createApiKey',
       summary: 'Create an API key (admin); the key is in this answer only',
+      description:
+        'Needs the admin role (ADMIN_API_KEY, a key or token with the admin role, or the admin scope): anyone else is 403 ACCESS_DENIED with `details {missing_role: "admin", role}`. `role` (viewer, operator, admin) gives the key a role beside its scopes; a viewer or operator key with the admin scope is 400.',
       tags: ['admin'],
       requestBody: { required: true, content: json('NewApiKey') },
       responses: { '201': ok('Created.', 'CreatedApiKey'), ...errors('400', '401', '403', '415', '503') },

@@ -17,7 +17,7 @@ function executionRead(step: 'status' | 'result') {
     get: {
       operationId: `get${step[0]?.toUpperCase()}${step.slice(1)}`,
       summary: `The execution's ${step} (spec 001 step ${step === 'status' ? 2 : 3})`,
-      description: `Answers at once, or, asked to wait (\`Prefer: wait=N\` or \`?wait=N\`), as soon as ${WAITS_FOR[step]}, at the latest after N seconds (capped at the gateway's MAX_WAIT_SECONDS); a finished execution is answered at once.`,
+      description: `Answers at once, or, asked to wait (\`Prefer: wait=N\` or \`?wait=N\`), as soon as ${WAITS_FOR[step]}, at the latest after N seconds (capped at the gateway's MAX_WAIT_SECONDS); a finished execution is answered at once. Readable by its caller and by every role (viewer, operator, admin); a viewer gets it without \`output\`.`,
       tags: ['invocation'],
       parameters: [
         skillId,
@@ -125,7 +125,7 @@ export const executionPaths = {
       operationId: 'streamExecution',
       summary: "An execution's status and streamed output as server-sent events, until it ends (ours)",
       description:
-        'text/event-stream: an event `status` (data: the status representation) at once, then one at every change (progress, a retry, a composite\'s step) until the execution ends, when the stream closes. Between them, an event `chunk` for each chunk of output the skill streams (ctx.emit, an llm skill with `stream`; data: `{"seq": n, "chunk": …}`, StreamedChunk), in order, every one before the end. Each event\'s id says where the client is: the time its status last changed (epoch ms), and once a chunk was sent, `:` and the last chunk\'s seq (`1767225600123:20`). With Last-Event-ID the current state is sent only if it changed since (each status event is the whole status, so nothing a client missed is lost) and the chunks after that seq, none twice. Any gateway serves any execution (the changes and chunks come from Redis). A stream keeps its execution\'s latest 10,000 chunks; a client further behind finds the oldest gone (a gap in the seqs). A comment every STREAM_HEARTBEAT_SECONDS keeps proxies from closing a quiet stream. Access as for GET status. 429 past MAX_STREAMS_PER_CALLER open streams of one caller, or MAX_WAITERS on the gateway.',
+        'text/event-stream: an event `status` (data: the status representation) at once, then one at every change (progress, a retry, a composite\'s step) until the execution ends, when the stream closes. Between them, an event `chunk` for each chunk of output the skill streams (ctx.emit, an llm skill with `stream`; data: `{"seq": n, "chunk": …}`, StreamedChunk), in order, every one before the end. Each event\'s id says where the client is: the time its status last changed (epoch ms), and once a chunk was sent, `:` and the last chunk\'s seq (`1767225600123:20`). With Last-Event-ID the current state is sent only if it changed since (each status event is the whole status, so nothing a client missed is lost) and the chunks after that seq, none twice. Any gateway serves any execution (the changes and chunks come from Redis). A stream keeps its execution\'s latest 10,000 chunks; a client further behind finds the oldest gone (a gap in the seqs). A comment every STREAM_HEARTBEAT_SECONDS keeps proxies from closing a quiet stream. Access as for GET status; a viewer (role) is told the statuses without output and no chunks. 429 past MAX_STREAMS_PER_CALLER open streams of one caller, or MAX_WAITERS on the gateway.',
       tags: ['invocation'],
       parameters: [
         skillId,
@@ -157,7 +157,7 @@ export const executionPaths = {
       operationId: 'getExecutionInputs',
       summary: 'The inputs an execution was started with (ours)',
       description:
-        '`{execution_id, inputs}`: the inputs as they were validated and recorded (defaults applied, coerced, migrated to the version that runs), as long as the record lives. Access as for GET status.',
+        '`{execution_id, inputs}`: the inputs as they were validated and recorded (defaults applied, coerced, migrated to the version that runs), as long as the record lives. Access as for GET status; a viewer (role) is refused with 403 naming the operator role.',
       tags: ['invocation'],
       parameters: [skillId, executionId],
       responses: {
@@ -173,7 +173,7 @@ export const executionPaths = {
             },
           },
         },
-        ...errors('401', '404', '503'),
+        ...errors('401', '403', '404', '503'),
       },
     },
   },
