@@ -15,13 +15,33 @@ export interface PageContext {
   title(text: string): HTMLHeadingElement;
 }
 
-export function isAdmin(me: CallerIdentity): boolean {
-  return me.scopes.includes('admin');
+/** The role the person acts in, as the gateway decides it (role-of.ts): absent, a caller's. */
+export function roleOf(me: CallerIdentity): CallerIdentity['role'] {
+  return me.role ?? (me.scopes.includes('admin') ? 'admin' : undefined);
 }
 
-/** Whether this caller may cancel, replay and invoke (the `skill:invoke` scope, or admin). */
+export function isAdmin(me: CallerIdentity): boolean {
+  return roleOf(me) === 'admin';
+}
+
+/** Every role sees every caller's executions (a viewer without their inputs and outputs). */
+export function seesEveryone(me: CallerIdentity): boolean {
+  return roleOf(me) !== undefined;
+}
+
+/** An operator or an admin pauses skills and manages everyone's schedules. */
+export function operates(me: CallerIdentity): boolean {
+  return roleOf(me) === 'operator' || roleOf(me) === 'admin';
+}
+
+/** Whether inputs, outputs and streamed chunks are shown: to all but a viewer. */
+export function seesPayloads(me: CallerIdentity): boolean {
+  return roleOf(me) !== 'viewer';
+}
+
+/** Whether this caller may cancel, replay and invoke (the `skill:invoke` scope, or admin; never a viewer). */
 export function mayInvoke(me: CallerIdentity): boolean {
-  return isAdmin(me) || me.scopes.includes('skill:invoke');
+  return seesPayloads(me) && (isAdmin(me) || me.scopes.includes('skill:invoke'));
 }
 
 /** A hash link: `#/executions/skill/id` from its segments, each encoded. */

@@ -1,6 +1,6 @@
 import type { CallerIdentity } from '@skillrun/client';
 import { Api, ApiError } from './api';
-import { isAdmin, type PageContext } from './context';
+import { isAdmin, type PageContext, roleOf, seesEveryone } from './context';
 import { h, replace } from './dom';
 import { renewAccessToken, returnFromSignIn } from './oauth-sign-in';
 import { batchPage } from './pages/batch-page';
@@ -43,7 +43,7 @@ function route(): { segments: string[]; query: URLSearchParams } {
 function start(api: Api, me: CallerIdentity): (reason?: string) => void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
-  const pages = isAdmin(me)
+  const pages = seesEveryone(me)
     ? ['executions', 'skills', 'tasks', 'schedules', 'batches', 'workers']
     : ['executions', 'skills', 'tasks', 'schedules', 'batches'];
   const links = pages.map((name) =>
@@ -88,7 +88,7 @@ function start(api: Api, me: CallerIdentity): (reason?: string) => void {
       h(
         'div',
         { class: 'who' },
-        h('span', { id: 'who' }, `${me.caller_id}${isAdmin(me) ? ' (admin)' : ''}`),
+        h('span', { id: 'who' }, `${me.caller_id}${roleOf(me) ? ` (${roleOf(me)})` : ''}`),
         ' ',
         h('a', { href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'),
         isAdmin(me)

@@ -1,6 +1,6 @@
 import { isTerminal } from '@skillrun/client';
 import type { Api } from '../api';
-import { link, mayInvoke, type PageContext } from '../context';
+import { link, mayInvoke, type PageContext, seesPayloads } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { facts } from '../facts';
@@ -148,20 +148,27 @@ export function executionPage(context: PageContext): HTMLElement {
   let stepsKey = '';
   // The inputs never change: read once, shown beside whatever the status says.
   const inputs = h('div', { class: 'inputs-area' });
-  context.api
-    .request<{ inputs: Record<string, unknown> }>(
-      `/skills/${encodeURIComponent(skillId)}/inputs/${encodeURIComponent(executionId)}`,
-      { signal: context.signal },
-    )
-    .then(
-      (answer) =>
-        replace(
-          inputs,
-          h('h2', {}, 'Inputs'),
-          jsonView(answer.inputs, 'Inputs', `${executionId}-inputs.json`),
-        ),
-      () => {},
+  const payloads = seesPayloads(context.me);
+  if (!payloads)
+    replace(
+      inputs,
+      h('p', { class: 'hint', id: 'payloads-hidden' }, 'Inputs and output are not shown to the viewer role.'),
     );
+  if (payloads)
+    context.api
+      .request<{ inputs: Record<string, unknown> }>(
+        `/skills/${encodeURIComponent(skillId)}/inputs/${encodeURIComponent(executionId)}`,
+        { signal: context.signal },
+      )
+      .then(
+        (answer) =>
+          replace(
+            inputs,
+            h('h2', {}, 'Inputs'),
+            jsonView(answer.inputs, 'Inputs', `${executionId}-inputs.json`),
+          ),
+        () => {},
+      );
 
   async function act(kind: 'cancel' | 'replay'): Promise<void> {
     replace(message);

@@ -1,7 +1,7 @@
 import type { BulkCancelResult } from '@skillrun/client';
 import { query } from '../api';
 import { askToCancel } from '../cancel-confirmation';
-import { every, isAdmin, link, mayInvoke, type PageContext } from '../context';
+import { every, link, mayInvoke, type PageContext, seesEveryone } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { readEventStream } from '../event-stream';
@@ -31,7 +31,7 @@ function rfc3339(local: string | null): string | undefined {
  */
 export function executionsPage(context: PageContext): HTMLElement {
   const { query: params } = context;
-  const admin = isAdmin(context.me);
+  const admin = seesEveryone(context.me);
   const heading = context.title('Executions');
   const statuses = new Set((params.get('status') ?? '').split(',').filter(Boolean));
   const textField = (name: string, label: string, value: string | null, type = 'text') =>

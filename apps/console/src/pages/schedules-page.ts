@@ -1,4 +1,4 @@
-import { isAdmin, link, type PageContext } from '../context';
+import { link, operates, type PageContext } from '../context';
 import { h } from '../dom';
 import { time } from '../format';
 import { polledPage } from '../polled-page';
@@ -9,7 +9,7 @@ const POLL_MS = 5000;
 
 /** #/schedules: the caller's schedules (an admin's: everyone's), in the order they were made, kept current. */
 export function schedulesPage(context: PageContext): HTMLElement {
-  const admin = isAdmin(context.me);
+  const admin = operates(context.me);
   return polledPage(context, 'Schedules', POLL_MS, async (signal) => {
     const page = await context.api.request<SchedulePage>('/schedules?limit=100', { signal });
     return page.schedules.length === 0

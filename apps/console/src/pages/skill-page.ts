@@ -1,6 +1,6 @@
 import type { SkillVersionList } from '@skillrun/client';
 import { ApiError } from '../api';
-import { isAdmin, link, mayInvoke, type PageContext } from '../context';
+import { link, mayInvoke, operates, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { time } from '../format';
@@ -78,7 +78,7 @@ export function skillPage(context: PageContext): HTMLElement {
             `Version ${descriptor.version} is deprecated (${time(deprecated.deprecated_at)}): ${deprecated.message}`,
           )
         : '',
-      isAdmin(context.me) && isHosted(descriptor, versions) ? operatorControls(descriptor) : '',
+      operates(context.me) && isHosted(descriptor, versions) ? operatorControls(descriptor) : '',
       h('p', { class: 'lead' }, descriptor.description),
       h(
         'dl',

@@ -13,7 +13,7 @@ import {
 } from '@skillrun/core';
 import { type RegistryVersion, type SkillPauses, type SkillRegistry, toCandidate } from '@skillrun/core/data';
 import semver from 'semver';
-import { isAdmin } from '../auth/identity';
+import { overseesAll } from '../auth/role-of';
 import type { SkillAccess } from '../auth/skill-access';
 import { decodeCursor, encodeCursor } from '../http/page-cursor';
 
@@ -51,13 +51,13 @@ export class SkillDiscovery {
   }
 
   /**
-   * The descriptor of the best available version in `range` (the latest when undefined); an admin
+   * The descriptor of the best available version in `range` (the latest when undefined); a role
    * sees `x-paused` too while an operator holds the skill.
    */
   async describe(skillId: string, range: string | undefined, viewer?: Principal): Promise<SkillDescriptor> {
     const [versions, pause] = await Promise.all([
       this.registry.versions(skillId),
-      isAdmin(viewer) ? this.pauses.of(skillId) : undefined,
+      overseesAll(viewer) ? this.pauses.of(skillId) : undefined,
     ]);
     const descriptor = this.latest(versions, range, viewer);
     if (!descriptor) {
