@@ -23,6 +23,7 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
