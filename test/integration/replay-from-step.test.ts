@@ -5,9 +5,12 @@ import { fileURLToPath } from 'node:url';
 import type { BulkReplayResult, Execution, InvocationAccepted } from '@skillrun/core';
 import { RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkillrun } from '../support/cli-process';
 import type { Client } from '../support/client';
-import { ADMIN_HEADERS, fixtureSkills } from '../support/service-process';
+import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { ADMIN_HEADERS, fixtureSkills, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const fixtures = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -17,6 +20,7 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
   let system: TestSystem;
   let client: Client;
   let redis: Redis;
+  let browser: Browser | undefined;
   const dependency = join(tmpdir(), `skillrun-rerun-${process.pid}`);
 
   const replay = (skill: string, id: string, body?: unknown) =>
@@ -50,6 +54,7 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
   });
   afterAll(async () => {
     await rm(dependency, { force: true });
+    await browser?.close();
     redis?.disconnect();
     await system?.stop();
   });
@@ -188,6 +193,57 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
       for (const each of unknown.body.replays) expect(each.error?.code).toBe('INVALID_INPUT');
     } finally {
       await rm(dependency, { force: true });
+    }
+  });
+
+  it('reruns from a step with skillrun replay --from-step, and says why it cannot', async () => {
+    const original = await failedRun('cli');
+    const env = { SKILLRUN_URL: system.gateway.url, SKILLRUN_API_KEY: TEST_ADMIN_KEY };
+    const args = ['replay', 'rerun_pipeline', original.execution_id];
+    const unknown = await runSkillrun([...args, '--from-step', 'nowhere'], { env });
+    expect(unknown.code, unknown.stderr).toBe(2);
+    expect(unknown.stderr).toContain('INVALID_INPUT');
+    expect(unknown.stderr).toContain('from_step');
+    expect(unknown.stderr).toContain('no step "nowhere"');
+    const chosen = await runSkillrun([...args, '--from-step', 'second', '--json'], { env });
+    expect(chosen.code, chosen.stderr).toBe(0);
+    const accepted = JSON.parse(chosen.stdout) as InvocationAccepted;
+    expect(accepted.forked_from).toEqual({ execution_id: original.execution_id, step: 'second' });
+    const plain = await runSkillrun(args, { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain(`rerun from step second of ${original.execution_id}`);
+    for (const id of [accepted.execution_id, plain.stdout.trim()]) {
+      const rerun = await endOf('rerun_pipeline', id);
+      expect(stepOf(rerun, 'first')?.execution_id).toBe(stepOf(original, 'first')?.execution_id);
+    }
+  });
+
+  it('offers "Rerun from here" on each step of the console\'s execution page', async () => {
+    const original = await failedRun('console');
+    browser = await launchChromium();
+    const origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    const tab = await ConsoleTab.open(browser, origin);
+    try {
+      await tab.signIn(TEST_ADMIN_KEY);
+      const { page } = tab;
+      await page.goto(`${origin}/console/#/executions/rerun_pipeline/${original.execution_id}`);
+      await page.locator('.headline .status-failed').waitFor();
+      // The failed composite ran two of its steps: each offers a rerun from it.
+      await expect.poll(() => page.locator('.steps button.rerun').count()).toBe(2);
+      await writeFile(dependency, '');
+      await page.getByRole('button', { name: 'Rerun from step second' }).click();
+      await page.waitForURL((url) => !url.hash.endsWith(original.execution_id));
+      await page.getByText('Rerun from', { exact: true }).waitFor();
+      await page.locator('.headline .status-completed').waitFor();
+      await page.getByText('(reused from the execution it forked from)').waitFor();
+      const rerunId = decodeURIComponent(new URL(page.url()).hash.split('/').at(-1) ?? '');
+      const rerun = await endOf('rerun_pipeline', rerunId);
+      expect(rerun.forked_from).toEqual({ execution_id: original.execution_id, step: 'second' });
+      expect(stepOf(rerun, 'first')?.execution_id).toBe(stepOf(original, 'first')?.execution_id);
+      expect(tab.pageErrors).toEqual([]);
+    } finally {
+      await rm(dependency, { force: true });
+      await tab.close();
     }
   });
 
