@@ -92,6 +92,25 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
     }
   });
 
+  it('reruns a composite written as code from its failed call, answering the calls before it from the record', async () => {
+    const { final: original } = await client.run('rerun_code', { text: 'code', path: dependency });
+    expect(original.error).toMatchObject({ code: 'STEP_FAILED', details: { step: 'second' } });
+    await writeFile(dependency, '');
+    try {
+      const answer = await replay('rerun_code', original.execution_id);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+      const rerun = await endOf('rerun_code', answer.body.execution_id);
+      expect(rerun).toMatchObject({
+        status: 'completed',
+        output: { text: 'code!' },
+        forked_from: { execution_id: original.execution_id, step: 'second' },
+      });
+      expect(stepOf(rerun, 'first')).toEqual({ ...stepOf(original, 'first'), attempt: 0 });
+    } finally {
+      await rm(dependency, { force: true });
+    }
+  });
+
   it('replays the whole of a completed composite, or of one whose inputs are edited, as before', async () => {
     await writeFile(dependency, '');
     try {
