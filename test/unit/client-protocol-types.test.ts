@@ -93,9 +93,10 @@ describe("the client's protocol types against core's", () => {
       asNewSchedule,
       asScheduleChange,
       asPauseState,
+      asReplayRequest,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(19);
+    ]).toHaveLength(20);
   });
 
   it('names only error codes the service has in its catalogue', () => {
