@@ -111,6 +111,23 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
     }
   });
 
+  it('binds an Idempotency-Key to the step a replay reruns from', async () => {
+    const original = await failedRun('keyed');
+    const keyed = (body: unknown) =>
+      client.request<InvocationAccepted & Refusal>(`/skills/rerun_pipeline/replay/${original.execution_id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': `rerun-${original.execution_id}` },
+        json: body,
+      });
+    const first = await keyed({ from_step: 'second' });
+    expect(first.status).toBe(202);
+    const again = await keyed({ from_step: 'second' });
+    expect([again.status, again.body.execution_id]).toEqual([202, first.body.execution_id]);
+    const other = await keyed({ from_step: 'first' });
+    expect([other.status, other.body.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    await endOf('rerun_pipeline', first.body.execution_id);
+  });
+
   it('replays the whole of a completed composite, or of one whose inputs are edited, as before', async () => {
     await writeFile(dependency, '');
     try {
@@ -181,6 +198,7 @@ describe('replay from a step: a composite rerun from its failed step or a chosen
     expect(refused.body.error).toMatchObject({
       code: 'OUTPUTS_EXPIRED',
       details: { step: 'first', execution_id: first },
+      suggested_action: 'Replay with {"from_step": "first"}',
     });
     // Named as its first step, the whole pipeline reruns: nothing is reused.
     const whole = await replay('rerun_pipeline', original.execution_id, { from_step: 'first' });

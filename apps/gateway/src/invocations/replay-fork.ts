@@ -79,7 +79,7 @@ export class ReplayFork {
     const outputs: Record<string, unknown> = {};
     for (const name of names.slice(0, at)) {
       const summary = recorded.findLast((each) => each.step === name);
-      const kept = summary && (await this.reusedOf(original.execution_id, summary));
+      const kept = summary && (await this.reusedOf(original.execution_id, summary, names[0] ?? name));
       if (!kept) {
         throw fromStepError(
           `step "${name}", before "${step}", did not complete in execution ${original.execution_id}: rerun from it`,
@@ -97,6 +97,7 @@ export class ReplayFork {
   private async reusedOf(
     originalId: string,
     summary: StepSummary,
+    firstStep: string,
   ): Promise<{ entry: StepEntry; output?: unknown } | undefined> {
     const { step, skill_id, execution_id, skill_version } = summary;
     if (summary.status === 'skipped') return { entry: { step, skill_id, status: 'skipped', attempt: 0 } };
@@ -105,8 +106,8 @@ export class ReplayFork {
     if (child === null) {
       throw new SkillError(
         'OUTPUTS_EXPIRED',
-        `The output of step "${step}" of execution ${originalId} has expired (its execution ${execution_id} is gone): replay the whole execution`,
-        { details: { step, execution_id } },
+        `The output of step "${step}" of execution ${originalId} has expired (its execution ${execution_id} is gone): rerun the whole pipeline with from_step "${firstStep}"`,
+        { details: { step, execution_id }, suggestedAction: `Replay with {"from_step": "${firstStep}"}` },
       );
     }
     if (child.status !== 'completed') return undefined;
