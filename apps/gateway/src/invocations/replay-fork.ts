@@ -75,22 +75,28 @@ export class ReplayFork {
         `${skill.name}@${skill.version} has no step "${step}" (its steps: ${names.join(', ') || 'none recorded'})`,
       );
     }
+    const { reused, outputs } = await this.reuse(original.execution_id, recorded, names, at);
+    const pipelineStep = definition.pipeline?.[at];
+    if (pipelineStep) await this.assertFits(pipelineStep, { input: inputs, steps: outputs });
+    return { from: { execution_id: original.execution_id, step }, reused };
+  }
+
+  /** The steps before `names[at]` as the original recorded them, each of which must have completed. */
+  private async reuse(originalId: string, recorded: StepSummary[], names: string[], at: number) {
     const reused: StepEntry[] = [];
     const outputs: Record<string, unknown> = {};
     for (const name of names.slice(0, at)) {
       const summary = recorded.findLast((each) => each.step === name);
-      const kept = summary && (await this.reusedOf(original.execution_id, summary, names[0] ?? name));
+      const kept = summary && (await this.reusedOf(originalId, summary, names[0] ?? name));
       if (!kept) {
         throw fromStepError(
-          `step "${name}", before "${step}", did not complete in execution ${original.execution_id}: rerun from it`,
+          `step "${name}", before "${names[at]}", did not complete in execution ${originalId}: rerun from it`,
         );
       }
       reused.push(kept.entry);
       if ('output' in kept) outputs[name] = kept.output;
     }
-    const pipelineStep = definition.pipeline?.[at];
-    if (pipelineStep) await this.assertFits(pipelineStep, { input: inputs, steps: outputs });
-    return { from: { execution_id: original.execution_id, step }, reused };
+    return { reused, outputs };
   }
 
   /** A recorded step as the fork reuses it, with its output; undefined if it did not complete. */
