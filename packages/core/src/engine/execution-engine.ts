@@ -36,7 +36,8 @@ export interface ExecutionEngineOptions {
 }
 
 /**
- * The status moves a process makes itself: a worker's as an attempt goes (progress, a retry, its
+ * The status moves a process makes itself: a worker's as an attempt goes (progress and metadata
+ * reported, a retry, its
  * end written as its job ends: `completeCall`/`failCall` then `send`), a sweep's or a stall's end
  * (`fail`), and the end a task's hand-in writes (built here, sent by `handIn`). Each is one atomic
  * write of the store's (ExecutionTransitions), sent on the process's connection and answered once
@@ -45,7 +46,7 @@ export interface ExecutionEngineOptions {
  */
 export type StatusMoves = Pick<
   ExecutionTransitions,
-  'progress' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
+  'report' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
 >;
 
 /** Where a composite's step goes: its id, and whether it runs apart from its parent's job. */
