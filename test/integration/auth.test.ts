@@ -315,6 +315,13 @@ describe('authentication, access policies and ownership: the attack table', () =
         'operator',
       ],
       [client.request('/skills/open_echo/pause', { method: 'POST', headers: as('viewer') }), 'operator'],
+      [
+        client.request('/webhooks', {
+          json: { url: 'https://hooks.example.com/x' },
+          headers: as('viewer'),
+        }),
+        'operator',
+      ],
       [client.request(`/skills/open_echo/replay/${id}`, { json: {}, headers: as('viewer') }), 'operator'],
     ];
     for (const [answer, missing] of refusals) {

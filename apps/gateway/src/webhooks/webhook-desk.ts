@@ -14,6 +14,7 @@ import {
   type WebhookStore,
 } from '@skillrun/core/data';
 import type { Queue } from 'bullmq';
+import { assertRole } from '../auth/assert-role';
 import type { Identities } from '../auth/identities';
 import { principalOf } from '../auth/identity';
 import { operatesAll } from '../auth/role-of';
@@ -46,6 +47,8 @@ export class WebhookDesk {
       headers,
       "Standing webhooks need credentials: they hear of the caller's executions",
     );
+    // Its deliveries carry outputs: a viewer's would be a way round payload visibility.
+    assertRole(principal, 'operator', 'Creating a webhook', 'callers too');
     this.deps.urls.assert(request.url, '/url');
     const created = await this.deps.webhooks.createStanding(principal.callerId, request);
     await this.deps.notified.changed();
@@ -82,6 +85,8 @@ export class WebhookDesk {
   /** Sends a delivery once more (one attempt, recorded with the others); answers it as it stands. */
   async redeliver(id: string, deliveryId: string, headers: RequestHeaders): Promise<WebhookDelivery> {
     await this.owned(id, headers);
+    const principal = principalOf(await this.deps.identities.of(headers));
+    if (principal) assertRole(principal, 'operator', 'Redelivering a webhook event', 'callers too');
     const found = await this.deps.deliveries.get(deliveryId);
     if (!found || found.delivery.webhook_id !== id) {
       throw new SkillError('WEBHOOK_NOT_FOUND', `Webhook ${id} has no delivery "${deliveryId}"`);
