@@ -28,6 +28,7 @@ export {
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
 export { MemoryStore } from './memory/memory-store';
 export { jobDueAt } from './queue/job-due-at';
+export { newJobBudget } from './queue/new-job-budget';
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
@@ -61,12 +62,15 @@ export {
   type ChunkAppend,
   type ExecutionChunks,
 } from './store/execution/execution-chunks';
+export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export type { StepEntry } from './store/execution/execution-record';
 export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
+export { NANO_DOLLARS, usdOfNano } from './store/execution/nano-dollars';
 export { compactPosition, type IndexPosition } from './store/execution/index-position';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
+export type { Spent, UsageIncrement } from './store/execution/usage-fields';
 export {
   type TransitionCall,
   type TransitionResult,

@@ -95,6 +95,7 @@ export {
 } from './schemas/execution-tags';
 export { InputMigration } from './schemas/input-migration';
 export { type Debounce, InvocationRequest } from './schemas/invocation-request';
+export { Budget, BudgetSpend, JobBudget } from './schemas/budget';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';

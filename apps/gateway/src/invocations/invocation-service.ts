@@ -26,6 +26,7 @@ import {
   type LaunchOutcome,
   type LaunchRequest,
   launchInputs,
+  newJobBudget,
   newJobPayload,
   type RegistryEntry,
   type ResolvedSkill,
@@ -410,6 +411,9 @@ export class InvocationService {
         ...(debounce ? { debounce: debouncedBy(debounce) } : {}),
         ...(request.context?.tags === undefined ? {} : { tags: request.context.tags }),
         ...(request.context?.metadata === undefined ? {} : { metadata: request.context.metadata }),
+        ...(request.context?.budget === undefined
+          ? {}
+          : { budget: newJobBudget(request.context.budget, executionId, Date.now()) }),
       },
       executionId,
     );

@@ -7,6 +7,7 @@ import { ExecutionIndex } from './execution-index';
 import { ExecutionRecords } from './execution-records';
 import { ExecutionSteps } from './execution-steps';
 import { ExecutionTransitions } from './execution-transitions';
+import { ExecutionBudgets } from './execution-budgets';
 import { ExecutionUsage } from './execution-usage';
 import { ExecutionWatchers } from './execution-watchers';
 import { RemoteStates } from './remote-states';
@@ -38,6 +39,8 @@ export class ExecutionStore {
   readonly steps: ExecutionSteps;
   /** The tokens an execution spent. */
   readonly usage: ExecutionUsage;
+  /** What execution trees with a budget spent of it. */
+  readonly budgets: ExecutionBudgets;
   /** Where a call to a remote provider stands. */
   readonly remote: RemoteStates;
   /** The deadline of a composite's attempt. */
@@ -57,6 +60,7 @@ export class ExecutionStore {
     this.watchers = new ExecutionWatchers(redis, keys, this.records);
     this.steps = new ExecutionSteps(redis, keys, this.transitions);
     this.usage = new ExecutionUsage(redis, keys);
+    this.budgets = new ExecutionBudgets(redis, keys, ttlSeconds, clock);
     this.remote = new RemoteStates(redis, keys, this.transitions);
     this.deadlines = new AttemptDeadlines(redis, keys);
     this.debounce = new ExecutionDebounce(redis, keys, this.index, clock);
