@@ -57,25 +57,25 @@ export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { BatchStore, type StoredBatch } from './store/batch-store';
+export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export {
   CHUNK_STREAM_MAX_LENGTH,
   type ChunkAppend,
   type ExecutionChunks,
 } from './store/execution/execution-chunks';
-export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export type { StepEntry } from './store/execution/execution-record';
 export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
-export { NANO_DOLLARS, usdOfNano } from './store/execution/nano-dollars';
 export { compactPosition, type IndexPosition } from './store/execution/index-position';
+export { NANO_DOLLARS, usdOfNano } from './store/execution/nano-dollars';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
-export type { Spent, UsageIncrement } from './store/execution/usage-fields';
 export {
   type TransitionCall,
   type TransitionResult,
   transitionResult,
 } from './store/execution/transition-script';
+export type { Spent, UsageIncrement } from './store/execution/usage-fields';
 export {
   type Admission,
   ConcurrencyGate,

@@ -69,6 +69,7 @@ export {
   BatchView,
   MAX_BATCH_ITEMS,
 } from './schemas/batch';
+export { Budget, BudgetSpend, JobBudget } from './schemas/budget';
 export { BulkCancelRequest, BulkCancelResult } from './schemas/bulk-cancel';
 export { CallerIdentity } from './schemas/caller-identity';
 export { ErrorBody, ErrorEnvelope, JsonRpcErrorResponse, ValidationViolation } from './schemas/error-body';
@@ -95,7 +96,6 @@ export {
 } from './schemas/execution-tags';
 export { InputMigration } from './schemas/input-migration';
 export { type Debounce, InvocationRequest } from './schemas/invocation-request';
-export { Budget, BudgetSpend, JobBudget } from './schemas/budget';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
 export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';

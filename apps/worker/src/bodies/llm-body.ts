@@ -87,7 +87,9 @@ export class LlmBody implements SkillBody {
           const spent = { increments: [usage], costNano };
           recording.push(this.deps.store.usage.add(payload.execution_id, spent).catch(() => {}));
         },
-        ...(budget ? { hold: (promptTokens: number) => this.hold(budget, resolution.settings, promptTokens) } : {}),
+        ...(budget
+          ? { hold: (promptTokens: number) => this.hold(budget, resolution.settings, promptTokens) }
+          : {}),
         ...(definition.stream
           ? {
               onDelta: (text: string) => {
@@ -111,7 +113,11 @@ export class LlmBody implements SkillBody {
   }
 
   /** A call's share of the tree's budget, given back with what the call spent. */
-  private async hold(budget: JobBudget, settings: ResolvedLlmSettings, promptTokens: number): Promise<BudgetHold> {
+  private async hold(
+    budget: JobBudget,
+    settings: ResolvedLlmSettings,
+    promptTokens: number,
+  ): Promise<BudgetHold> {
     const { budgets } = this.deps.store;
     const cost = settings.cost ?? UNPRICED;
     const reservation = await budgets.reserve(budget, promptTokens, settings.maxTokens, cost);

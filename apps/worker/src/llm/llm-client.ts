@@ -183,7 +183,8 @@ function cappedRequest(request: LlmRequest, cap: number | undefined): LlmRequest
 function estimatedTokens(messages: ChatCompletionMessageParam[]): number {
   const MESSAGE_OVERHEAD = 4;
   return messages.reduce((sum, message) => {
-    const text = typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
+    const text =
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
     return sum + Math.ceil(text.length / 4) + MESSAGE_OVERHEAD;
   }, 0);
 }

@@ -1,7 +1,7 @@
 import type { TerminalStatus } from '@skillrun/core';
+import { usdOfNano } from '@skillrun/core/data';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { LlmUsage } from '../llm/llm-client';
-import { usdOfNano } from '@skillrun/core/data';
 
 /** Default gauges that promtool rejects for their _total suffix; the by-type gauges (nodejs_active_handles, …) sum to them. */
 const MISNAMED_DEFAULTS = [

@@ -83,7 +83,7 @@ export const ErrorCatalog = {
     http: 429,
     recoverable: false,
     summary:
-      'A budget is spent: the caller\'s daily one (refused at admission), or context.budget (the execution stopped; details say what was spent).',
+      "A budget is spent: the caller's daily one (refused at admission), or context.budget (the execution stopped; details say what was spent).",
   },
   SCHEDULE_LIMIT_EXCEEDED: {
     http: 429,

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../keys/redis-keys';
 import { AttemptDeadlines } from './attempt-deadlines';
+import { ExecutionBudgets } from './execution-budgets';
 import { ExecutionChunks } from './execution-chunks';
 import { ExecutionDebounce } from './execution-debounce';
 import { ExecutionIndex } from './execution-index';
 import { ExecutionRecords } from './execution-records';
 import { ExecutionSteps } from './execution-steps';
 import { ExecutionTransitions } from './execution-transitions';
-import { ExecutionBudgets } from './execution-budgets';
 import { ExecutionUsage } from './execution-usage';
 import { ExecutionWatchers } from './execution-watchers';
 import { RemoteStates } from './remote-states';
