@@ -29,7 +29,10 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
 
   beforeAll(async () => {
     llm = await startFakeLlm();
-    system = await TestSystem.start({ SKILLS_DIR });
+    system = await TestSystem.start({
+      SKILLS_DIR,
+      LIMITS: JSON.stringify({ callers: { thrifty: { daily_budget_usd: 0.003 } } }),
+    });
     const worker = await system.addWorker({
       LLM_BASE_URL: llm.url,
       LLM_API_KEY: 'sk-test-budget',
@@ -149,6 +152,32 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     );
     expect(result.isError).toBeFalsy();
     expect(result._meta?.['io.skillrun/usage']).toMatchObject({ total_tokens: 1200, cost_usd: 0.004 });
+  });
+
+  it("refuses a caller whose daily budget is spent at admission: 429 BUDGET_EXCEEDED with the budget's headers", async () => {
+    const headers = { 'x-api-key': await system.client.createKey('thrifty') };
+    const caller = { caller: { id: 'thrifty', type: 'user' } };
+    llm.script({ ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+    const first = await system.client.invoke('budget_summary', { text: 'A fox.' }, caller, headers);
+    expect(first.status).toBe(202);
+    expect(first.headers.get('ratelimit-policy')).toBe('"daily-budget";q=3000;w=86400;qu="usd-micros"');
+    expect(first.headers.get('ratelimit')).toMatch(/^"daily-budget";r=3000;t=\d+$/);
+    const { final } = await system.client.waitForEnd(
+      'budget_summary',
+      String(first.body.execution_id),
+      20_000,
+      headers,
+    );
+    expect(final.usage?.cost_usd).toBe(0.004);
+
+    const refused = await system.client.invoke('budget_summary', { text: 'Again.' }, caller, headers);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      error: { code: 'BUDGET_EXCEEDED', details: { policy: 'daily-budget', spent_usd: 0.004 } },
+    });
+    expect(refused.headers.get('ratelimit')).toMatch(/^"daily-budget";r=0;t=\d+$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(llm.requests).toHaveLength(1);
   });
 
   it('refuses a budget with an unknown limit or a negative one (400, naming the field)', async () => {

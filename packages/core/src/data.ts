@@ -57,6 +57,7 @@ export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { BatchStore, type StoredBatch } from './store/batch-store';
+export { DailySpend } from './store/daily-spend';
 export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export {
   CHUNK_STREAM_MAX_LENGTH,

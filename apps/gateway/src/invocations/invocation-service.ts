@@ -414,6 +414,7 @@ export class InvocationService {
         ...(request.context?.budget === undefined
           ? {}
           : { budget: newJobBudget(request.context.budget, executionId, Date.now()) }),
+        ...(rate.dailySpendOf === undefined ? {} : { daily_spend_of: rate.dailySpendOf }),
       },
       executionId,
     );

@@ -1,5 +1,5 @@
 import { type JobBudget, SkillError, type SkillSchemas, toErrorBody } from '@skillrun/core';
-import type { ExecutionStore, TokenCost } from '@skillrun/core/data';
+import type { DailySpend, ExecutionStore, TokenCost } from '@skillrun/core/data';
 import type { BudgetHold, LlmClient, LlmUsage } from '../llm/llm-client';
 import {
   type LlmDefaults,
@@ -16,6 +16,8 @@ export interface LlmBodyDeps {
   env: NodeJS.ProcessEnv;
   schemas: SkillSchemas;
   store: ExecutionStore;
+  /** Callers' spend per day, for those with a daily budget (the job's daily_spend_of). */
+  dailySpend: DailySpend;
   /** Every answer's token usage, for metrics. */
   onUsage(skill: LoadedSkill, usage: LlmUsage): void;
   /** Every priced answer's cost in nano-dollars, for metrics (by skill and caller). */
@@ -86,6 +88,10 @@ export class LlmBody implements SkillBody {
           if (costNano > 0) this.deps.onCost(skill, payload.caller.id, costNano);
           const spent = { increments: [usage], costNano };
           recording.push(this.deps.store.usage.add(payload.execution_id, spent).catch(() => {}));
+          const payer = payload.daily_spend_of;
+          if (payer !== undefined && costNano > 0) {
+            recording.push(this.deps.dailySpend.add(payer, costNano).catch(() => {}));
+          }
         },
         ...(budget
           ? { hold: (promptTokens: number) => this.hold(budget, resolution.settings, promptTokens) }

@@ -110,6 +110,9 @@ export class StepLauncher {
         ...(parentPayload.tags === undefined ? {} : { tags: parentPayload.tags }),
         ...(parentPayload.metadata === undefined ? {} : { metadata: parentPayload.metadata }),
         ...(parentPayload.budget === undefined ? {} : { budget: parentPayload.budget }),
+        ...(parentPayload.daily_spend_of === undefined
+          ? {}
+          : { daily_spend_of: parentPayload.daily_spend_of }),
       },
       executionId,
     );

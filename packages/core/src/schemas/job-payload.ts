@@ -33,6 +33,8 @@ export const JobPayload = Type.Object({
   metadata: Type.Optional(ExecutionMetadata),
   /** context.budget (or the composite's, for a step): the tree spends from its root's. */
   budget: Type.Optional(JobBudget),
+  /** The caller whose daily budget (LIMITS' daily_budget_usd) its cost counts to; steps inherit it. */
+  daily_spend_of: Type.Optional(Type.String()),
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(
