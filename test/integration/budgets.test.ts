@@ -64,6 +64,12 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     expect(metrics).toContain('skillrun_cost_usd_total{skill="budget_summary",caller="tester"} 0.004');
   });
 
+  it("counts a code skill's declared cost per run (skill.json cost_usd)", async () => {
+    const { final } = await system.client.run('paid_lookup', { query: 'fox' });
+    expect(final.status).toBe('completed');
+    expect(final.usage).toMatchObject({ total_tokens: 0, models: [], cost_usd: 0.25 });
+  });
+
   it("adds a composite's steps' cost to its own", async () => {
     llm.script(
       { ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } },

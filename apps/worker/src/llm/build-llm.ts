@@ -1,11 +1,10 @@
-import { DailySpend } from '@skillrun/core/data';
 import { LlmBody } from '../bodies/llm-body';
 import type { WorkerShared } from '../worker-shared';
 import { LlmClient } from './llm-client';
 import type { TokenPrice } from './llm-settings';
 
 /** The body of llm skills: the provider the LLM_* settings name, unless a skill says otherwise. */
-export function buildLlmBody({ config, env, metrics, store, schemas, redis, keys }: WorkerShared): LlmBody {
+export function buildLlmBody({ config, env, metrics, store, schemas, dailySpend }: WorkerShared): LlmBody {
   return new LlmBody({
     client: new LlmClient(),
     defaults: {
@@ -19,7 +18,7 @@ export function buildLlmBody({ config, env, metrics, store, schemas, redis, keys
     env,
     schemas,
     store,
-    dailySpend: new DailySpend(redis, keys),
+    dailySpend,
     onUsage: (skill, usage) => metrics.llmUsage(skill.definition.name, usage),
     onCost: (skill, caller, costNano) => metrics.cost(skill.definition.name, caller, costNano),
   });
