@@ -4,8 +4,9 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectMcp } from '../support/agent-mcp';
+import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm-server';
-import { repoRoot } from '../support/service-process';
+import { repoRoot, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 const budgetSkills = fileURLToPath(new URL('../fixtures/budget-skills', import.meta.url));
@@ -184,6 +185,38 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     expect(refused.headers.get('ratelimit')).toMatch(/^"daily-budget";r=0;t=\d+$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(llm.requests).toHaveLength(1);
+  });
+
+  it('shows cost in the console (Chromium): per execution, in the list, and per skill over the last day', async () => {
+    llm.script({ ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+    const { final } = await system.client.run('budget_summary', { text: 'A console fox.' });
+    expect(final.usage?.cost_usd).toBe(0.004);
+    const browser = await launchChromium();
+    try {
+      const tab = await ConsoleTab.open(browser, system.gateway.url.replace('127.0.0.1', CONSOLE_HOST));
+      const { page } = tab;
+      await tab.signIn(TEST_ADMIN_KEY);
+      await page.goto(`${tab.origin}/console/#/executions/budget_summary/${final.execution_id}`);
+      const cost = page.locator('dt', { hasText: /^Cost$/ }).locator('xpath=following-sibling::dd[1]');
+      expect(await cost.textContent()).toBe('$0.004');
+      await page.goto(`${tab.origin}/console/#/executions?skill_id=budget_summary`);
+      const row = page.locator(`tr[data-execution-id="${final.execution_id}"]`);
+      await row.waitFor();
+      expect(await row.locator('td').nth(7).textContent()).toBe('$0.004');
+      // Every priced run of the skill in this file so far: the first test's, the daily budget's, this one.
+      await page.goto(`${tab.origin}/console/#/skills/budget_summary`);
+      const total = page.locator('[data-cost-total]');
+      await total.waitFor();
+      expect(Number(await total.getAttribute('data-cost-total'))).toBeGreaterThanOrEqual(0.004);
+      expect(
+        await page.getByRole('img', { name: /budget_summary cost in US dollars per hour/ }).count(),
+      ).toBe(1);
+      expect(await tab.accessibilityViolations()).toEqual([]);
+      expect(tab.pageErrors).toEqual([]);
+      await tab.close();
+    } finally {
+      await browser.close();
+    }
   });
 
   it('refuses a budget with an unknown limit or a negative one (400, naming the field)', async () => {
