@@ -184,7 +184,43 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     });
     expect(refused.headers.get('ratelimit')).toMatch(/^"daily-budget";r=0;t=\d+$/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Over MCP, the same caller's tool call is refused as a result a model can read.
+    const thrifty = await connectMcp(system.gateway.url, headers);
+    try {
+      const result = await thrifty.callTool(
+        { name: 'budget_summary', arguments: { text: 'Again.' } },
+        CallToolResultSchema,
+      );
+      expect(result.isError).toBe(true);
+      const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 'BUDGET_EXCEEDED' } });
+    } finally {
+      await thrifty.close().catch(() => {});
+    }
     expect(llm.requests).toHaveLength(1);
+  });
+
+  it('says what an A2A task cost in its metadata', async () => {
+    llm.script({ ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+    const sent = await system.client.request<{
+      result?: { task?: { status: { state: string }; metadata: Record<string, unknown> } };
+    }>('/a2a', {
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: {
+            messageId: crypto.randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ data: { text: 'A fox.' } }],
+            metadata: { skill_id: 'budget_summary' },
+          },
+        },
+      },
+    });
+    expect(sent.body.result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(sent.body.result?.task?.metadata.usage).toMatchObject({ total_tokens: 1200, cost_usd: 0.004 });
   });
 
   it('shows cost in the console (Chromium): per execution, in the list, and per skill over the last day', async () => {
