@@ -255,6 +255,30 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     }
   });
 
+  it("holds a key's caller to the key's own daily budget (daily_budget_usd on POST /admin/keys)", async () => {
+    const created = await system.client.request<{ key: string; record: Record<string, unknown> }>(
+      '/admin/keys',
+      {
+        json: { caller_id: 'keyed-saver', scopes: ['skill:invoke', 'skill:read'], daily_budget_usd: 0.001 },
+        headers: { 'x-api-key': TEST_ADMIN_KEY },
+      },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.record.daily_budget_usd).toBe(0.001);
+    const headers = { 'x-api-key': created.body.key };
+    const caller = { caller: { id: 'keyed-saver', type: 'user' } };
+    llm.script({ ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+    const first = await system.client.invoke('budget_summary', { text: 'A fox.' }, caller, headers);
+    expect(first.status).toBe(202);
+    expect(first.headers.get('ratelimit-policy')).toBe('"daily-budget";q=1000;w=86400;qu="usd-micros"');
+    await system.client.waitForEnd('budget_summary', String(first.body.execution_id), 20_000, headers);
+    const refused = await system.client.invoke('budget_summary', { text: 'Again.' }, caller, headers);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      error: { code: 'BUDGET_EXCEEDED', details: { budget_usd: 0.001 } },
+    });
+  });
+
   it('refuses a budget with an unknown limit or a negative one (400, naming the field)', async () => {
     for (const budget of [{ max_tokenz: 10 }, { max_cost_usd: -1 }, {}]) {
       const answer = await system.client.invoke('budget_summary', { text: 'x' }, { context: { budget } });

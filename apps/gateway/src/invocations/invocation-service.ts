@@ -373,10 +373,16 @@ export class InvocationService {
     checked: Checked,
     answer: { headers: Record<string, string> },
   ): Promise<Prepared> {
-    const { request, entry, deprecation, owner, range, start, claim } = checked;
+    const { request, entry, deprecation, owner, range, start, claim, principal } = checked;
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
-    const subject = { callerId: owner, address, skillId: entry.id };
+    const keyBudget = principal?.dailyBudgetUsd;
+    const subject = {
+      callerId: owner,
+      address,
+      skillId: entry.id,
+      ...(keyBudget === undefined ? {} : { dailyBudgetUsd: keyBudget }),
+    };
     const executionId = this.deps.engine.place({
       skillId: skill.name,
       pinned: isGated(skill.concurrency, request.context?.concurrency_key)

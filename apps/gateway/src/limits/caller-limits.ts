@@ -19,6 +19,8 @@ export interface Subject {
   callerId: string | undefined;
   address: string;
   skillId: string;
+  /** The daily budget of the API key presented, which wins over LIMITS' for its caller. */
+  dailyBudgetUsd?: number;
 }
 
 /**
@@ -61,7 +63,8 @@ export class CallerLimits {
 
   /** Counts one invocation against the subject's rate limits. */
   async consume(subject: Subject): Promise<LimitCheck> {
-    const { dailyBudgetUsd } = limitsFor(this.limits, subject.callerId, subject.skillId);
+    const dailyBudgetUsd =
+      subject.dailyBudgetUsd ?? limitsFor(this.limits, subject.callerId, subject.skillId).dailyBudgetUsd;
     if (dailyBudgetUsd === undefined || subject.callerId === undefined) return this.consumeRates(subject);
     const [rates, budget] = await Promise.all([
       this.consumeRates(subject),
