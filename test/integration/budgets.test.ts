@@ -105,6 +105,19 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     expect(final.usage?.total_tokens).toBe(2000);
   });
 
+  it('stops an LLM call in flight at max_duration_ms, and aborts it at the provider', async () => {
+    const abortedBefore = llm.aborted;
+    llm.script({ ...SUMMARY, delayMs: 8000 });
+    const { final } = await system.client.run(
+      'budget_summary',
+      { text: 'A slow fox.' },
+      { context: { budget: { max_duration_ms: 500 } } },
+    );
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatchObject({ code: 'BUDGET_EXCEEDED', details: { limit: 'max_duration_ms' } });
+    await expect.poll(() => llm.aborted, { timeout: 5000 }).toBeGreaterThan(abortedBefore);
+  });
+
   it('does not start the steps past max_steps: the composite fails with what was spent', async () => {
     llm.script({ ...SUMMARY, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
     const { final } = await system.client.run(
