@@ -24,6 +24,8 @@ export interface ApiKeyGrant {
   name?: string;
   /** Absent: the key is a caller's, as before roles existed. */
   role?: Role;
+  /** What the caller may spend per UTC day with the key, in US dollars. */
+  dailyBudgetUsd?: number;
 }
 
 /**
@@ -139,6 +141,7 @@ export class ApiKeyStore {
               ...(record.role === undefined ? {} : { role: record.role }),
               method: 'api_key',
               keyId: record.id,
+              ...(record.daily_budget_usd === undefined ? {} : { dailyBudgetUsd: record.daily_budget_usd }),
             },
       expires: Date.now() + this.cacheMs,
     };
@@ -183,6 +186,7 @@ function newRecord(id: string, grant: ApiKeyGrant): ApiKeyRecord {
     ...(grant.skills === undefined ? {} : { skills: [...grant.skills] }),
     ...(grant.name === undefined ? {} : { name: grant.name }),
     ...(grant.role === undefined ? {} : { role: grant.role }),
+    ...(grant.dailyBudgetUsd === undefined ? {} : { daily_budget_usd: grant.dailyBudgetUsd }),
     created_at: new Date().toISOString(),
   };
 }
@@ -195,12 +199,13 @@ function toFields(record: ApiKeyRecord): Record<string, string> {
     ...(record.skills === undefined ? {} : { skills: JSON.stringify(record.skills) }),
     ...(record.name === undefined ? {} : { name: record.name }),
     ...(record.role === undefined ? {} : { role: record.role }),
+    ...(record.daily_budget_usd === undefined ? {} : { daily_budget_usd: String(record.daily_budget_usd) }),
     created_at: record.created_at,
   };
 }
 
 function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
-  const { id, caller_id, scopes, skills, name, role, created_at, revoked_at } = fields;
+  const { id, caller_id, scopes, skills, name, role, daily_budget_usd, created_at, revoked_at } = fields;
   if (id === undefined || caller_id === undefined || scopes === undefined || created_at === undefined) {
     return null;
   }
@@ -211,6 +216,7 @@ function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
     ...(skills === undefined ? {} : { skills: JSON.parse(skills) as string[] }),
     ...(name === undefined ? {} : { name }),
     ...(role === undefined ? {} : { role: role as Role }),
+    ...(daily_budget_usd === undefined ? {} : { daily_budget_usd: Number(daily_budget_usd) }),
     created_at,
     ...(revoked_at === undefined ? {} : { revoked_at }),
   };
