@@ -52,8 +52,9 @@ export { RedisWatch } from './redis/redis-watch';
 export { type Coverage, ReplicaCoverage } from './redis/replica-coverage';
 export { ReplicaCoverageWatch } from './redis/replica-coverage-watch';
 export { untilRedisAnswers } from './redis/while-unavailable';
+export { rolloutBucket } from './registry/rollout-bucket';
 export { runTargetOf } from './registry/run-target';
-export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
+export { type ChosenSkill, type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { BatchStore, type StoredBatch } from './store/batch-store';
 export {
@@ -96,6 +97,7 @@ export {
 } from './store/registry-entry';
 export { ShardMap, VSHARDS } from './store/shard-map';
 export { SkillRegistry, type VersionRef } from './store/skill-registry';
+export { type RolloutState, rolloutView, SkillRollouts } from './store/skill-rollouts';
 export { TaskStore } from './store/task-store';
 export { WebhookDeliveries } from './store/webhook-deliveries';
 export { MAX_TASK_PUSH_CONFIGS, type StoredWebhook, WebhookStore } from './store/webhook-store';

@@ -140,6 +140,15 @@ export {
 } from './schemas/skill-descriptor';
 export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
 export { SkillPause, SkillPauseState } from './schemas/skill-pause';
+export {
+  PinnedCaller,
+  PinRequest,
+  RolloutRequest,
+  SkillRamp,
+  SkillRollout,
+  type VersionChoice,
+  VersionPin,
+} from './schemas/skill-rollout';
 export { StreamedChunk } from './schemas/streamed-chunk';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {

@@ -1,7 +1,7 @@
-import { SkillError } from '@skillrun/core';
+import { type Principal, SkillError } from '@skillrun/core';
 import type { RequestHandler } from 'express';
 import type { Identities } from './identities';
-import { isAdmin } from './identity';
+import { type Identity, isAdmin } from './identity';
 import { authRequired } from './skill-access';
 
 /**
@@ -10,11 +10,16 @@ import { authRequired } from './skill-access';
  */
 export function requireAdmin(identities: Identities, what: string): RequestHandler {
   return async function adminOnly(req, _res, next) {
-    const identity = await identities.of(req.headers);
-    if (identity.kind !== 'principal') {
-      throw authRequired({ type: 'api_key' }, `${what} needs an admin credential (X-API-Key)`);
-    }
-    if (!isAdmin(identity.principal)) throw new SkillError('ACCESS_DENIED', `${what} needs the admin scope`);
+    assertAdmin(await identities.of(req.headers), what);
     next();
   };
+}
+
+/** The admin the identity is, or the refusal (401 without credentials, 403 without the admin scope). */
+export function assertAdmin(identity: Identity, what: string): Principal {
+  if (identity.kind !== 'principal') {
+    throw authRequired({ type: 'api_key' }, `${what} needs an admin credential (X-API-Key)`);
+  }
+  if (!isAdmin(identity.principal)) throw new SkillError('ACCESS_DENIED', `${what} needs the admin scope`);
+  return identity.principal;
 }
