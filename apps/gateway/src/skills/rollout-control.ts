@@ -54,10 +54,13 @@ export class RolloutControl {
     return this.show(skillId);
   }
 
-  /** The rollback: idempotent, a skill without a ramp answers as it is. */
-  async rollback(skillId: string): Promise<SkillRollout> {
+  /**
+   * The rollback, one call: the ramp's share goes to 0 and its version is held back from every
+   * unpinned caller. Idempotent; a skill without a ramp answers as it is.
+   */
+  async rollback(skillId: string, admin: Principal): Promise<SkillRollout> {
     await this.versionsOf(skillId);
-    await this.rollouts.rollback(skillId);
+    await this.rollouts.rollback(skillId, admin.callerId);
     return this.show(skillId);
   }
 

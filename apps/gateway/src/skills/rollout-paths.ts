@@ -9,7 +9,7 @@ const caller = {
 };
 
 const HOW_CHOSEN =
-  "An invocation that names a version (`version`, `?version=`) runs it; else a pinned caller runs its pin's range; else, under a ramp, the callers whose bucket (a hash of caller id and skill id into 0–99, so sticky per caller) is below `percent` run the ramped version and the others the latest other version. The gateways export `skillrun_invocations_by_version_total{skill,version,chosen_by}`. Changes reach every gateway within SKILL_CACHE_MS. Needs the admin scope.";
+  "An invocation that names a version (`version`, `?version=`) runs it; else a pinned caller runs its pin's range; else, under a ramp, the callers whose bucket (a hash of caller id and skill id into 0–99, so sticky per caller) is below `percent` run the ramped version and the others the latest other version (so a version ramped, or rolled back to 0%, reaches no other unpinned caller). The gateways export `skillrun_invocations_by_version_total{skill,version,chosen_by}`. Changes reach every gateway within SKILL_CACHE_MS. Needs the admin scope.";
 
 /** The paths of a skill's rollout (ours): its ramp and its pinned callers. */
 export const rolloutPaths = {
@@ -35,8 +35,9 @@ export const rolloutPaths = {
     },
     delete: {
       operationId: 'rollBack',
-      summary: 'Roll back: take the ramp away, every unpinned caller runs the latest version (ours)',
-      description: 'One call; idempotent. Pins stay.',
+      summary: "Roll back: the ramp's share goes to 0, every unpinned caller runs the default version (ours)",
+      description:
+        'One call; idempotent. The ramped version stays held back from unpinned callers (the ramp stays, at 0%) until another ramp replaces it; pins stay. A skill without a ramp answers as it is.',
       tags: ['registry'],
       responses: {
         '200': ok('The rollout, without a ramp.', 'SkillRollout'),

@@ -25,8 +25,7 @@ export function rolloutRoutes(router: Router, control: RolloutControl, identitie
     res.json(await control.ramp(req.params.skillId, req.body, await admin(req)));
   });
   router.delete('/:skillId/rollout', async (req: Request<SkillParams>, res) => {
-    await admin(req);
-    res.json(await control.rollback(req.params.skillId));
+    res.json(await control.rollback(req.params.skillId, await admin(req)));
   });
   router.put('/:skillId/pins/:caller', async (req: Request<PinParams>, res) => {
     const { skillId, caller } = req.params;

@@ -22,7 +22,10 @@ export type RolloutRequest = Static<typeof RolloutRequest>;
 export const PinRequest = Type.Object({ version: VersionRange }, { additionalProperties: false });
 export type PinRequest = Static<typeof PinRequest>;
 
-/** A version ramped: `percent` of the unpinned callers run it, the others the latest other version. */
+/**
+ * A version ramped: `percent` of the unpinned callers run it, the others the latest other version;
+ * at 0% (rolled back) it is held back from every unpinned caller.
+ */
 export const SkillRamp = Type.Object({
   version: SemVer,
   percent: RolloutRequest.properties.percent,

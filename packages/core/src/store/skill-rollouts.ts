@@ -42,9 +42,18 @@ export class SkillRollouts {
     await this.redis.hset(this.keys.registry.rollout(skillId), RAMP, JSON.stringify(ramp));
   }
 
-  /** Takes the ramp away (the rollback): every unpinned caller runs the default version again. */
-  async rollback(skillId: string): Promise<boolean> {
-    return (await this.redis.hdel(this.keys.registry.rollout(skillId), RAMP)) === 1;
+  /**
+   * The rollback: the ramp's share goes to 0, so every unpinned caller runs the default version
+   * again, and the ramped version stays held back from them (without a ramp, the latest version
+   * would reach them all). Answers false when the skill has no ramp. Two admins changing one
+   * skill's ramp at once: the last write wins.
+   */
+  async rollback(skillId: string, by: string, now = Date.now()): Promise<boolean> {
+    const json = await this.redis.hget(this.keys.registry.rollout(skillId), RAMP);
+    if (json === null) return false;
+    const ramp = JSON.parse(json) as SkillRamp;
+    await this.ramp(skillId, { ...ramp, percent: 0, ramped_at: new Date(now).toISOString(), ramped_by: by });
+    return true;
   }
 
   async pin(skillId: string, pin: VersionPin): Promise<void> {
