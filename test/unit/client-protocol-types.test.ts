@@ -23,6 +23,8 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asRollout = (value: core.SkillRollout): client.SkillRollout => value;
+const asRolloutRequest = (value: client.RolloutRequest): core.RolloutRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
@@ -92,9 +94,11 @@ describe("the client's protocol types against core's", () => {
       asNewSchedule,
       asScheduleChange,
       asPauseState,
+      asRollout,
+      asRolloutRequest,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(19);
+    ]).toHaveLength(21);
   });
 
   it('names only error codes the service has in its catalogue', () => {

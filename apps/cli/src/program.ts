@@ -6,6 +6,7 @@ import { registerExecutionsCommand } from './commands/executions-command';
 import { registerInitCommand } from './commands/init-command';
 import { registerInvokeCommand } from './commands/invoke-command';
 import { registerPauseCommands } from './commands/pause-command';
+import { registerRolloutCommand } from './commands/rollout-command';
 import { registerSchedulesCommand } from './commands/schedules-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
@@ -25,6 +26,7 @@ const EXAMPLES = `Examples:
   $ skillrun executions --status failed --since 1h
   $ skillrun schedules create text_stats text="Hello" --cron '0 9 * * 1-5' --timezone Europe/Paris
   $ skillrun pause text_stats
+  $ skillrun skills rollout set text_stats 2.0.0 10
   $ skillrun cancel --all --skill text_stats --status accepted
   $ skillrun types text_stats --out skills.d.ts
   $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
@@ -46,7 +48,7 @@ export function createProgram(context: CliContext): Command {
           write(`${terminal.errStyle(['bold', 'red'], 'error:')} ${text.replace(/^error: /, '')}`),
       }),
   );
-  registerSkillsCommand(program, context);
+  registerRolloutCommand(registerSkillsCommand(program, context), program, context);
   registerToolsCommand(program, context);
   registerDescribeCommand(program, context);
   registerInvokeCommand(program, context);

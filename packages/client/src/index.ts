@@ -33,6 +33,7 @@ export {
   isTerminal,
   type NewSchedule,
   type ParameterDefinition,
+  type RolloutRequest,
   type Schedule,
   type ScheduleBackfill,
   type ScheduleBackfillAccepted,
@@ -44,6 +45,8 @@ export {
   type SkillDescriptor,
   type SkillPage,
   type SkillPauseState,
+  type SkillRamp,
+  type SkillRollout,
   type SkillrunExecution,
   type SkillSearchQuery,
   type SkillVersionList,
@@ -51,6 +54,7 @@ export {
   type ToolDefinitions,
   type ToolFormat,
   type ToolQuery,
+  type VersionPin,
 } from './protocol.js';
 export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';
 export { SkillrunClient, type TypedSkill } from './skillrun-client.js';

@@ -277,6 +277,35 @@ export interface SkillPauseState {
   paused_by?: string;
 }
 
+/** skillrun's ramp of a skill's version: `percent` of its unpinned callers run `version` (0: rolled back). */
+export interface SkillRamp {
+  version: string;
+  percent: number;
+  ramped_at: string;
+  ramped_by: string;
+}
+
+/** A caller pinned to a version range of a skill. */
+export interface VersionPin {
+  caller: string;
+  version: string;
+  pinned_at: string;
+  pinned_by: string;
+}
+
+/** skillrun's GET/POST/DELETE /skills/{id}/rollout: the skill's ramp, if any, and its pinned callers. */
+export interface SkillRollout {
+  skill_id: string;
+  ramp: SkillRamp | null;
+  pins: VersionPin[];
+}
+
+/** skillrun's POST /skills/{id}/rollout: ramp `version` to `percent` (0–100) of the unpinned callers. */
+export interface RolloutRequest {
+  version: string;
+  percent: number;
+}
+
 export interface ExecutionPage {
   executions: Execution[];
   next_cursor: string | null;
