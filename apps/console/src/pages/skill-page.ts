@@ -7,6 +7,7 @@ import { time } from '../format';
 import { jsonView } from '../json-view';
 import { pauseControl, pausedText } from '../pause-control';
 import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
+import { rolloutPanel } from '../rollout-panel';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
 
@@ -49,7 +50,8 @@ function isHosted(descriptor: SkillDescriptor, versions: SkillVersionList | unde
 
 /**
  * #/skills/{id}: a skill's descriptor, readably: what it does, for admins whether it is paused (and
- * the button that pauses or resumes it), its versions (deprecated ones marked), its inputs and
+ * the button that pauses or resumes it), its versions (deprecated ones marked), for admins its
+ * rollout (the split of its callers between two versions, and its pins), its inputs and
  * output as tables, and a form generated from its inputs that invokes it
  * (the service's validation messages appear beside the fields) and then opens the execution,
  * which follows it live.
@@ -104,6 +106,7 @@ export function skillPage(context: PageContext): HTMLElement {
         ),
       ),
       versions ? versionsTable(versions) : '',
+      isAdmin(context.me) ? rolloutPanel(context.api, descriptor.id, versions) : '',
       h('h2', {}, 'Inputs'),
       schemaTable(inputSchemaOf(descriptor), 'Inputs'),
       h('h2', {}, 'Output'),
