@@ -34,6 +34,7 @@ const PARAMETER_NAMES: Record<string, string> = {
   deliveryId: 'delivery_id',
   batchId: 'batch_id',
   scheduleId: 'schedule_id',
+  caller: 'caller',
 };
 
 /** What Express 5's router keeps per `use` or route: the parts this test reads. */
