@@ -34,7 +34,7 @@ async function versionsFor(client: Client, callers: string[]): Promise<Map<strin
   for (let start = 0; start < callers.length; start += 20) {
     const some = callers.slice(start, start + 20);
     const ran = await Promise.all(some.map((caller) => versionFor(client, caller)));
-    some.forEach((caller, index) => versions.set(caller, ran[index] as string));
+    for (const [index, caller] of some.entries()) versions.set(caller, ran[index] as string);
   }
   return versions;
 }
