@@ -23,6 +23,7 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
 const asRollout = (value: core.SkillRollout): client.SkillRollout => value;
 const asRolloutRequest = (value: client.RolloutRequest): core.RolloutRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
@@ -94,11 +95,12 @@ describe("the client's protocol types against core's", () => {
       asNewSchedule,
       asScheduleChange,
       asPauseState,
+      asReplayRequest,
       asRollout,
       asRolloutRequest,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(21);
+    ]).toHaveLength(22);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -33,6 +33,7 @@ export {
   isTerminal,
   type NewSchedule,
   type ParameterDefinition,
+  type ReplayRequest,
   type RolloutRequest,
   type Schedule,
   type ScheduleBackfill,
