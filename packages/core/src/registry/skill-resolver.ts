@@ -79,7 +79,13 @@ export class SkillResolver {
     if (range !== undefined)
       return { ...resolveAmong(skillId, versions, range, isVisible), chosenBy: 'request' };
     const pin = rollout.pins.get(callerId);
-    if (pin) return { ...resolveAmong(skillId, versions, pin.version, isVisible), chosenBy: 'pin' };
+    if (pin) {
+      try {
+        return { ...resolveAmong(skillId, versions, pin.version, isVisible), chosenBy: 'pin' };
+      } catch (error) {
+        throw pinUnmet(error, callerId, pin.version);
+      }
+    }
     const { ramp } = rollout;
     if (!ramp) return { ...resolveAmong(skillId, versions, undefined, isVisible), chosenBy: 'default' };
     const rampable = (version: RegistryEntry) => version.version === ramp.version && isVisible(version);
@@ -159,6 +165,18 @@ function resolveAmong(
     migrations: resolution.migrations,
     ...(chosen.deprecation ? { deprecation: chosen.deprecation } : {}),
   };
+}
+
+/**
+ * A pinned caller's refusal, when no version of its pin's range can run: said as the pin's, since
+ * the caller named no version (leaving it out, as the usual advice goes, is what it did).
+ */
+function pinUnmet(error: unknown, callerId: string, range: string): unknown {
+  if (!(error instanceof SkillError) || error.code !== 'SKILL_NOT_FOUND') return error;
+  return new SkillError('SKILL_NOT_FOUND', `${error.message}: the range caller "${callerId}" is pinned to`, {
+    ...error.options,
+    suggestedAction: 'Name an available version in the invocation, or ask an admin to change the pin',
+  });
 }
 
 function notFound(skillId: string, range: string | undefined, available: RegistryVersion[]): SkillError {
