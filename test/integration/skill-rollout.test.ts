@@ -4,6 +4,7 @@ import type { SkillRollout } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runSkillrun } from '../support/cli-process';
 import type { Client } from '../support/client';
+import { type JwksServer, startJwksServer } from '../support/jwks-server';
 import { ADMIN_HEADERS, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -60,12 +61,22 @@ async function chosenCount(url: string, version: string, chosenBy: string): Prom
 
 describe('rollout by version: a ramp sticky per caller, pins, rollback', () => {
   let system: TestSystem;
+  /** An OAuth issuer: a JWT's subject is a caller a pin names. */
+  let idp: JwksServer;
 
   beforeAll(async () => {
-    system = await TestSystem.start();
+    idp = await startJwksServer();
+    system = await TestSystem.start({
+      OAUTH_ISSUER: idp.issuer,
+      OAUTH_AUDIENCE: idp.audience,
+      OAUTH_JWKS_URL: idp.jwksUrl,
+    });
     await system.addWorker({ SKILLS_DIR: registrySkills, WORKER_SKILLS: 'greet@1.0.0,greet@1.1.0' });
   });
-  afterAll(() => system?.stop());
+  afterAll(async () => {
+    await system?.stop();
+    await idp?.close();
+  });
 
   it('runs the latest for everyone without a rollout, and answers an empty one', async () => {
     const { client } = system;
@@ -140,6 +151,23 @@ describe('rollout by version: a ramp sticky per caller, pins, rollback', () => {
       { 'x-api-key': key },
     );
     expect(withKey.body.skill_version).toBe('1.0.0');
+
+    // So is a JWT's subject.
+    await client.request('/skills/greet/pins/jwt-subject', {
+      method: 'PUT',
+      json: { version: '1.0.0' },
+      headers: ADMIN_HEADERS,
+    });
+    const token = await idp.sign({ sub: 'jwt-subject', scope: 'skill:invoke skill:read' });
+    const withJwt = await client.invoke(
+      'greet',
+      { name: 'j' },
+      { caller: { id: 'jwt-subject', type: 'user' } },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(withJwt.status, JSON.stringify(withJwt.body)).toBe(202);
+    expect(withJwt.body.skill_version).toBe('1.0.0');
+    await client.request('/skills/greet/pins/jwt-subject', { method: 'DELETE', headers: ADMIN_HEADERS });
 
     const unpinned = await client.request<SkillRollout>('/skills/greet/pins/pinned-caller', {
       method: 'DELETE',
