@@ -16,8 +16,8 @@ export const NO_ROLLOUT: RolloutState = Object.freeze({ ramp: undefined, pins: n
 
 /**
  * Each skill's rollout in Redis (one HASH per skill, RegistryKeys.rollout): the version ramped to a
- * share of its callers, and the callers pinned to a range. Each change is one command, so a read
- * sees a rollout before or after it, never half of one.
+ * share of its callers, and the callers pinned to a range. Each change writes one field in one
+ * command, so a read sees a rollout before or after it, never half of one.
  */
 export class SkillRollouts {
   constructor(
