@@ -83,7 +83,7 @@ export class SkillResolver {
       try {
         return { ...resolveAmong(skillId, versions, pin.version, isVisible), chosenBy: 'pin' };
       } catch (error) {
-        throw pinUnmet(error, callerId, pin.version);
+        throw pinUnmet(error, callerId);
       }
     }
     const { ramp } = rollout;
@@ -171,7 +171,7 @@ function resolveAmong(
  * A pinned caller's refusal, when no version of its pin's range can run: said as the pin's, since
  * the caller named no version (leaving it out, as the usual advice goes, is what it did).
  */
-function pinUnmet(error: unknown, callerId: string, range: string): unknown {
+function pinUnmet(error: unknown, callerId: string): unknown {
   if (!(error instanceof SkillError) || error.code !== 'SKILL_NOT_FOUND') return error;
   return new SkillError('SKILL_NOT_FOUND', `${error.message}: the range caller "${callerId}" is pinned to`, {
     ...error.options,
