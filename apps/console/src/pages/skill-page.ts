@@ -10,6 +10,7 @@ import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
 import { rolloutPanel } from '../rollout-panel';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
+import { skillCost } from '../skill-cost';
 
 /** The object schema a descriptor's `inputs` (one parameter each) stand for. */
 export function inputSchemaOf(descriptor: SkillDescriptor): JsonSchema {
@@ -107,6 +108,7 @@ export function skillPage(context: PageContext): HTMLElement {
       ),
       versions ? versionsTable(versions) : '',
       isAdmin(context.me) ? rolloutPanel(context.api, descriptor.id, versions) : '',
+      skillCost(context, descriptor.id),
       h('h2', {}, 'Inputs'),
       schemaTable(inputSchemaOf(descriptor), 'Inputs'),
       h('h2', {}, 'Output'),
