@@ -55,6 +55,7 @@ export { untilRedisAnswers } from './redis/while-unavailable';
 export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
+export { type AuditAnswer, type AuditEntry, type AuditFilter, AuditLog } from './store/audit-log';
 export { BatchStore, type StoredBatch } from './store/batch-store';
 export {
   CHUNK_STREAM_MAX_LENGTH,
