@@ -3,7 +3,8 @@ import { AuditLog, RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDITED_ACTS } from '../../apps/gateway/src/audit/audited-acts';
-import { ADMIN_HEADERS } from '../support/service-process';
+import { runSkillrun } from '../support/cli-process';
+import { ADMIN_HEADERS, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 interface Envelope {
@@ -195,6 +196,46 @@ describe('the audit log: every administrative act recorded, refusals too, read b
     const badCursor = await audit({ cursor: 'not-a-cursor' });
     expect(badCursor.status).toBe(400);
     expect(JSON.stringify(badCursor.body.error)).toContain('cursor');
+  });
+
+  it('is read with `skillrun audit`: a table, filters, JSON; refused without the admin scope', async () => {
+    const url = system.gateway.url;
+    for (let i = 0; i < 2; i++) {
+      await system.client.request('/skills/cli-audited/resume', { method: 'POST', headers: operator });
+    }
+    await recordsOnce(
+      { action: 'skill.resume', actor: 'operator-1' },
+      (record) => record.outcome === 'refused',
+    );
+    const admin = { SKILLRUN_URL: url, SKILLRUN_API_KEY: TEST_ADMIN_KEY };
+    const table = await runSkillrun(
+      ['audit', '--action', 'skill.resume', '--actor', 'operator-1', '--since', '1h'],
+      {
+        env: admin,
+      },
+    );
+    expect(table.code, table.stderr).toBe(0);
+    const [header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^AT\s+ACTOR\s+ACTION\s+TARGET\s+OUTCOME\s+ADDRESS$/);
+    expect(
+      rows.some((row) => /\soperator-1\s+skill\.resume\s+cli-audited\s+refused 4\d\d [A-Z_]+\s/.test(row)),
+    ).toBe(true);
+    const json = await runSkillrun(['audit', '--outcome', 'refused', '--limit', '2', '--json'], {
+      env: admin,
+    });
+    expect(json.code, json.stderr).toBe(0);
+    const page = JSON.parse(json.stdout) as AuditPage;
+    expect(page.records).toHaveLength(2);
+    expect(page.records.every((record) => record.outcome === 'refused')).toBe(true);
+    expect(page.next_cursor).toEqual(expect.any(String));
+    const bad = await runSkillrun(['audit', '--outcome', 'maybe'], { env: admin });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/outcome/);
+    const denied = await runSkillrun(['audit'], {
+      env: { SKILLRUN_URL: url, SKILLRUN_API_KEY: operator['x-api-key'] ?? '' },
+    });
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toMatch(/admin/);
   });
 
   it('refuses an act whose record cannot be written, and does not do it', async () => {

@@ -24,6 +24,11 @@ const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
+const asAuditPage = (value: core.AuditPage): client.AuditPage => value;
+// The client's action is any string, so that a newer service's actions are asked for too.
+const asAuditQuery = (
+  value: Omit<client.AuditQuery, 'action'> & { action?: core.AuditAction },
+): Partial<core.AuditListQuery> => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
 ): core.ExecutionFilter => value;
@@ -94,7 +99,9 @@ describe("the client's protocol types against core's", () => {
       asPauseState,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(19);
+      asAuditPage,
+      asAuditQuery,
+    ]).toHaveLength(21);
   });
 
   it('names only error codes the service has in its catalogue', () => {
