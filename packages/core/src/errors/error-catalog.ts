@@ -110,7 +110,7 @@ export const ErrorCatalog = {
     http: 500,
     recoverable: false,
     summary:
-      "The skill's output, or what it streams, is over a size limit (MAX_OUTPUT_BYTES; MAX_CHUNK_BYTES a chunk, MAX_STREAM_BYTES an attempt's chunks in all).",
+      "The skill's output, what it streams or its metadata is over a size limit (MAX_OUTPUT_BYTES; MAX_CHUNK_BYTES a chunk, MAX_STREAM_BYTES an attempt's chunks in all; 4096 bytes ctx.metadata).",
   },
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },
