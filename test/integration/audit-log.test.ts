@@ -80,6 +80,56 @@ describe('the audit log: every administrative act recorded, refusals too, read b
     expect(revoked[0]).toMatchObject({ target: { key_id: made.body.record.id }, status: 204 });
   });
 
+  it('records each kind of act that succeeds, with what it was on and where what it made is', async () => {
+    await system.addWorker({ WORKER_SKILLS: 'echo' });
+    const { client } = system;
+    const id = await client.invokeAs('admin', 'echo', { text: 'audited' }, ADMIN_HEADERS);
+    await client.waitForEnd('echo', id, 20_000, ADMIN_HEADERS);
+    const asAdmin = (path: string, method: string, json?: unknown) =>
+      client.requestAvailable<Record<string, unknown>>(path, { method, headers: ADMIN_HEADERS, json });
+    expect((await asAdmin('/skills/echo/pause', 'POST')).status).toBe(200);
+    expect((await asAdmin('/skills/echo/resume', 'POST')).status).toBe(200);
+    const replay = await asAdmin(`/skills/echo/replay/${id}`, 'POST');
+    expect(replay.status).toBe(202);
+    expect(
+      (await asAdmin('/executions/cancel', 'POST', { skill_id: 'echo', status: 'accepted' })).status,
+    ).toBe(200);
+    const schedule = await asAdmin('/schedules', 'POST', {
+      skill_id: 'echo',
+      inputs: { text: 'secret-input-value' },
+      every_ms: 3_600_000,
+      paused: true,
+    });
+    expect(schedule.status).toBe(201);
+    const scheduleId = String(schedule.body.schedule_id);
+    expect((await asAdmin(`/schedules/${scheduleId}`, 'PATCH', { every_ms: 7_200_000 })).status).toBe(200);
+    expect((await asAdmin(`/schedules/${scheduleId}`, 'DELETE')).status).toBe(204);
+
+    const expected: Array<[string, Record<string, string>, number]> = [
+      ['skill.pause', { skill_id: 'echo' }, 200],
+      ['skill.resume', { skill_id: 'echo' }, 200],
+      ['execution.replay', { skill_id: 'echo', execution_id: id }, 202],
+      ['executions.cancel', {}, 200],
+      ['schedule.create', {}, 201],
+      ['schedule.update', { schedule_id: scheduleId }, 200],
+      ['schedule.delete', { schedule_id: scheduleId }, 204],
+    ];
+    for (const [action, target, status] of expected) {
+      const [record] = await recordsOnce({ action, actor: 'admin', outcome: 'succeeded' }, () => true);
+      expect(record, action).toMatchObject({ target, status, actor: { caller_id: 'admin' } });
+    }
+    const [created] = await recordsOnce({ action: 'schedule.create', outcome: 'succeeded' }, () => true);
+    expect(created).toMatchObject({
+      details: { skill_id: 'echo', every_ms: 3_600_000 },
+      location: `/schedules/${scheduleId}`,
+    });
+    const [replayed] = await recordsOnce({ action: 'execution.replay', outcome: 'succeeded' }, () => true);
+    expect(replayed?.location).toBe(replay.headers.get('location'));
+    const [updated] = await recordsOnce({ action: 'schedule.update', outcome: 'succeeded' }, () => true);
+    expect(updated?.details).toEqual({ every_ms: 7_200_000 });
+    expect(JSON.stringify((await audit({ limit: '200' })).body)).not.toContain('secret-input-value');
+  });
+
   it('records every refused act, whoever asks (no credentials, refused ones, no admin scope, a body that is not JSON)', async () => {
     const callers: Array<[Record<string, string>, AuditRecord['actor']]> = [
       [{}, { caller_id: null, credential: 'none' }],

@@ -433,6 +433,8 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   status?: number;
   error_code?: string;
+  /** Where what the act made is (a new schedule, a replay's execution). */
+  location?: string;
 }
 
 export interface AuditQuery {

@@ -93,5 +93,11 @@ function answerOf(res: Response): AuditAnswer {
   const status = res.statusCode;
   const outcome = status < 400 ? 'succeeded' : status < 500 ? 'refused' : 'failed';
   const code = (res.locals as { errorCode?: unknown }).errorCode;
-  return { outcome, status, ...(typeof code === 'string' ? { error_code: code } : {}) };
+  const location = res.getHeader('location');
+  return {
+    outcome,
+    status,
+    ...(typeof code === 'string' ? { error_code: code } : {}),
+    ...(typeof location === 'string' ? { location } : {}),
+  };
 }

@@ -69,6 +69,12 @@ export const AuditRecord = Type.Object({
   outcome: AuditOutcome,
   status: Type.Optional(Type.Integer({ description: 'The HTTP status answered.' })),
   error_code: Type.Optional(Type.String({ description: "The refusal's or failure's error code." })),
+  location: Type.Optional(
+    Type.String({
+      description:
+        "Where what the act made is: its answer's Location (a new schedule, a replay's execution).",
+    }),
+  ),
 });
 export type AuditRecord = Static<typeof AuditRecord>;
 

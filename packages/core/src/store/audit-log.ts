@@ -15,6 +15,7 @@ export interface AuditAnswer {
   outcome: Exclude<AuditOutcome, 'unknown'>;
   status: number;
   error_code?: string;
+  location?: string;
 }
 
 /** A listing's filters (times in epoch ms, both included) and where it goes on from. */
@@ -125,6 +126,7 @@ function recordOf(hash: Record<string, string>): AuditRecord | undefined {
     outcome: (hash.outcome as AuditOutcome | undefined) ?? 'unknown',
     ...(hash.status === undefined ? {} : { status: Number(hash.status) }),
     ...(hash.error_code === undefined ? {} : { error_code: hash.error_code }),
+    ...(hash.location === undefined ? {} : { location: hash.location }),
   };
 }
 
