@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { AUDIT_ACTIONS } from '@skillrun/core';
 import { RedisKeys } from '@skillrun/core/data';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +147,8 @@ describe('the OpenAPI document', () => {
     const operations = documentedOperations();
     expect(ahead.size).toBe(1);
     for (const act of AUDITED_ACTS) expect(operations).toContain(`${act.method.toUpperCase()} ${act.path}`);
+    // Each action the log's schema names is one endpoint's, and no two endpoints share one.
+    expect(AUDITED_ACTS.map((act) => act.action).sort()).toEqual([...AUDIT_ACTIONS].sort());
   });
 
   it('declares every path parameter its path names, and no other', () => {
