@@ -288,6 +288,11 @@ describe('the audit log: every administrative act recorded, refusals too, read b
     expect(denied.stderr).toMatch(/admin/);
   });
 
+  it('leaves OPTIONS to the routes that serve the path', async () => {
+    const answer = await fetch(`${system.gateway.url}/admin/keys`, { method: 'OPTIONS' });
+    expect(answer.headers.get('allow')?.split(/, */).sort()).toEqual(['GET', 'HEAD', 'POST']);
+  });
+
   it('refuses an act whose record cannot be written, and does not do it', async () => {
     const index = new RedisKeys('{skillrun}').audit.index();
     const kept = await redis.dumpBuffer(index);

@@ -24,10 +24,15 @@ const MOST = 20;
  * included. Once answered, the record is given the outcome (the status, the refusal's code) and the
  * details the body gave; if that write fails, the record stays and reads `unknown`.
  */
-export function auditRecorder(deps: AuditRecorderDeps, acts: readonly AuditedAct[]): Router {
+export function auditRecorder(deps: AuditRecorderDeps, acts: readonly AuditedAct[]): RequestHandler {
   const router = Router();
   for (const act of acts) router[act.method](routeOf(act.path), recordAct(deps, act));
-  return router;
+  // Express' router answers an OPTIONS request itself with the methods of its own routes that
+  // match: left to the routers that serve the path, which know all of them.
+  return function auditRecorder(req, res, next) {
+    if (req.method === 'OPTIONS') next();
+    else router(req, res, next);
+  };
 }
 
 function recordAct({ log, identities, logger }: AuditRecorderDeps, act: AuditedAct): RequestHandler {
