@@ -23,6 +23,7 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asAuditPage = (value: core.AuditPage): client.AuditPage => value;
 // The client's action is any string, so that a newer service's actions are asked for too.
@@ -97,11 +98,12 @@ describe("the client's protocol types against core's", () => {
       asNewSchedule,
       asScheduleChange,
       asPauseState,
+      asReplayRequest,
       asCancelResult,
       asCancelFilter,
       asAuditPage,
       asAuditQuery,
-    ]).toHaveLength(21);
+    ]).toHaveLength(22);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -37,6 +37,7 @@ export {
   isTerminal,
   type NewSchedule,
   type ParameterDefinition,
+  type ReplayRequest,
   type Schedule,
   type ScheduleBackfill,
   type ScheduleBackfillAccepted,

@@ -42,6 +42,12 @@ export const ErrorCatalog = {
     summary: 'No schedule with this id that the caller owns.',
   },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
+  OUTPUTS_EXPIRED: {
+    http: 410,
+    recoverable: false,
+    summary:
+      "A rerun from a step would reuse outputs that have expired (a step's execution is gone): replay the whole execution.",
+  },
   REQUEST_TIMEOUT: {
     http: 408,
     recoverable: true,
