@@ -64,9 +64,14 @@ export const AUDITED_ACTS: readonly AuditedAct[] = [
     action: 'execution.replay',
     method: 'post',
     path: '/skills/{skill_id}/replay/{execution_id}',
-    details: ['version'],
+    details: ['version', 'from_step'],
   },
-  { action: 'executions.replay', method: 'post', path: '/executions/replay', details: FILTER },
+  {
+    action: 'executions.replay',
+    method: 'post',
+    path: '/executions/replay',
+    details: [...FILTER, 'from_step'],
+  },
   { action: 'executions.cancel', method: 'post', path: '/executions/cancel', details: FILTER },
   { action: 'batch.cancel', method: 'post', path: '/batches/{batch_id}/cancel' },
   {
