@@ -29,6 +29,7 @@ export {
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
 export { MemoryStore } from './memory/memory-store';
 export { jobDueAt } from './queue/job-due-at';
+export { newJobBudget } from './queue/new-job-budget';
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
@@ -58,6 +59,8 @@ export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { type AuditAnswer, type AuditEntry, type AuditFilter, AuditLog } from './store/audit-log';
 export { BatchStore, type StoredBatch } from './store/batch-store';
+export { DailySpend } from './store/daily-spend';
+export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export {
   CHUNK_STREAM_MAX_LENGTH,
   type ChunkAppend,
@@ -68,12 +71,14 @@ export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
 export { compactPosition, type IndexPosition } from './store/execution/index-position';
+export { NANO_DOLLARS, usdOfNano } from './store/execution/nano-dollars';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
 export {
   type TransitionCall,
   type TransitionResult,
   transitionResult,
 } from './store/execution/transition-script';
+export type { Spent, UsageIncrement } from './store/execution/usage-fields';
 export {
   type Admission,
   ConcurrencyGate,

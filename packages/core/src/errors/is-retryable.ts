@@ -41,6 +41,7 @@ function retryableCode(code: ErrorCode): boolean {
     case 'HEADERS_TOO_LARGE':
     case 'TASK_CLAIMED':
     case 'TASK_DECLINED':
+    case 'BUDGET_EXCEEDED':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':

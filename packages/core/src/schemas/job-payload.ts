@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { JobBudget } from './budget';
 import { ParentLink } from './execution';
 import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { Priority } from './invocation-request';
@@ -30,6 +31,10 @@ export const JobPayload = Type.Object({
   /** context.tags and context.metadata (or the composite's, for a step), kept on its record. */
   tags: Type.Optional(ExecutionTags),
   metadata: Type.Optional(ExecutionMetadata),
+  /** context.budget (or the composite's, for a step): the tree spends from its root's. */
+  budget: Type.Optional(JobBudget),
+  /** The caller whose daily budget (LIMITS' daily_budget_usd) its cost counts to; steps inherit it. */
+  daily_spend_of: Type.Optional(Type.String()),
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(

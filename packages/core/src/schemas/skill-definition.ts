@@ -100,6 +100,11 @@ export const SkillDefinition = Type.Object(
     concurrency: Type.Optional(ConcurrencySettings),
     /** Ours: how many of its executions start per window of time. */
     rate_limit: Type.Optional(RateLimitSettings),
+    /**
+     * Ours: for a code skill (one that calls a paid API, say), what each run of it costs in US
+     * dollars, added to its usage's cost_usd (an llm skill's cost is its tokens').
+     */
+    cost_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );
