@@ -27,6 +27,11 @@ const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => val
 const asRollout = (value: core.SkillRollout): client.SkillRollout => value;
 const asRolloutRequest = (value: client.RolloutRequest): core.RolloutRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
+const asAuditPage = (value: core.AuditPage): client.AuditPage => value;
+// The client's action is any string, so that a newer service's actions are asked for too.
+const asAuditQuery = (
+  value: Omit<client.AuditQuery, 'action'> & { action?: core.AuditAction },
+): Partial<core.AuditListQuery> => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
 ): core.ExecutionFilter => value;
@@ -100,6 +105,8 @@ describe("the client's protocol types against core's", () => {
       asRolloutRequest,
       asCancelResult,
       asCancelFilter,
+      asAuditPage,
+      asAuditQuery,
     ]).toHaveLength(22);
   });
 

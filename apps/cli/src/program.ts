@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CLI_VERSION, type CliContext } from './cli-context';
+import { registerAuditCommand } from './commands/audit-command';
 import { registerCancelCommand } from './commands/cancel-command';
 import { registerDescribeCommand } from './commands/describe-command';
 import { registerExecutionsCommand } from './commands/executions-command';
@@ -59,6 +60,7 @@ export function createProgram(context: CliContext): Command {
   registerExecutionsCommand(program, context);
   registerSchedulesCommand(program, context);
   registerPauseCommands(program, context);
+  registerAuditCommand(program, context);
   registerTypesCommand(program, context);
   registerInitCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.

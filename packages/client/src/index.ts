@@ -15,6 +15,10 @@ export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.j
 export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
+  type AuditOutcome,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
   type AuthConfig,
   type BatchAccepted,
   type BatchItem,

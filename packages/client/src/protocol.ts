@@ -461,6 +461,50 @@ export interface SchedulePage {
   next_cursor: string | null;
 }
 
+/** skillrun's GET /audit: how an administrative act was answered (`unknown`: not yet, or not written). */
+export type AuditOutcome = 'succeeded' | 'refused' | 'failed' | 'unknown';
+
+/** One administrative act of skillrun's audit log: who, when, what, from where, and the outcome. */
+export interface AuditRecord {
+  audit_id: string;
+  at: string;
+  actor: {
+    caller_id: string | null;
+    credential: 'api_key' | 'oauth2' | 'custom' | 'none' | 'invalid';
+    key_id?: string;
+  };
+  /** `key.create`, `skill.pause`, `schedule.update`, ... (docs/operations.md lists them). */
+  action: string;
+  method: string;
+  path: string;
+  target: Record<string, string>;
+  details: Record<string, unknown>;
+  address: string;
+  outcome: AuditOutcome;
+  status?: number;
+  error_code?: string;
+  /** Where what the act made is (a new schedule, a replay's execution). */
+  location?: string;
+}
+
+export interface AuditQuery {
+  /** Only this caller's acts. */
+  actor?: string;
+  action?: string;
+  outcome?: AuditOutcome;
+  /** RFC 3339: acts at or after it. */
+  since?: string;
+  /** RFC 3339: acts at or before it. */
+  until?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface AuditPage {
+  records: AuditRecord[];
+  next_cursor: string | null;
+}
+
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'timeout', 'canceled']);
 
 /** Whether an execution in this status has ended. */

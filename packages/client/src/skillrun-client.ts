@@ -15,6 +15,8 @@ import { ExecutionWaiter, readExecution } from './execution-waiter.js';
 import { historyFilterOf } from './history-filter.js';
 import { HttpTransport } from './http-transport.js';
 import type {
+  AuditPage,
+  AuditQuery,
   BatchAccepted,
   BatchItem,
   BatchView,
@@ -406,6 +408,17 @@ export class SkillrunClient {
       undefined,
       options.signal,
     );
+  }
+
+  /**
+   * skillrun's GET /audit (admins only): the administrative acts recorded, newest first, refusals
+   * included; follow `next_cursor` (with the same filters) for more.
+   */
+  async audit(query: AuditQuery = {}, options: CallOptions = {}): Promise<AuditPage> {
+    const url = urlWithQuery(this.service.baseUrl(), '/audit', { ...query });
+    const answer = await this.service.get<AuditPage>(url, options.signal);
+    if (!Array.isArray(answer?.records)) throw unexpectedResponse(url, answer);
+    return { records: answer.records, next_cursor: answer.next_cursor ?? null };
   }
 
   /**

@@ -58,6 +58,7 @@ export { rolloutBucket } from './registry/rollout-bucket';
 export { runTargetOf } from './registry/run-target';
 export { type ChosenSkill, type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
+export { type AuditAnswer, type AuditEntry, type AuditFilter, AuditLog } from './store/audit-log';
 export { BatchStore, type StoredBatch } from './store/batch-store';
 export { DailySpend } from './store/daily-spend';
 export type { Reservation, TokenCost } from './store/execution/execution-budgets';

@@ -60,6 +60,15 @@ export { pickVersion, resolveVersion, type VersionCandidate } from './registry/r
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
 export {
+  AUDIT_ACTIONS,
+  AuditAction,
+  AuditActor,
+  AuditListQuery,
+  AuditOutcome,
+  AuditPage,
+  AuditRecord,
+} from './schemas/audit-record';
+export {
   BatchAccepted,
   BatchCounts,
   BatchEnvelope,

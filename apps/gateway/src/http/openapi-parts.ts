@@ -1,6 +1,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  AuditPage,
+  AuditRecord,
   BatchAccepted,
   BatchRequest,
   BatchView,
@@ -96,6 +98,8 @@ export const schemas: Record<string, TSchema> = {
   ScheduleListPage,
   ScheduleBackfill,
   ScheduleBackfillAccepted,
+  AuditRecord,
+  AuditPage,
 };
 
 export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });
