@@ -472,6 +472,36 @@ describe('authentication, access policies and ownership: the attack table', () =
     }
   });
 
+  it('audits every refused administrative act with who asked (a key, a token, a revoked key, nobody) and why', async () => {
+    const token = await jwks.sign({ sub: 'mallory', scope: 'skill:invoke skill:read' });
+    const attempts: Array<[string, Record<string, string>, Record<string, unknown>]> = [
+      ['by-key', as('alice'), { caller_id: 'alice', credential: 'api_key', key_id: keys.alice?.id }],
+      ['by-token', bearer(token), { caller_id: 'mallory', credential: 'oauth2' }],
+      ['by-revoked-key', as('revoked'), { caller_id: null, credential: 'invalid' }],
+      ['by-nobody', {}, { caller_id: null, credential: 'none' }],
+    ];
+    for (const [name, headers, actor] of attempts) {
+      const refused = await client.request<{ error: { code: string } }>('/admin/keys', {
+        json: { caller_id: 'escalated', scopes: ['admin'], name },
+        headers,
+      });
+      expect(refused.status, name).toBeGreaterThanOrEqual(401);
+      await expect
+        .poll(async () => {
+          const page = await client.request<{ records: Array<Record<string, unknown>> }>(
+            '/audit?action=key.create&outcome=refused&limit=200',
+            { headers: ADMIN_HEADERS },
+          );
+          return page.body.records.find((record) => (record.details as { name?: string }).name === name);
+        })
+        .toMatchObject({ actor, status: refused.status, error_code: refused.body.error.code });
+    }
+    const made = await client.request<{ keys: unknown[] }>('/admin/keys?caller_id=escalated', {
+      headers: ADMIN_HEADERS,
+    });
+    expect(made.body.keys).toEqual([]);
+  });
+
   it('keeps the admin API closed on a gateway started without ADMIN_API_KEY', async () => {
     const closed = await startGateway({ ...system.env, ADMIN_API_KEY: '' });
     try {

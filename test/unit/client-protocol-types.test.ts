@@ -24,7 +24,14 @@ const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
 const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
+const asRollout = (value: core.SkillRollout): client.SkillRollout => value;
+const asRolloutRequest = (value: client.RolloutRequest): core.RolloutRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
+const asAuditPage = (value: core.AuditPage): client.AuditPage => value;
+// The client's action is any string, so that a newer service's actions are asked for too.
+const asAuditQuery = (
+  value: Omit<client.AuditQuery, 'action'> & { action?: core.AuditAction },
+): Partial<core.AuditListQuery> => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
 ): core.ExecutionFilter => value;
@@ -94,9 +101,13 @@ describe("the client's protocol types against core's", () => {
       asScheduleChange,
       asPauseState,
       asReplayRequest,
+      asRollout,
+      asRolloutRequest,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(20);
+      asAuditPage,
+      asAuditQuery,
+    ]).toHaveLength(22);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CLI_VERSION, type CliContext } from './cli-context';
+import { registerAuditCommand } from './commands/audit-command';
 import { registerCancelCommand } from './commands/cancel-command';
 import { registerDescribeCommand } from './commands/describe-command';
 import { registerExecutionsCommand } from './commands/executions-command';
@@ -7,6 +8,7 @@ import { registerInitCommand } from './commands/init-command';
 import { registerInvokeCommand } from './commands/invoke-command';
 import { registerPauseCommands } from './commands/pause-command';
 import { registerReplayCommand } from './commands/replay-command';
+import { registerRolloutCommand } from './commands/rollout-command';
 import { registerSchedulesCommand } from './commands/schedules-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
@@ -26,6 +28,7 @@ const EXAMPLES = `Examples:
   $ skillrun executions --status failed --since 1h
   $ skillrun schedules create text_stats text="Hello" --cron '0 9 * * 1-5' --timezone Europe/Paris
   $ skillrun pause text_stats
+  $ skillrun skills rollout set text_stats 2.0.0 10
   $ skillrun cancel --all --skill text_stats --status accepted
   $ skillrun types text_stats --out skills.d.ts
   $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
@@ -47,7 +50,7 @@ export function createProgram(context: CliContext): Command {
           write(`${terminal.errStyle(['bold', 'red'], 'error:')} ${text.replace(/^error: /, '')}`),
       }),
   );
-  registerSkillsCommand(program, context);
+  registerRolloutCommand(registerSkillsCommand(program, context), program, context);
   registerToolsCommand(program, context);
   registerDescribeCommand(program, context);
   registerInvokeCommand(program, context);
@@ -57,6 +60,7 @@ export function createProgram(context: CliContext): Command {
   registerExecutionsCommand(program, context);
   registerSchedulesCommand(program, context);
   registerPauseCommands(program, context);
+  registerAuditCommand(program, context);
   registerTypesCommand(program, context);
   registerInitCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.

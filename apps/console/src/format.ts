@@ -33,6 +33,13 @@ export function runTime(execution: Execution, now = Date.now()): number | undefi
   return (ended ?? (isTerminal(execution.status) ? undefined : now) ?? started) - started;
 }
 
+/** `2026-05-01T10:00` (datetime-local, the person's time zone) as RFC 3339, or undefined. */
+export function rfc3339(local: string | null): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
 export function time(iso: string | undefined): string {
   if (iso === undefined) return '–';
   const date = new Date(iso);

@@ -3,6 +3,7 @@ import { Api, ApiError } from './api';
 import { isAdmin, type PageContext, roleOf, seesEveryone } from './context';
 import { h, replace } from './dom';
 import { renewAccessToken, returnFromSignIn } from './oauth-sign-in';
+import { auditPage } from './pages/audit-page';
 import { batchPage } from './pages/batch-page';
 import { batchesPage } from './pages/batches-page';
 import { executionPage } from './pages/execution-page';
@@ -27,6 +28,7 @@ const PAGES: Record<string, { list: Page; detail: Page }> = {
   schedules: { list: schedulesPage, detail: schedulePage },
   batches: { list: batchesPage, detail: batchPage },
   workers: { list: fleetPage, detail: fleetPage },
+  audit: { list: auditPage, detail: auditPage },
 };
 
 const root = document.getElementById('app') as HTMLElement;
@@ -44,7 +46,7 @@ function start(api: Api, me: CallerIdentity): (reason?: string) => void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
   const pages = seesEveryone(me)
-    ? ['executions', 'skills', 'tasks', 'schedules', 'batches', 'workers']
+    ? ['executions', 'skills', 'tasks', 'schedules', 'batches', 'workers', ...(isAdmin(me) ? ['audit'] : [])]
     : ['executions', 'skills', 'tasks', 'schedules', 'batches'];
   const links = pages.map((name) =>
     h('a', { href: `#/${name}`, 'data-page': name }, name[0]?.toUpperCase() + name.slice(1)),

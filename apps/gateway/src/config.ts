@@ -175,6 +175,13 @@ export const GatewayConfigSchema = Type.Object({
     description:
       'How long an Idempotency-Key stays bound to the execution its first invocation started: a repeat within it gets that execution again.',
   }),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    default: 90,
+    minimum: 1,
+    maximum: 3650,
+    description:
+      'How long the audit log keeps the record of an administrative act (keys, publishing, credentials, pauses, bulk cancels, replays, schedules), in days.',
+  }),
   MAX_SCHEDULES_PER_CALLER: Type.Integer({
     default: 100,
     minimum: 1,

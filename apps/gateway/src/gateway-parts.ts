@@ -2,6 +2,7 @@ import type { Logger } from '@skillrun/core';
 import type { Express } from 'express';
 import { buildAdmin } from './admin/build-admin';
 import { buildAgents } from './agents/build-agents';
+import { buildAudit } from './audit/build-audit';
 import { buildMe } from './auth/build-me';
 import { buildBatches } from './batches/build-batches';
 import { type GatewayConfig, trustProxyOf } from './config';
@@ -45,6 +46,7 @@ export function gatewaySlices(shared: GatewayShared): Slice[] {
     buildWebhooks(shared),
     buildSchedules(shared, invocations),
     buildAdmin(shared),
+    buildAudit(shared),
     buildConsole(shared),
     buildAgents(shared, { skills, invocations, executions, tasks }),
     buildMe(shared),

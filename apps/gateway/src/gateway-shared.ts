@@ -12,6 +12,7 @@ import {
   RedisLiveness,
   SkillPauses,
   SkillRegistry,
+  SkillRollouts,
   SlotHandover,
   WebhookStore,
 } from '@skillrun/core/data';
@@ -47,6 +48,8 @@ export interface GatewayShared {
   registry: SkillRegistry;
   /** The skills an operator paused, and the hold of their queues. */
   pauses: SkillPauses;
+  /** The skills' rollouts: the versions ramped, and the callers pinned. */
+  rollouts: SkillRollouts;
   schemas: SkillSchemas;
   store: ExecutionStore;
   /** Hands on the concurrency slots of an execution this gateway ends (canceled, or past its queue timeout). */
@@ -105,6 +108,7 @@ export function buildShared(config: GatewayConfig, logger: Logger): GatewayShare
     queues,
     registry,
     pauses,
+    rollouts: new SkillRollouts(redis, keys),
     schemas: new SkillSchemas(),
     store,
     handover,

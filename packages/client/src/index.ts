@@ -15,6 +15,10 @@ export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.j
 export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
+  type AuditOutcome,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
   type AuthConfig,
   type BatchAccepted,
   type BatchItem,
@@ -34,6 +38,7 @@ export {
   type NewSchedule,
   type ParameterDefinition,
   type ReplayRequest,
+  type RolloutRequest,
   type Schedule,
   type ScheduleBackfill,
   type ScheduleBackfillAccepted,
@@ -45,6 +50,8 @@ export {
   type SkillDescriptor,
   type SkillPage,
   type SkillPauseState,
+  type SkillRamp,
+  type SkillRollout,
   type SkillrunExecution,
   type SkillSearchQuery,
   type SkillVersionList,
@@ -52,6 +59,7 @@ export {
   type ToolDefinitions,
   type ToolFormat,
   type ToolQuery,
+  type VersionPin,
 } from './protocol.js';
 export type { SkillInput, SkillOutput, SkillTypes } from './skill-types.js';
 export { SkillrunClient, type TypedSkill } from './skillrun-client.js';

@@ -300,6 +300,35 @@ export interface SkillPauseState {
   paused_by?: string;
 }
 
+/** skillrun's ramp of a skill's version: `percent` of its unpinned callers run `version` (0: rolled back). */
+export interface SkillRamp {
+  version: string;
+  percent: number;
+  ramped_at: string;
+  ramped_by: string;
+}
+
+/** A caller pinned to a version range of a skill. */
+export interface VersionPin {
+  caller: string;
+  version: string;
+  pinned_at: string;
+  pinned_by: string;
+}
+
+/** skillrun's GET/POST/DELETE /skills/{id}/rollout: the skill's ramp, if any, and its pinned callers. */
+export interface SkillRollout {
+  skill_id: string;
+  ramp: SkillRamp | null;
+  pins: VersionPin[];
+}
+
+/** skillrun's POST /skills/{id}/rollout: ramp `version` to `percent` (0–100) of the unpinned callers. */
+export interface RolloutRequest {
+  version: string;
+  percent: number;
+}
+
 export interface ExecutionPage {
   executions: Execution[];
   next_cursor: string | null;
@@ -431,6 +460,50 @@ export interface ScheduleQuery {
 
 export interface SchedulePage {
   schedules: Schedule[];
+  next_cursor: string | null;
+}
+
+/** skillrun's GET /audit: how an administrative act was answered (`unknown`: not yet, or not written). */
+export type AuditOutcome = 'succeeded' | 'refused' | 'failed' | 'unknown';
+
+/** One administrative act of skillrun's audit log: who, when, what, from where, and the outcome. */
+export interface AuditRecord {
+  audit_id: string;
+  at: string;
+  actor: {
+    caller_id: string | null;
+    credential: 'api_key' | 'oauth2' | 'custom' | 'none' | 'invalid';
+    key_id?: string;
+  };
+  /** `key.create`, `skill.pause`, `schedule.update`, ... (docs/operations.md lists them). */
+  action: string;
+  method: string;
+  path: string;
+  target: Record<string, string>;
+  details: Record<string, unknown>;
+  address: string;
+  outcome: AuditOutcome;
+  status?: number;
+  error_code?: string;
+  /** Where what the act made is (a new schedule, a replay's execution). */
+  location?: string;
+}
+
+export interface AuditQuery {
+  /** Only this caller's acts. */
+  actor?: string;
+  action?: string;
+  outcome?: AuditOutcome;
+  /** RFC 3339: acts at or after it. */
+  since?: string;
+  /** RFC 3339: acts at or before it. */
+  until?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface AuditPage {
+  records: AuditRecord[];
   next_cursor: string | null;
 }
 

@@ -40,11 +40,11 @@ export class ServiceRequests {
   }
 
   /**
-   * A POST, PATCH or DELETE, tried again as the client's retry policy says (these requests are
+   * A POST, PUT, PATCH or DELETE, tried again as the client's retry policy says (these requests are
    * idempotent) unless `retry` says otherwise.
    */
   async send<T>(
-    method: 'POST' | 'PATCH' | 'DELETE',
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     json: unknown,
     signal?: AbortSignal,

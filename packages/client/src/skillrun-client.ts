@@ -15,6 +15,8 @@ import { ExecutionWaiter, readExecution } from './execution-waiter.js';
 import { historyFilterOf } from './history-filter.js';
 import { HttpTransport } from './http-transport.js';
 import type {
+  AuditPage,
+  AuditQuery,
   BatchAccepted,
   BatchItem,
   BatchView,
@@ -26,6 +28,7 @@ import type {
   InvocationAccepted,
   NewSchedule,
   ReplayRequest,
+  RolloutRequest,
   Schedule,
   ScheduleBackfill,
   ScheduleBackfillAccepted,
@@ -35,6 +38,7 @@ import type {
   SkillDescriptor,
   SkillPage,
   SkillPauseState,
+  SkillRollout,
   SkillSearchQuery,
   SkillVersionList,
   ToolDefinitions,
@@ -407,6 +411,17 @@ export class SkillrunClient {
   }
 
   /**
+   * skillrun's GET /audit (admins only): the administrative acts recorded, newest first, refusals
+   * included; follow `next_cursor` (with the same filters) for more.
+   */
+  async audit(query: AuditQuery = {}, options: CallOptions = {}): Promise<AuditPage> {
+    const url = urlWithQuery(this.service.baseUrl(), '/audit', { ...query });
+    const answer = await this.service.get<AuditPage>(url, options.signal);
+    if (!Array.isArray(answer?.records)) throw unexpectedResponse(url, answer);
+    return { records: answer.records, next_cursor: answer.next_cursor ?? null };
+  }
+
+  /**
    * POST /executions/cancel of `baseUrl` (skillrun's bulk cancel): cancels the executions the filter
    * of `executions()` finds that have not ended, the caller's own (an admin's: anyone's), up to
    * `limit` (at most 1,000, default 100) per call. Send the filter again with `next_cursor` until
@@ -446,6 +461,54 @@ export class SkillrunClient {
     const state = await this.service.send<SkillPauseState>('POST', url, undefined, signal);
     if (typeof state?.paused !== 'boolean') throw unexpectedResponse(url, state);
     return state;
+  }
+
+  /** GET /skills/{id}/rollout of `baseUrl` (skillrun's, for an admin): the skill's ramp and pins. */
+  async getRollout(skillId: string, options: CallOptions = {}): Promise<SkillRollout> {
+    const url = this.rolloutUrl(skillId);
+    return rolloutOf(url, await this.service.get<SkillRollout>(url, options.signal));
+  }
+
+  /**
+   * POST /skills/{id}/rollout: `percent` (0–100) of the skill's unpinned callers, the same ones each
+   * time, run `version`; the others the latest other version.
+   */
+  async rampVersion(skillId: string, ramp: RolloutRequest, options: CallOptions = {}): Promise<SkillRollout> {
+    const url = this.rolloutUrl(skillId);
+    return rolloutOf(url, await this.service.send<SkillRollout>('POST', url, ramp, options.signal));
+  }
+
+  /** DELETE /skills/{id}/rollout, the rollback: the ramped version goes to 0% of the unpinned callers. */
+  async rollBack(skillId: string, options: CallOptions = {}): Promise<SkillRollout> {
+    const url = this.rolloutUrl(skillId);
+    return rolloutOf(url, await this.service.send<SkillRollout>('DELETE', url, undefined, options.signal));
+  }
+
+  /** PUT /skills/{id}/pins/{caller}: the caller's invocations run the best version in `range`. */
+  async pinCaller(
+    skillId: string,
+    caller: string,
+    range: string,
+    options: CallOptions = {},
+  ): Promise<SkillRollout> {
+    const url = this.pinUrl(skillId, caller);
+    const answer = await this.service.send<SkillRollout>('PUT', url, { version: range }, options.signal);
+    return rolloutOf(url, answer);
+  }
+
+  /** DELETE /skills/{id}/pins/{caller}: the caller follows the ramp again. */
+  async unpinCaller(skillId: string, caller: string, options: CallOptions = {}): Promise<SkillRollout> {
+    const url = this.pinUrl(skillId, caller);
+    return rolloutOf(url, await this.service.send<SkillRollout>('DELETE', url, undefined, options.signal));
+  }
+
+  private rolloutUrl(skillId: string): string {
+    return urlWithQuery(this.service.baseUrl(), `/skills/${encodeURIComponent(skillId)}/rollout`);
+  }
+
+  private pinUrl(skillId: string, caller: string): string {
+    const path = `/skills/${encodeURIComponent(skillId)}/pins/${encodeURIComponent(caller)}`;
+    return urlWithQuery(this.service.baseUrl(), path);
   }
 
   /** A skill whose inputs and output are typed by its entry in SkillTypes. */
@@ -538,4 +601,10 @@ function scheduleUrl(baseUrl: string, scheduleId: string): string {
 function scheduleOf(url: string, answer: Schedule): Schedule {
   if (typeof answer?.schedule_id !== 'string') throw unexpectedResponse(url, answer);
   return answer;
+}
+
+/** A rollout as the service answered it; anything else is not the protocol (unexpectedResponse). */
+function rolloutOf(url: string, rollout: SkillRollout | undefined): SkillRollout {
+  if (!Array.isArray(rollout?.pins)) throw unexpectedResponse(url, rollout);
+  return rollout;
 }

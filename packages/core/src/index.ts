@@ -61,6 +61,15 @@ export { pickVersion, resolveVersion, type VersionCandidate } from './registry/r
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
 export {
+  AUDIT_ACTIONS,
+  AuditAction,
+  AuditActor,
+  AuditListQuery,
+  AuditOutcome,
+  AuditPage,
+  AuditRecord,
+} from './schemas/audit-record';
+export {
   BatchAccepted,
   BatchCounts,
   BatchEnvelope,
@@ -145,6 +154,15 @@ export {
 } from './schemas/skill-descriptor';
 export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
 export { SkillPause, SkillPauseState } from './schemas/skill-pause';
+export {
+  PinnedCaller,
+  PinRequest,
+  RolloutRequest,
+  SkillRamp,
+  SkillRollout,
+  type VersionChoice,
+  VersionPin,
+} from './schemas/skill-rollout';
 export { StreamedChunk } from './schemas/streamed-chunk';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {

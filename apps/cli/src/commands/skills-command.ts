@@ -13,8 +13,9 @@ interface SkillsFlags {
   cursor?: string;
 }
 
-export function registerSkillsCommand(program: Command, context: CliContext): void {
-  withServiceOptions(
+/** `skillrun skills`: list or search the skills; answers the command, which has subcommands of its own. */
+export function registerSkillsCommand(program: Command, context: CliContext): Command {
+  return withServiceOptions(
     program
       .command('skills')
       .alias('search')

@@ -5,20 +5,13 @@ import { every, link, mayInvoke, type PageContext, seesEveryone } from '../conte
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { readEventStream } from '../event-stream';
-import { duration, queueWait, runTime, shortId, time, usd } from '../format';
+import { duration, queueWait, rfc3339, runTime, shortId, time, usd } from '../format';
 import type { Execution, ExecutionPage } from '../protocol';
 import { statusBadge } from '../status-badge';
 
 const STATUSES = ['accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
 const PAGE_SIZE = 25;
 const POLL_MS = 3000;
-
-/** `2026-05-01T10:00` (datetime-local, the person's time zone) as RFC 3339, or undefined. */
-function rfc3339(local: string | null): string | undefined {
-  if (!local) return undefined;
-  const date = new Date(local);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 /** The address's `metadata.<key>=<value>` filter (the service's own form), as `key=value`. */
 function metadataPair(params: URLSearchParams): { name: string; value: string } | undefined {

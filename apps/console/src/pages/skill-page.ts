@@ -1,12 +1,13 @@
 import type { SkillVersionList } from '@skillrun/client';
 import { ApiError } from '../api';
-import { link, mayInvoke, operates, type PageContext } from '../context';
+import { isAdmin, link, mayInvoke, operates, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { time } from '../format';
 import { jsonView } from '../json-view';
 import { pauseControl, pausedText } from '../pause-control';
 import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
+import { rolloutPanel } from '../rollout-panel';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
 import { skillCost } from '../skill-cost';
@@ -50,7 +51,8 @@ function isHosted(descriptor: SkillDescriptor, versions: SkillVersionList | unde
 
 /**
  * #/skills/{id}: a skill's descriptor, readably: what it does, for admins whether it is paused (and
- * the button that pauses or resumes it), its versions (deprecated ones marked), its inputs and
+ * the button that pauses or resumes it), its versions (deprecated ones marked), for admins its
+ * rollout (the split of its callers between two versions, and its pins), its inputs and
  * output as tables, and a form generated from its inputs that invokes it
  * (the service's validation messages appear beside the fields) and then opens the execution,
  * which follows it live.
@@ -105,6 +107,7 @@ export function skillPage(context: PageContext): HTMLElement {
         ),
       ),
       versions ? versionsTable(versions) : '',
+      isAdmin(context.me) ? rolloutPanel(context.api, descriptor.id, versions) : '',
       skillCost(context, descriptor.id),
       h('h2', {}, 'Inputs'),
       schemaTable(inputSchemaOf(descriptor), 'Inputs'),

@@ -39,6 +39,7 @@ export function createApp(settings: AppSettings, slices: readonly Slice[]): Expr
   app.use(httpMetrics(settings.metrics));
   app.use(jsonApiHeaders());
   app.use(serviceDescriptionLink(settings.baseUrl));
+  for (const { path, router } of slices.flatMap((slice) => slice.before ?? [])) app.use(path, router);
   app.use(jsonBody(settings.bodyLimitBytes, settings.maxJsonDepth));
   for (const { path, router } of slices.flatMap((slice) => slice.routes)) app.use(path, router);
   // What a JSON-RPC endpoint refuses, the parser's refusal of a body that is not JSON included.

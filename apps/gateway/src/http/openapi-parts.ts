@@ -1,6 +1,8 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  AuditPage,
+  AuditRecord,
   BatchAccepted,
   BatchRequest,
   BatchView,
@@ -21,7 +23,9 @@ import {
   NewApiKey,
   NewSchedule,
   NewWebhook,
+  PinRequest,
   ReplayRequest,
+  RolloutRequest,
   Schedule,
   ScheduleBackfill,
   ScheduleBackfillAccepted,
@@ -29,6 +33,7 @@ import {
   ScheduleListPage,
   SkillDescriptor,
   SkillPauseState,
+  SkillRollout,
   SkillSearchPage,
   SkillVersionList,
   SkillVersionSummary,
@@ -59,6 +64,9 @@ export const schemas: Record<string, TSchema> = {
   SkillVersionList,
   SkillVersionSummary,
   SkillPauseState,
+  SkillRollout,
+  RolloutRequest,
+  PinRequest,
   DeprecationRequest,
   InvocationRequest,
   InvocationAccepted,
@@ -90,6 +98,8 @@ export const schemas: Record<string, TSchema> = {
   ScheduleListPage,
   ScheduleBackfill,
   ScheduleBackfillAccepted,
+  AuditRecord,
+  AuditPage,
 };
 
 export const ref = (name: keyof typeof schemas) => ({ $ref: `#/components/schemas/${name}` });

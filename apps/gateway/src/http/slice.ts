@@ -14,6 +14,11 @@ export interface Mount {
  */
 export interface Slice {
   routes: readonly Mount[];
+  /**
+   * Mounted ahead of every slice's routes, before the body is parsed: what must see each request of
+   * its paths whatever becomes of it (the audit of administrative acts).
+   */
+  before?: readonly Mount[];
   /** Its endpoints that speak JSON-RPC: the app answers every refusal there in JSON-RPC. */
   jsonRpc?: readonly JsonRpcEndpoint[];
   paths: Json;

@@ -26,6 +26,7 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
     registry,
     (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
     config.SKILL_CACHE_MS,
+    shared.rollouts,
   );
   const service = new InvocationService({
     resolver,
@@ -51,6 +52,7 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
     webhookUrls: shared.webhookUrls,
     watcher: shared.watcher,
     maxDelayMs: config.MAX_DELAY_MS,
+    versionChosen: (skill, version, chosenBy) => shared.metrics.versionChosen(skill, version, chosenBy),
   });
   const replayer = new ExecutionReplayer({
     store,

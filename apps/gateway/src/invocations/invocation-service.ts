@@ -13,6 +13,7 @@ import {
   SkillError,
   type SkillSchemas,
   traceIdFromTraceparent,
+  type VersionChoice,
   type WebhookMode,
   type WebhookTarget,
   withTimeout,
@@ -68,6 +69,8 @@ export interface InvocationServiceDeps {
   watcher: ExecutionWatcher;
   /** MAX_DELAY_MS: how far ahead an invocation may ask to start. */
   maxDelayMs: number;
+  /** Told of each execution started: its skill, the version it runs and what chose it (the metric). */
+  versionChosen(skillId: string, version: string, chosenBy: VersionChoice): void;
 }
 
 export interface Invocation {
@@ -145,6 +148,7 @@ export interface Prepared {
   deprecation: Deprecation | undefined;
   webhook: { id: string; secret: string } | undefined;
   watch: ExecutionWatch | undefined;
+  chosenBy: VersionChoice;
   /**
    * A debounced invocation's delay (context.debounce.delay_ms): launched on its own
    * (ExecutionEngine.launchDebounced), never in a bulk; it may join the execution its key has open.
@@ -168,6 +172,8 @@ interface Checked {
   request: InvocationRequest;
   /** The version resolved: one this service's workers host, or one registered from elsewhere. */
   entry: RegistryEntry;
+  /** What chose it: the request's range, the caller's pin, the skill's ramp, or the default. */
+  chosenBy: VersionChoice;
   migrations: ResolvedSkill['migrations'];
   deprecation: ResolvedSkill['deprecation'];
   /** The authenticated caller, if any: who the execution acts for, and its id. */
@@ -276,6 +282,8 @@ export class InvocationService {
     }
     // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
     await claim?.accept(execution).catch(() => {});
+    const { skill_id, skill_version } = ready.launch.payload;
+    if (!joined) this.deps.versionChosen(skill_id, skill_version, ready.chosenBy);
     return {
       headers,
       accepted: {
@@ -338,8 +346,12 @@ export class InvocationService {
       );
     }
     const range = requestedRange(request.version, versionQuery);
-    const { entry, migrations, deprecation } = await this.deps.resolver.resolve(skillId, range, (candidate) =>
-      this.deps.access.canSee(candidate, principal),
+    // Callers are told apart by caller.id, which must be an authenticated caller's own (below).
+    const { entry, migrations, deprecation, chosenBy } = await this.deps.resolver.choose(
+      skillId,
+      range,
+      request.caller.id,
+      (candidate) => this.deps.access.canSee(candidate, principal),
     );
     identity = await this.identifyFor(entry, identity, headers);
     this.deps.access.assertMayInvoke(entry, identity);
@@ -367,7 +379,7 @@ export class InvocationService {
         ],
       });
     }
-    return { request, entry, migrations, deprecation, principal: acting, owner, range, start };
+    return { request, entry, chosenBy, migrations, deprecation, principal: acting, owner, range, start };
   }
 
   /**
@@ -379,7 +391,7 @@ export class InvocationService {
     checked: Checked,
     answer: { headers: Record<string, string> },
   ): Promise<Prepared> {
-    const { request, entry, deprecation, owner, range, start, claim, principal } = checked;
+    const { request, entry, chosenBy, deprecation, owner, range, start, claim, principal } = checked;
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
     const keyBudget = principal?.dailyBudgetUsd;
@@ -474,6 +486,7 @@ export class InvocationService {
         deprecation,
         webhook: webhook ? { id: webhook.id, secret: webhook.secret } : undefined,
         watch,
+        chosenBy,
         ...(debounce ? { debounceMs: debounce.delay_ms } : {}),
       };
     } catch (error) {

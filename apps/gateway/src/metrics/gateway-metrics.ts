@@ -1,4 +1,4 @@
-import { ErrorCatalog, type ScheduleRunOutcome } from '@skillrun/core';
+import { ErrorCatalog, type ScheduleRunOutcome, type VersionChoice } from '@skillrun/core';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type PausedSkillsGaugeDeps, registerPausedSkillsGauge } from './paused-skills-gauge';
 import { registerScaleToZeroGauges, type ScaleToZeroGaugesDeps } from './scale-to-zero-gauges';
@@ -63,6 +63,12 @@ export class GatewayMetrics {
     name: 'skillrun_invocations_debounced_total',
     help: 'Invocations answered 202 with the execution their debounce key had open (Debounced: true), by skill.',
     labelNames: ['skill'] as const,
+    registers: [this.registry],
+  });
+  private readonly versions = new Counter({
+    name: 'skillrun_invocations_by_version_total',
+    help: "Executions started by invocations (POST invoke, batch items, schedules' runs, replays), by skill, the version chosen and what chose it: request (a version named), pin (the caller's pin), ramp (the skill's rollout) or default. A rollout's split is the ratio of ramp to default.",
+    labelNames: ['skill', 'version', 'chosen_by'] as const,
     registers: [this.registry],
   });
   private readonly rejected = new Counter({
@@ -134,6 +140,11 @@ export class GatewayMetrics {
   /** An invocation collapsed into the execution its debounce key had open (counted as accepted too). */
   invocationDebounced(skill: string): void {
     this.debounced.inc({ skill });
+  }
+
+  /** An execution started on `version` of `skill`, chosen by `chosenBy`. */
+  versionChosen(skill: string, version: string, chosenBy: VersionChoice): void {
+    this.versions.inc({ skill, version, chosen_by: chosenBy });
   }
 
   executionCanceled(skill: string): void {

@@ -1,6 +1,8 @@
 import { ProviderCredentialsStore } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
+import { RolloutControl } from './rollout-control';
+import { rolloutPaths } from './rollout-paths';
 import { SkillDiscovery } from './skill-discovery';
 import { skillPaths } from './skill-paths';
 import { SkillPauser } from './skill-pauser';
@@ -12,7 +14,7 @@ export interface SkillsSlice extends Slice {
   discovery: SkillDiscovery;
 }
 
-/** Skills: searched and read (as each caller may see them), registered, deprecated, paused and forgotten. */
+/** Skills: searched and read (as each caller may see them), registered, deprecated, paused, rolled out and forgotten. */
 export function buildSkills(shared: GatewayShared): SkillsSlice {
   const { config, redis, keys, registry } = shared;
   const discovery = new SkillDiscovery(registry, shared.descriptors, shared.access, shared.pauses);
@@ -27,8 +29,9 @@ export function buildSkills(shared: GatewayShared): SkillsSlice {
     discovery,
     publisher,
     pauser: new SkillPauser(registry, shared.pauses),
+    rollouts: new RolloutControl(registry, shared.rollouts),
     identities: shared.identities,
     baseUrl: config.PUBLIC_BASE_URL,
   });
-  return { routes: [{ path: '/skills', router }], paths: skillPaths, discovery };
+  return { routes: [{ path: '/skills', router }], paths: { ...skillPaths, ...rolloutPaths }, discovery };
 }

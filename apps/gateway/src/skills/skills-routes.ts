@@ -4,6 +4,8 @@ import { measuredRouter } from '../metrics/measured-router';
 import { discoveryRoutes } from './discovery-routes';
 import { pauseRoutes } from './pause-routes';
 import { publishingRoutes } from './publishing-routes';
+import type { RolloutControl } from './rollout-control';
+import { rolloutRoutes } from './rollout-routes';
 import type { SkillDiscovery } from './skill-discovery';
 import type { SkillPauser } from './skill-pauser';
 import type { SkillPublisher } from './skill-publisher';
@@ -12,15 +14,17 @@ export interface SkillsRoutesDeps {
   discovery: SkillDiscovery;
   publisher: SkillPublisher;
   pauser: SkillPauser;
+  rollouts: RolloutControl;
   identities: Identities;
   baseUrl: string;
 }
 
-/** Skills themselves, on a router mounted at /skills: discovery, then publishing and pausing. */
+/** Skills themselves, on a router mounted at /skills: discovery, then publishing, pausing and rollouts. */
 export function skillsRoutes(deps: SkillsRoutesDeps): Router {
   const router = measuredRouter();
   discoveryRoutes(router, deps.discovery, deps.identities);
   publishingRoutes(router, deps.publisher, deps.discovery, deps.identities, deps.baseUrl);
   pauseRoutes(router, deps.pauser, deps.identities);
+  rolloutRoutes(router, deps.rollouts, deps.identities);
   return router;
 }

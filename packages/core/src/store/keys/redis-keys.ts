@@ -1,4 +1,5 @@
 import { ShardMap } from '../shard-map';
+import { AuditKeys } from './audit-keys';
 import { CallerKeys } from './caller-keys';
 import { FlowKeys } from './flow-keys';
 import { NotificationKeys } from './notification-keys';
@@ -21,6 +22,7 @@ export class RedisKeys {
   readonly webhooks: WebhookKeys;
   readonly callers: CallerKeys;
   readonly schedules: ScheduleKeys;
+  readonly audit: AuditKeys;
 
   /**
    * `shards`: REDIS_SHARDS, how many vshards take new executions (ShardMap); key names do not depend
@@ -37,6 +39,7 @@ export class RedisKeys {
     this.webhooks = new WebhookKeys(prefix);
     this.callers = new CallerKeys(prefix);
     this.schedules = new ScheduleKeys(prefix);
+    this.audit = new AuditKeys(prefix);
   }
 
   /** What an execution's own keys and its BullMQ queue's start with. */

@@ -1,4 +1,4 @@
-/** The registry's keys: the skills published, their hosts and pauses, the workers alive. */
+/** The registry's keys: the skills published, their hosts, pauses and rollouts, the workers alive. */
 export class RegistryKeys {
   constructor(private readonly prefix: string) {}
 
@@ -28,6 +28,14 @@ export class RegistryKeys {
   /** HASH skill id → JSON SkillPause: the skills an operator paused (their queues are held). */
   pausedSkills(): string {
     return `${this.prefix}:registry:paused`;
+  }
+
+  /**
+   * HASH of a skill's rollout: `ramp` → JSON SkillRamp, and `pin:<caller id>` → JSON VersionPin for
+   * each pinned caller. Absent for a skill without one.
+   */
+  rollout(skillId: string): string {
+    return `${this.prefix}:registry:rollout:${skillId}`;
   }
 
   /** ZSET worker id → lease expiry (ms since epoch) of the workers hosting one version of a skill. */
