@@ -85,7 +85,7 @@ describe("the console's audit log", () => {
     expect(await page.getByRole('link', { name: 'Audit' }).count()).toBe(0);
     await page.goto(`${origin}/console/#/audit`);
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-    await page.getByText('The audit log needs the admin scope').waitFor();
+    await page.getByText('The audit log needs the admin role').waitFor();
     expect(await page.locator('tr[data-audit-id]').count()).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ const caller = {
 };
 
 const HOW_CHOSEN =
-  "An invocation that names a version (`version`, `?version=`) runs it; else a pinned caller runs its pin's range; else, under a ramp, the callers whose bucket (a hash of caller id and skill id into 0–99, so sticky per caller) is below `percent` run the ramped version and the others the latest other version (so a version ramped, or rolled back to 0%, reaches no other unpinned caller). The gateways export `skillrun_invocations_by_version_total{skill,version,chosen_by}`. Changes reach every gateway within SKILL_CACHE_MS. Needs the admin scope.";
+  "An invocation that names a version (`version`, `?version=`) runs it; else a pinned caller runs its pin's range; else, under a ramp, the callers whose bucket (a hash of caller id and skill id into 0–99, so sticky per caller) is below `percent` run the ramped version and the others the latest other version (so a version ramped, or rolled back to 0%, reaches no other unpinned caller). The gateways export `skillrun_invocations_by_version_total{skill,version,chosen_by}`. Changes reach every gateway within SKILL_CACHE_MS. Needs the admin role (or scope).";
 
 /** The paths of a skill's rollout (ours): its ramp and its pinned callers. */
 export const rolloutPaths = {

@@ -71,7 +71,7 @@ export const skillPaths = {
       operationId: 'setProviderCredentials',
       summary: "Set what this service presents to a registered skill's provider (ours)",
       description:
-        "For a skill registered from elsewhere (all its versions): its provider's api_key, or an OAuth 2 client (client_id, client_secret) for the client credentials grant at its token_url; `caller_id` is the caller these credentials are at the provider. Stored encrypted with PROVIDER_SECRETS_KEY (501 NOT_CONFIGURED without it), sent to that provider only, and never shown again. Needs the admin scope or the skill id's namespace.",
+        "For a skill registered from elsewhere (all its versions): its provider's api_key, or an OAuth 2 client (client_id, client_secret) for the client credentials grant at its token_url; `caller_id` is the caller these credentials are at the provider. Stored encrypted with PROVIDER_SECRETS_KEY (501 NOT_CONFIGURED without it), sent to that provider only, and never shown again. Needs the admin role (or scope) or, for a credential without a role, the skill id's namespace.",
       tags: ['registry'],
       parameters: [skillId],
       requestBody: { required: true, content: json('ProviderCredentials') },
@@ -93,7 +93,7 @@ export const skillPaths = {
       operationId: 'pauseSkill',
       summary: 'Pause a skill: its executions are accepted and wait, none starts (ours)',
       description:
-        "Holds every version of a skill hosted here, versions advertised later included (BullMQ's pause of each of their queues). Invocations are still accepted (202) and wait with status `accepted`; none starts, and those running finish. Idempotent: pausing a paused skill answers it as it is (when and by whom it was first paused). Needs the admin scope or the skill id's namespace. 409 SKILL_VERSION_CONFLICT for a skill registered from elsewhere (it runs at its provider). Admins see `x-paused` in its descriptor; the gateways export `skillrun_skill_paused`.",
+        "Holds every version of a skill hosted here, versions advertised later included (BullMQ's pause of each of their queues). Invocations are still accepted (202) and wait with status `accepted`; none starts, and those running finish. Idempotent: pausing a paused skill answers it as it is (when and by whom it was first paused). Needs the operator or admin role, or, for a credential without a role, the skill id's namespace. 409 SKILL_VERSION_CONFLICT for a skill registered from elsewhere (it runs at its provider). Admins see `x-paused` in its descriptor; the gateways export `skillrun_skill_paused`.",
       tags: ['registry'],
       parameters: [skillId],
       responses: {
