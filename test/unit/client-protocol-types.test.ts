@@ -107,7 +107,7 @@ describe("the client's protocol types against core's", () => {
       asCancelFilter,
       asAuditPage,
       asAuditQuery,
-    ]).toHaveLength(22);
+    ]).toHaveLength(24);
   });
 
   it('names only error codes the service has in its catalogue', () => {
