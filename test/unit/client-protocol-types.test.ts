@@ -23,6 +23,9 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asApprovalPage = (value: core.ApprovalListPage): client.ApprovalPage => value;
+const asSkillApproval = (value: core.SkillApprovalState): client.SkillApprovalState => value;
+const asApprovalLink = (value: core.ApprovalLink): client.ApprovalLink => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
@@ -94,7 +97,10 @@ describe("the client's protocol types against core's", () => {
       asPauseState,
       asCancelResult,
       asCancelFilter,
-    ]).toHaveLength(19);
+      asApprovalPage,
+      asSkillApproval,
+      asApprovalLink,
+    ]).toHaveLength(22);
   });
 
   it('names only error codes the service has in its catalogue', () => {

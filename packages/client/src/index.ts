@@ -15,6 +15,11 @@ export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.j
 export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
+  type ApprovalLink,
+  type ApprovalPage,
+  type ApprovalPolicy,
+  type ApprovalState,
+  type ApprovalView,
   type AuthConfig,
   type BatchAccepted,
   type BatchItem,
@@ -41,6 +46,7 @@ export {
   type SchedulePage,
   type ScheduleQuery,
   type ScheduleRun,
+  type SkillApprovalState,
   type SkillDescriptor,
   type SkillPage,
   type SkillPauseState,

@@ -90,6 +90,7 @@ export {
   contentDigest,
   type HostedEntry,
   hostedEntry,
+  type OperatorApproval,
   type RegistryEntry,
   type RegistryVersion,
   registeredEntry,
@@ -97,5 +98,7 @@ export {
 export { ShardMap, VSHARDS } from './store/shard-map';
 export { SkillRegistry, type VersionRef } from './store/skill-registry';
 export { TaskStore } from './store/task-store';
+export { approvalFor } from './approval/approval-for';
+export type { ApprovalDecision, DecisionResult } from './store/execution/approval-decisions';
 export { WebhookDeliveries } from './store/webhook-deliveries';
 export { MAX_TASK_PUSH_CONFIGS, type StoredWebhook, WebhookStore } from './store/webhook-store';

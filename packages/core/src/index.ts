@@ -37,6 +37,13 @@ export {
 export { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode } from './errors/error-catalog';
 export { isRetryable } from './errors/is-retryable';
 export { notReplicated, type ReplicatedWrite, statusNotReplicated } from './errors/not-replicated';
+export {
+  type ApprovalRule,
+  ApprovalRuleError,
+  assertApprovalPolicy,
+  needsApproval,
+  parseApprovalRule,
+} from './approval/approval-rule';
 export { SkillError } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { refillWithin, withTimeout } from './health/with-timeout';
@@ -141,6 +148,18 @@ export {
 export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
 export { SkillPause, SkillPauseState } from './schemas/skill-pause';
 export { StreamedChunk } from './schemas/streamed-chunk';
+export {
+  ApprovalDecision,
+  ApprovalLink,
+  ApprovalListPage,
+  ApprovalListQuery,
+  ApprovalPolicy,
+  ApprovalState,
+  ApprovalView,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  SkillApprovalState,
+  SkillApprovalUpdate,
+} from './schemas/approval';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {
   CreatedWebhook,

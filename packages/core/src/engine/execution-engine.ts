@@ -4,6 +4,7 @@ import { notReplicated } from '../errors/not-replicated';
 import type { QueueRegistry } from '../queue/queue-registry';
 import type { Execution } from '../schemas/execution';
 import type { ExecutionStore } from '../store/execution/execution-store';
+import type { ApprovalDecision, DecisionResult } from '../store/execution/approval-decisions';
 import type { ExecutionTransitions } from '../store/execution/execution-transitions';
 import type { TransitionCall } from '../store/execution/transition-script';
 import type { SlotHandover } from '../store/flow/slot-handover';
@@ -212,6 +213,31 @@ export class ExecutionEngine {
   }
 
   /**
+   * Decides an execution's approval (ApprovalDecisions: exactly one decision is made), resolved once
+   * it is on the replicas. Approved, its job (held in the delayed set until the approval's deadline)
+   * is brought forward, or moved to its scheduled start if that is later; rejected or timed out, its
+   * job is removed, and nothing runs. 'decided' when another decision or an end came first.
+   */
+  async decide(execution: Execution, decision: ApprovalDecision): Promise<DecisionResult> {
+    const { ack, store } = this.durable;
+    const session = ack.session;
+    const written = await store.approvals.decide(execution.execution_id, decision);
+    if (written !== 'applied') return written;
+    const { skill_id, skill_version, priority, execution_id } = execution;
+    const queue = this.options.queues.for(skill_id, skill_version, priority, execution_id);
+    // A worker that takes the job meanwhile (its deadline come) reads the record, decided: it runs it
+    // or lets it go as the decision says.
+    const job = await queue.getJob(execution_id).catch(() => undefined);
+    if (decision.state !== 'approved') await job?.remove().catch(() => {});
+    else {
+      const startsIn = Date.parse(execution.timestamps.scheduled_for ?? '') - Date.now();
+      await (startsIn > 0 ? job?.changeDelay(startsIn) : job?.promote())?.catch(() => {});
+    }
+    if (!(await ack.confirm(session))) throw notReplicated('approval', false);
+    return written;
+  }
+
+  /**
    * Whether executions as read may be told (a status, a listing's page, a batch's items, a
    * webhook's payload, by the status its delivery keeps): those `accepted` always (their launch was
    * confirmed), any later status once what this process read is on the replicas (a worker writes
@@ -219,7 +245,10 @@ export class ExecutionEngine {
    * confirmation covers them all. Without ACK_REPLICAS, true at once (no round trip). Never rejects.
    */
   async mayTell(...executions: { status: string }[]): Promise<boolean> {
-    return executions.every(({ status }) => status === 'accepted') || this.durable.ack.confirmRead();
+    return (
+      executions.every(({ status }) => status === 'accepted' || status === 'awaiting_approval') ||
+      this.durable.ack.confirmRead()
+    );
   }
 
   /** Closes the writes' own connection, if they have one. */

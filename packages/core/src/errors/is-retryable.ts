@@ -40,6 +40,9 @@ function retryableCode(code: ErrorCode): boolean {
     case 'HEADERS_TOO_LARGE':
     case 'TASK_CLAIMED':
     case 'TASK_DECLINED':
+    case 'APPROVAL_DECIDED':
+    case 'APPROVAL_REJECTED':
+    case 'APPROVAL_TIMEOUT':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':

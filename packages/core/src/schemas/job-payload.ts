@@ -30,6 +30,11 @@ export const JobPayload = Type.Object({
   /** context.tags and context.metadata (or the composite's, for a step), kept on its record. */
   tags: Type.Optional(ExecutionTags),
   metadata: Type.Optional(ExecutionMetadata),
+  /**
+   * Its skill's approval policy held it (`awaiting_approval`): its worker reads its record before it
+   * runs it, and ends it APPROVAL_TIMEOUT if no approver has decided by then.
+   */
+  approval: Type.Optional(Type.Literal(true)),
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(
