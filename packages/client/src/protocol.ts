@@ -430,6 +430,8 @@ export function isTerminal(status: string): status is TerminalStatus {
 /** skillrun's: an execution's approval (its skill's approval policy), pending or decided. */
 export interface ApprovalState {
   state: 'pending' | 'approved' | 'rejected' | 'timed_out';
+  /** The rule that asked for it. */
+  when?: string;
   approvers?: string[];
   deadline: string;
   decided_by?: string;
@@ -460,7 +462,6 @@ export interface ApprovalView {
   skill_id: string;
   skill_version: string;
   description: string;
-  when: string;
   inputs: Record<string, unknown>;
   approval: ApprovalState;
   created_at: string;

@@ -1,6 +1,10 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  ApprovalDecision,
+  ApprovalLink,
+  ApprovalListPage,
+  ApprovalView,
   BatchAccepted,
   BatchRequest,
   BatchView,
@@ -27,6 +31,8 @@ import {
   ScheduleBackfillAccepted,
   ScheduleChange,
   ScheduleListPage,
+  SkillApprovalState,
+  SkillApprovalUpdate,
   SkillDescriptor,
   SkillPauseState,
   SkillSearchPage,
@@ -59,6 +65,12 @@ export const schemas: Record<string, TSchema> = {
   SkillVersionList,
   SkillVersionSummary,
   SkillPauseState,
+  SkillApprovalState,
+  SkillApprovalUpdate,
+  ApprovalView,
+  ApprovalListPage,
+  ApprovalLink,
+  ApprovalDecision,
   DeprecationRequest,
   InvocationRequest,
   InvocationAccepted,
@@ -109,7 +121,7 @@ export const ERRORS: Record<string, string> = {
   '404':
     'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, BATCH_NOT_FOUND, WEBHOOK_NOT_FOUND, SCHEDULE_NOT_FOUND or NOT_FOUND.',
   '409':
-    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task.',
+    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task; APPROVAL_DECIDED: the approval was decided already (one decision wins).',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
   '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',

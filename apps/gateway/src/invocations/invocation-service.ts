@@ -18,6 +18,7 @@ import {
   withTimeout,
 } from '@skillrun/core';
 import {
+  approvalFor,
   authOf,
   type DebouncedLaunch,
   type ExecutionEngine,
@@ -28,6 +29,7 @@ import {
   launchInputs,
   newJobPayload,
   type RegistryEntry,
+  type RegistryVersion,
   type ResolvedSkill,
   runTargetOf,
   type ScheduledStart,
@@ -166,7 +168,7 @@ const SUBSCRIBE_BOUND_MS = 1000;
 interface Checked {
   request: InvocationRequest;
   /** The version resolved: one this service's workers host, or one registered from elsewhere. */
-  entry: RegistryEntry;
+  entry: RegistryVersion;
   migrations: ResolvedSkill['migrations'];
   deprecation: ResolvedSkill['deprecation'];
   /** The authenticated caller, if any: who the execution acts for, and its id. */
@@ -389,6 +391,8 @@ export class InvocationService {
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
     const inputs = this.inputsOf(checked);
+    const approval = approvalFor(entry, inputs, Date.now());
+    if (approval && debounce) throw debouncedApproval();
     const payload = newJobPayload(
       {
         skill_id: skill.name,
@@ -410,6 +414,7 @@ export class InvocationService {
         ...(debounce ? { debounce: debouncedBy(debounce) } : {}),
         ...(request.context?.tags === undefined ? {} : { tags: request.context.tags }),
         ...(request.context?.metadata === undefined ? {} : { metadata: request.context.metadata }),
+        ...(approval ? { approval: true as const } : {}),
       },
       executionId,
     );
@@ -428,7 +433,7 @@ export class InvocationService {
       // A delayed execution joins its queue when due, behind what waits then: fair share places
       // only those that join it now.
       const place =
-        start === undefined
+        start === undefined && approval === undefined
           ? this.deps.fairShare.place(
               owner ?? `anonymous:${request.caller.id}`,
               `${skill.name}@${skill.version}`,
@@ -448,6 +453,7 @@ export class InvocationService {
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(origin ? { origin } : {}),
         ...(start === undefined ? {} : { start }),
+        ...(approval ? { approval } : {}),
         ...(keys.length > 0 ? { slots: keys } : {}),
       };
       return {
@@ -540,6 +546,19 @@ function requestedRange(fromBody: string | undefined, fromQuery: string | undefi
   }
   const text = fromBody ?? fromQuery;
   return text === undefined ? undefined : parseVersionRange(text, '/version');
+}
+
+/** A debounced invocation joins an execution that may be running: an approval could not hold it. */
+function debouncedApproval(): SkillError {
+  return new SkillError(
+    'INVALID_INPUT',
+    'This invocation needs an approval, which a debounced one cannot wait for',
+    {
+      details: [
+        { path: '/context/debounce', message: "must be left out: the skill's approval policy applies" },
+      ],
+    },
+  );
 }
 
 /** What a debounced launch carries of its key: the key, its mode and its maximum delay. */

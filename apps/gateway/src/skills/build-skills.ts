@@ -1,6 +1,7 @@
 import { ProviderCredentialsStore } from '@skillrun/core/data';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
+import { SkillApprovals } from './skill-approvals';
 import { SkillDiscovery } from './skill-discovery';
 import { skillPaths } from './skill-paths';
 import { SkillPauser } from './skill-pauser';
@@ -27,6 +28,7 @@ export function buildSkills(shared: GatewayShared): SkillsSlice {
     discovery,
     publisher,
     pauser: new SkillPauser(registry, shared.pauses),
+    approvals: new SkillApprovals(registry),
     identities: shared.identities,
     baseUrl: config.PUBLIC_BASE_URL,
   });

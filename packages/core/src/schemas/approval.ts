@@ -15,7 +15,7 @@ export const ApprovalPolicy = Type.Object(
       minLength: 1,
       maxLength: 500,
       description:
-        "`always`, or `field op value` on the inputs: a dotted path, one of > >= < <= == !=, and a number, true, false, null or a quoted string (e.g. `amount > 1000`).",
+        '`always`, or `field op value` on the inputs: a dotted path, one of > >= < <= == !=, and a number, true, false, null or a quoted string (e.g. `amount > 1000`).',
     }),
     approvers: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
@@ -44,6 +44,7 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 86_400_000;
 /** Ours: an execution's approval, while it waits and once decided (who decided it, and when). */
 export const ApprovalState = Type.Object({
   state: StringEnum(['pending', 'approved', 'rejected', 'timed_out']),
+  when: Type.Optional(Type.String({ description: "The rule that asked for it (its policy's `when`)." })),
   approvers: Type.Optional(Type.Array(Type.String())),
   /** When it fails with APPROVAL_TIMEOUT unless decided. */
   deadline: Type.String({ format: 'date-time' }),
@@ -98,7 +99,6 @@ export const ApprovalView = Type.Object({
   skill_id: Type.String(),
   skill_version: Type.String(),
   description: Type.String(),
-  when: Type.String({ description: 'The rule that asked for the approval.' }),
   inputs: Type.Record(Type.String(), Type.Unknown()),
   approval: ApprovalState,
   created_at: Type.String({ format: 'date-time' }),

@@ -287,13 +287,16 @@ function approvalOf(fields: Record<string, string>): { approval?: ApprovalState 
   return {
     approval: {
       state,
+      ...(fields.approval_when === undefined ? {} : { when: fields.approval_when }),
       ...(fields.approval_approvers === undefined
         ? {}
         : { approvers: JSON.parse(fields.approval_approvers) as string[] }),
       deadline: isoOf(fields.approval_deadline) ?? '',
       ...(fields.approval_by === undefined ? {} : { decided_by: fields.approval_by }),
       ...(decidedAt === undefined ? {} : { decided_at: decidedAt }),
-      ...(fields.approval_via === undefined ? {} : { via: fields.approval_via as NonNullable<ApprovalState['via']> }),
+      ...(fields.approval_via === undefined
+        ? {}
+        : { via: fields.approval_via as NonNullable<ApprovalState['via']> }),
       ...(fields.approval_reason === undefined ? {} : { reason: fields.approval_reason }),
     },
   };
