@@ -1,6 +1,8 @@
 // @skillrun/core/data: the Redis data layer (connections, scripts, keys, the stores, the queues, the
 // registry's records and the readiness of Redis), for the processes that own the data: gateway,
 // worker, and the CLI's keys command. The protocol is @skillrun/core.
+
+export { approvalFor } from './approval/approval-for';
 export { ApiKeyStore } from './auth/api-key-store';
 export {
   type DebouncedLaunch,
@@ -56,6 +58,7 @@ export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { BatchStore, type StoredBatch } from './store/batch-store';
+export type { ApprovalDecision, DecisionResult } from './store/execution/approval-decisions';
 export {
   CHUNK_STREAM_MAX_LENGTH,
   type ChunkAppend,
@@ -98,7 +101,5 @@ export {
 export { ShardMap, VSHARDS } from './store/shard-map';
 export { SkillRegistry, type VersionRef } from './store/skill-registry';
 export { TaskStore } from './store/task-store';
-export { approvalFor } from './approval/approval-for';
-export type { ApprovalDecision, DecisionResult } from './store/execution/approval-decisions';
 export { WebhookDeliveries } from './store/webhook-deliveries';
 export { MAX_TASK_PUSH_CONFIGS, type StoredWebhook, WebhookStore } from './store/webhook-store';

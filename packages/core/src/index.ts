@@ -21,6 +21,13 @@ export {
   toStructuredContent,
   toToolDefinitions,
 } from './agents';
+export {
+  type ApprovalRule,
+  ApprovalRuleError,
+  assertApprovalPolicy,
+  needsApproval,
+  parseApprovalRule,
+} from './approval/approval-rule';
 export type { Principal } from './auth/principal';
 export { CommonConfig, checkShardSettings } from './config/common-config';
 export { LlmProviderConfig } from './config/llm-provider-config';
@@ -37,13 +44,6 @@ export {
 export { ErrorCatalog, type ErrorCode, httpStatusOf, isErrorCode } from './errors/error-catalog';
 export { isRetryable } from './errors/is-retryable';
 export { notReplicated, type ReplicatedWrite, statusNotReplicated } from './errors/not-replicated';
-export {
-  type ApprovalRule,
-  ApprovalRuleError,
-  assertApprovalPolicy,
-  needsApproval,
-  parseApprovalRule,
-} from './approval/approval-rule';
 export { SkillError } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
 export { refillWithin, withTimeout } from './health/with-timeout';
@@ -66,6 +66,18 @@ export { migrateInputs } from './registry/migrate-inputs';
 export { pickVersion, resolveVersion, type VersionCandidate } from './registry/resolve-version';
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
+export {
+  ApprovalDecision,
+  ApprovalLink,
+  ApprovalListPage,
+  ApprovalListQuery,
+  ApprovalPolicy,
+  ApprovalState,
+  ApprovalView,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  SkillApprovalState,
+  SkillApprovalUpdate,
+} from './schemas/approval';
 export {
   BatchAccepted,
   BatchCounts,
@@ -148,18 +160,6 @@ export {
 export { capabilityTypeOf, type SkillKind } from './schemas/skill-kind';
 export { SkillPause, SkillPauseState } from './schemas/skill-pause';
 export { StreamedChunk } from './schemas/streamed-chunk';
-export {
-  ApprovalDecision,
-  ApprovalLink,
-  ApprovalListPage,
-  ApprovalListQuery,
-  ApprovalPolicy,
-  ApprovalState,
-  ApprovalView,
-  DEFAULT_APPROVAL_TIMEOUT_MS,
-  SkillApprovalState,
-  SkillApprovalUpdate,
-} from './schemas/approval';
 export { TaskCompletion, TaskDecline, TaskLink, TaskListPage, TaskListQuery, TaskView } from './schemas/task';
 export {
   CreatedWebhook,

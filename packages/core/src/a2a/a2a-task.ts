@@ -24,7 +24,15 @@ export function taskStateOf(status: Execution['status']): TaskState {
 
 /** The statuses an execution in this task state has (none for a state no execution is ever in). */
 export function statusesOf(state: TaskState): ExecutionStatus[] {
-  const all: ExecutionStatus[] = ['awaiting_approval', 'accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
+  const all: ExecutionStatus[] = [
+    'awaiting_approval',
+    'accepted',
+    'running',
+    'completed',
+    'failed',
+    'timeout',
+    'canceled',
+  ];
   return all.filter((status) => taskStateOf(status) === state);
 }
 

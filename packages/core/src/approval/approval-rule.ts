@@ -46,9 +46,13 @@ export function assertApprovalPolicy(policy: ApprovalPolicy, field: string): voi
     parseApprovalRule(policy.when);
   } catch (error) {
     if (!(error instanceof ApprovalRuleError)) throw error;
-    throw new SkillError('INVALID_INPUT', `The approval rule "${policy.when}" is not valid: ${error.message}`, {
-      details: [{ path: `${field}/when`, message: error.message }],
-    });
+    throw new SkillError(
+      'INVALID_INPUT',
+      `The approval rule "${policy.when}" is not valid: ${error.message}`,
+      {
+        details: [{ path: `${field}/when`, message: error.message }],
+      },
+    );
   }
 }
 

@@ -144,7 +144,8 @@ export class SkillRegistry {
         .hgetall(this.keys.registry.deprecations(id))
         .hget(this.keys.registry.approvals(), id);
     const replies = (await execAll(reads)) as (Record<string, string> | string | null)[];
-    const replyOf = (index: number, part: 0 | 1) => (replies[index * 3 + part] ?? {}) as Record<string, string>;
+    const replyOf = (index: number, part: 0 | 1) =>
+      (replies[index * 3 + part] ?? {}) as Record<string, string>;
     const entries = ids.map((_, index) =>
       Object.values(replyOf(index, 0)).map((json) => JSON.parse(json) as RegistryEntry),
     );
