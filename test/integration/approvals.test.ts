@@ -1,5 +1,6 @@
 import type { Execution } from '@skillrun/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSkillrun } from '../support/cli-process';
 import type { Client } from '../support/client';
 import { ADMIN_HEADERS, repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
@@ -183,6 +184,55 @@ describe('approvals: an execution waits for an approver before it runs', () => {
 
     expect((await put({ approval: null })).body.approval).toBeNull();
     expect((await client.run('plain_echo', { text: 'eu', region: 'eu' })).final.status).toBe('completed');
+  });
+
+  it("lists, approves and rejects from the command line, and sets an operator's policy", async () => {
+    const skillrun = async (who: string, args: string[]) =>
+      runSkillrun(args, {
+        env: {
+          SKILLRUN_URL: system.gateway.url,
+          SKILLRUN_API_KEY: (who === 'admin' ? ADMIN_HEADERS : as[who])?.['x-api-key'] ?? '',
+        },
+      });
+    const first = await invoke('transfer', { amount: 7000, to: 'gus' });
+    const second = await invoke('transfer', { amount: 8000, to: 'hal' });
+    const listed = await skillrun('approver', ['approvals', '--skill', 'transfer']);
+    expect(listed.code).toBe(0);
+    const [header, ...rows] = listed.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^EXECUTION\s+SKILL\s+CALLER\s+INPUTS\s+DEADLINE$/);
+    expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(expect.arrayContaining([first, second]));
+
+    const approved = await skillrun('approver', ['approvals', 'approve', first, '--reason', 'ok']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`${first} approved by approver`);
+    const again = await skillrun('lead', ['approvals', 'reject', first]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('APPROVAL_DECIDED');
+    const rejected = await skillrun('lead', ['approvals', 'reject', second, '--json']);
+    expect(rejected.code).toBe(0);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({
+      status: 'failed',
+      error: { code: 'APPROVAL_REJECTED' },
+    });
+    expect((await client.waitForEnd('transfer', first)).final.status).toBe('completed');
+
+    const set = await skillrun('admin', [
+      'approvals',
+      'policy',
+      'plain_echo',
+      '--when',
+      'always',
+      '--approvers',
+      'lead',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('plain_echo: approval when always, by lead');
+    const held = await invoke('plain_echo', { text: 'held' });
+    expect((await client.status('plain_echo', held)).status).toBe('awaiting_approval');
+    expect((await skillrun('admin', ['approvals', 'policy', 'plain_echo', '--clear'])).stdout).toContain(
+      "no operator's approval policy",
+    );
+    expect((await skillrun('lead', ['approvals', 'approve', held])).code).toBe(0);
   });
 
   it('cancels an execution that waits for its approval, and nobody can approve it after', async () => {

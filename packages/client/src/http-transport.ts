@@ -4,7 +4,7 @@ import type { ErrorBody } from './protocol.js';
 import { SkillrunError } from './skillrun-error.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   json?: unknown;

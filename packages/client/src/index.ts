@@ -1,3 +1,4 @@
+export type { ApprovalCalls, ApprovalVerdict } from './approval-calls.js';
 export type {
   BatchOptions,
   CallerType,

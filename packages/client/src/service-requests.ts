@@ -44,7 +44,7 @@ export class ServiceRequests {
    * idempotent) unless `retry` says otherwise.
    */
   async send<T>(
-    method: 'POST' | 'PATCH' | 'DELETE',
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     json: unknown,
     signal?: AbortSignal,
