@@ -49,7 +49,7 @@ export function gatewaySlices(shared: GatewayShared): Slice[] {
     buildSchedules(shared, invocations),
     buildAdmin(shared),
     buildConsole(shared),
-    buildAgents(shared, { skills, invocations, executions, tasks }),
+    buildAgents(shared, { skills, invocations, executions, tasks, approvals }),
     buildMe(shared),
     buildMeta(shared),
   ];
