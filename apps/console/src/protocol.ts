@@ -5,7 +5,14 @@ import type {
 } from '@skillrun/client';
 
 /** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
-export type { BatchView, Schedule, SchedulePage, SkillrunExecution as Execution } from '@skillrun/client';
+export type {
+  ApprovalPage,
+  ApprovalView,
+  BatchView,
+  Schedule,
+  SchedulePage,
+  SkillrunExecution as Execution,
+} from '@skillrun/client';
 
 export interface ExecutionPage {
   executions: SkillrunExecution[];
