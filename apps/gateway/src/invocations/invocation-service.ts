@@ -430,8 +430,8 @@ export class InvocationService {
       const taken = await this.deps.limits.take(subject, payload.execution_id);
       answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
       if (taken.refusal) throw taken.refusal;
-      // A delayed execution joins its queue when due, behind what waits then: fair share places
-      // only those that join it now.
+      // A delayed execution (or one awaiting its approval) joins its queue when due, behind what
+      // waits then: fair share places only those that join it now.
       const place =
         start === undefined && approval === undefined
           ? this.deps.fairShare.place(
