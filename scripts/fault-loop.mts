@@ -34,7 +34,7 @@ const dir = join('fault-loop', new Date().toISOString().replace(/[:.]/g, '-'));
 function runScenario(scenario: Scenario, output: string, logs: string): Promise<number> {
   const out = createWriteStream(output);
   const child = spawn('npx', ['vitest', 'run', '--project', 'integration', SCENARIOS[scenario]], {
-    env: { ...process.env, FAULT_HARNESS_LOGS: logs, NO_COLOR: '1' },
+    env: { ...process.env, FAULT_HARNESS_LOGS: logs, FAULT_HARNESS_LOSSES: '1', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(out);

@@ -116,6 +116,7 @@ describe('the console, in a browser', () => {
       expect.stringMatching(/ms|s$/),
       '1/1',
       expect.stringMatching(/./),
+      '–',
       'alice',
     ]);
     expect(await row(others).count()).toBe(0);
@@ -515,6 +516,43 @@ describe('the console, in a browser', () => {
       .poll(async () => new Set(await page.locator('tbody tr td:last-child').allTextContents()))
       .toEqual(new Set(['alice']));
     expect((await client.request('/executions', { headers: ADMIN_HEADERS })).status).toBe(200);
+  });
+
+  it('filters executions by tags (all or any) and by a metadata value, and shows their tags', async () => {
+    const invoke = async (context: Record<string, unknown>) => {
+      const answer = await client.invoke(
+        'greet',
+        { name: 'Tagged' },
+        { caller: { id: 'alice', type: 'user' }, context },
+        headers('alice'),
+      );
+      expect(answer.status).toBe(202);
+      return String(answer.body.execution_id);
+    };
+    const both = await invoke({ tags: ['team:red', 'env/prod'], metadata: { order: 'A-7' } });
+    const red = await invoke({ tags: ['team:red'], metadata: { order: 'B-1' } });
+    const blue = await invoke({ tags: ['team:blue'] });
+    const { page } = await open('alice');
+    const rows = () =>
+      page.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-execution-id')));
+    await page.getByLabel('Tags (comma-separated)').fill('team:red, env/prod');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tag=team%3Ared%2Cenv%2Fprod/);
+    await expect.poll(rows).toEqual([both]);
+    expect(await page.locator(`tr[data-execution-id="${both}"] td.tags`).textContent()).toBe(
+      'team:red, env/prod',
+    );
+    await page.getByLabel('Tags (comma-separated)').fill('team:red, team:blue');
+    await page.getByLabel('any of the tags (not all)').check();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/tag_match=any/);
+    await expect.poll(async () => new Set(await rows())).toEqual(new Set([both, red, blue]));
+    await page.getByLabel('Tags (comma-separated)').fill('');
+    await page.getByLabel('Metadata (key=value)').fill('order=B-1');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/metadata\.order=B-1/);
+    await expect.poll(rows).toEqual([red]);
+    expect(await page.getByLabel('Metadata (key=value)').inputValue()).toBe('order=B-1');
   });
 
   it('finds a batch from the list and its executions, shows its counts live, and cancels what has not ended', async () => {

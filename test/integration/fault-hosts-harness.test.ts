@@ -35,7 +35,8 @@ import type { ServiceProcess } from '../support/service-process';
 // promote a replica that did not confirm it, see ReplicaCoverage), it checks: no acknowledged execution lost, a body run twice only where its
 // worker was cut off, statuses never backwards and one final each, every refusal a 503 with
 // Retry-After, serving again within a bound after each fault. Then, with ACK_REPLICAS=0, it kills the
-// primary once more and prints how many acknowledged executions that lost (not asserted). Each
+// primary once more and prints how many acknowledged executions that lost (not asserted; only with
+// FAULT_HARNESS_LOSSES=1, as `npm run test:harness` and the fault loop run it). Each
 // fault's row is printed (docs/reliability.md holds the last run's table). Skipped where a
 // namespace cannot be made (not root, no `ip netns`).
 
@@ -49,6 +50,12 @@ const REPLICA_LAG_MS = 2_500;
  * confirmed launch is on whichever replica the Sentinels promote (docs/reliability.md).
  */
 const DURABLE_ACK = 2;
+/**
+ * Whether the ACK_REPLICAS=0 half runs: it asserts nothing a landing depends on (what it prints is
+ * the loss the durable half prevents), so `npm test` leaves it to `npm run test:harness` and the
+ * fault loop, which set FAULT_HARNESS_LOSSES=1.
+ */
+const REPORT_LOSSES = process.env.FAULT_HARNESS_LOSSES === '1';
 
 describe.skipIf(!NetworkNamespace.available())(
   'fault harness: hosts, steady load, one fault at a time',
@@ -281,55 +288,59 @@ describe.skipIf(!NetworkNamespace.available())(
       expect(durable.unexpected(), logs.unhandled()).toEqual([]);
     });
 
-    it('ACK_REPLICAS=0: how many acknowledged executions two failovers lose (reported, not asserted)', async () => {
-      const fast = new History();
-      const restartedGateways = await Promise.all(
-        gateways.map(async (gateway, index) => {
-          await gateway.stop();
-          return logs.add(
-            `gateway ${'AB'[index]} (ACK_REPLICAS=0)`,
-            await startGatewayOn(gatewayHosts[index] as Host, serviceEnv(0)),
-          );
-        }),
-      );
-      gateways = [restartedGateways[0] as ServiceProcess, restartedGateways[1] as ServiceProcess];
-      const load = harnessLoad(gatewayHosts, log, fast);
-      let from = Date.now();
-      const windows: { fault: string; from: number; to: number; serveAgainMs: number }[] = [];
-      try {
-        await poll(async () => fast.acknowledged().length >= 20, 60_000);
-        const primary = await group.master();
-        const killedAt = Date.now();
-        await group.promotionAfter(() => group.kill(primary));
-        const served = await servedAgain(gatewayHosts[1], killedAt);
-        await group.restart(primary);
-        windows.push({
-          fault: 'primary killed (SIGKILL), failover',
-          from,
-          to: Date.now(),
-          serveAgainMs: served,
-        });
-        from = Date.now();
-        const lagServed = await laggingFailover(gatewayHosts[1], 0);
-        windows.push({
-          fault: 'replica cut off, then primary cut off: the lagging replica promoted',
-          from,
-          to: Date.now(),
-          serveAgainMs: lagServed,
-        });
-      } finally {
-        await load.stop();
-      }
-      await readFinals(gatewayUrl(gatewayHosts[1]), fast, 60_000);
-      await fast.readRuns(log);
-      for (const window of windows) {
-        const row = faultRow(fast, window.fault, 0, window, window.serveAgainMs);
-        rows.push(row);
-        console.log(
-          `ACK_REPLICAS=0, ${row.fault}: ${row.lost} of ${row.acknowledged} acknowledged executions lost`,
+    it.runIf(REPORT_LOSSES)(
+      'ACK_REPLICAS=0: how many acknowledged executions two failovers lose (reported, not asserted; with FAULT_HARNESS_LOSSES=1)',
+      async () => {
+        const fast = new History();
+        const restartedGateways = await Promise.all(
+          gateways.map(async (gateway, index) => {
+            await gateway.stop();
+            return logs.add(
+              `gateway ${'AB'[index]} (ACK_REPLICAS=0)`,
+              await startGatewayOn(gatewayHosts[index] as Host, serviceEnv(0)),
+            );
+          }),
         );
-      }
-      expect(fast.acknowledged().length).toBeGreaterThan(0);
-    }, 180_000);
+        gateways = [restartedGateways[0] as ServiceProcess, restartedGateways[1] as ServiceProcess];
+        const load = harnessLoad(gatewayHosts, log, fast);
+        let from = Date.now();
+        const windows: { fault: string; from: number; to: number; serveAgainMs: number }[] = [];
+        try {
+          await poll(async () => fast.acknowledged().length >= 20, 60_000);
+          const primary = await group.master();
+          const killedAt = Date.now();
+          await group.promotionAfter(() => group.kill(primary));
+          const served = await servedAgain(gatewayHosts[1], killedAt);
+          await group.restart(primary);
+          windows.push({
+            fault: 'primary killed (SIGKILL), failover',
+            from,
+            to: Date.now(),
+            serveAgainMs: served,
+          });
+          from = Date.now();
+          const lagServed = await laggingFailover(gatewayHosts[1], 0);
+          windows.push({
+            fault: 'replica cut off, then primary cut off: the lagging replica promoted',
+            from,
+            to: Date.now(),
+            serveAgainMs: lagServed,
+          });
+        } finally {
+          await load.stop();
+        }
+        await readFinals(gatewayUrl(gatewayHosts[1]), fast, 60_000);
+        await fast.readRuns(log);
+        for (const window of windows) {
+          const row = faultRow(fast, window.fault, 0, window, window.serveAgainMs);
+          rows.push(row);
+          console.log(
+            `ACK_REPLICAS=0, ${row.fault}: ${row.lost} of ${row.acknowledged} acknowledged executions lost`,
+          );
+        }
+        expect(fast.acknowledged().length).toBeGreaterThan(0);
+      },
+      180_000,
+    );
   },
 );

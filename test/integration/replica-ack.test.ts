@@ -118,6 +118,38 @@ describe('ReplicaAck', () => {
       await promoted.stop();
     }
   });
+
+  it("confirms no read made before its connection closed: the probe's WAIT on the promoted master covers none of it", async () => {
+    const promoted = await RedisServerProcess.start();
+    const promotedReplica = await RedisReplica.start(promoted.port, dir);
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: master.port });
+    const own = new Redis(proxy.url);
+    const admin = new Redis(master.url);
+    const ack = new ReplicaAck(own, { replicas: 1, timeoutMs: 2000, probeKeys: ['read-probe'] });
+    try {
+      const id = String(await own.client('ID'));
+      // A reader's session, then its read on the process's other connection: a status the master
+      // has and (as a worker writes it, without waiting) its replica may not have yet.
+      const session = ack.session;
+      await connection.set('read-before-the-failover', 'completed');
+      expect(await connection.get('read-before-the-failover')).toBe('completed');
+      // The master is lost before the probe: the writes' connection now leads to the promoted one.
+      proxy.retarget({ host: '127.0.0.1', port: promoted.port });
+      await admin.client('KILL', 'ID', id);
+      await expect.poll(() => ack.session).toBeGreaterThan(session);
+      expect(await ack.confirmRead(session)).toBe(false);
+      // A session taken after the failover would confirm it there (the promoted master's replica
+      // answers the probe), though the promoted master never had what was read.
+      expect(await ack.confirmRead(ack.session)).toBe(true);
+      expect(await own.get('read-before-the-failover')).toBeNull();
+    } finally {
+      own.disconnect();
+      admin.disconnect();
+      await proxy.close();
+      await promotedReplica.stop();
+      await promoted.stop();
+    }
+  });
 });
 
 describe('ReplicaAck on a Redis Cluster', () => {
@@ -171,7 +203,7 @@ describe('ReplicaAck on a Redis Cluster', () => {
     const session = ack.session;
     await Promise.all(keys.map((key) => client.set(key, 'one')));
     expect(await ack.confirm(session)).toBe(true);
-    expect(await ack.confirmRead()).toBe(true);
+    expect(await ack.confirmRead(ack.session)).toBe(true);
     const key = keys[1] as string;
     const replica = await replicaPidOf(key);
     process.kill(replica, 'SIGSTOP');
@@ -179,7 +211,7 @@ describe('ReplicaAck on a Redis Cluster', () => {
       const paused = ack.session;
       await client.set(key, 'two');
       expect(await ack.confirm(paused)).toBe(false);
-      expect(await ack.confirmRead()).toBe(false);
+      expect(await ack.confirmRead(paused)).toBe(false);
     } finally {
       process.kill(replica, 'SIGCONT');
     }

@@ -1,42 +1,25 @@
 import { AgentCard, AgentSkill } from '@a2a-js/sdk';
-import {
-  type DescriptorContext,
-  type SkillDefinition,
-  type SkillDescriptor,
-  toA2aSkill,
-  toSkillDescriptor,
-} from '@skillrun/core';
+import { type SkillDescriptor, toA2aSkill, toSkillDescriptor } from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
 import { agentCardJson } from '../../apps/gateway/src/agents/a2a/a2a-agent-card';
+import { definitionLike, exampleContext } from '../support/descriptors';
 
-const context: DescriptorContext = {
-  baseUrl: 'https://skills.example.com',
-  provider: { name: 'acme' },
-  retryBackoffMs: 750,
-  defaults: { access: 'public', capabilityType: 'api', auth: { type: 'none' } },
-};
-
-const skill: SkillDefinition = {
-  name: 'text_stats',
+const skill = definitionLike({
   description: 'Counts words.',
-  category: 'text',
   input: {
     type: 'object',
     properties: { text: { type: 'string' }, top: { type: 'integer', default: 5 } },
     required: ['text'],
   },
   output: { type: 'object' },
-  mode: 'code',
-  calls: [],
   version: '1.0.0',
   tags: ['text', 'stats'],
   timeout: 1000,
-  retry: 0,
-};
+});
 
-const open = toSkillDescriptor(skill, context);
+const open = toSkillDescriptor(skill, exampleContext);
 const restricted: SkillDescriptor = {
-  ...toSkillDescriptor({ ...skill, name: 'com.acme.secret' }, context),
+  ...toSkillDescriptor({ ...skill, name: 'com.acme.secret' }, exampleContext),
   access: 'restricted',
   'x-deprecated': { message: 'Use v2', deprecated_at: '2026-01-01T00:00:00.000Z' },
 };

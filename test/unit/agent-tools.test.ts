@@ -1,7 +1,6 @@
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   analyzeStrict,
-  type DescriptorContext,
   OPENAI_TOOL_NAME,
   openAiToolName,
   type SkillDefinition,
@@ -9,41 +8,16 @@ import {
   toAnthropicTool,
   toMcpTool,
   toOpenAiTool,
-  toSkillDescriptor,
   toStructuredContent,
   toToolDefinitions,
 } from '@skillrun/core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { publishedLike } from '../support/descriptors';
 
 type Json = Record<string, unknown>;
 
-const context: DescriptorContext = {
-  baseUrl: 'https://skills.example.com',
-  provider: { name: 'acme' },
-  retryBackoffMs: 750,
-  defaults: { access: 'public', capabilityType: 'api', auth: { type: 'none' } },
-};
-
-function descriptorOf(overrides: Partial<SkillDefinition>): SkillDescriptor {
-  return toSkillDescriptor(
-    {
-      name: 'text_stats',
-      description: 'Counts words and characters.',
-      category: 'text',
-      input: { type: 'object', properties: {} },
-      output: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
-      mode: 'code',
-      calls: [],
-      version: '2.1.0',
-      tags: ['text'],
-      timeout: 4000,
-      retry: 0,
-      ...overrides,
-    },
-    context,
-  );
-}
+const descriptorOf = (overrides: Partial<SkillDefinition>): SkillDescriptor => publishedLike(overrides);
 
 /** Every input of it required, closed, with keywords strict mode takes. */
 const strictSkill = descriptorOf({

@@ -26,6 +26,7 @@ const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => va
 const asApprovalPage = (value: core.ApprovalListPage): client.ApprovalPage => value;
 const asSkillApproval = (value: core.SkillApprovalState): client.SkillApprovalState => value;
 const asApprovalLink = (value: core.ApprovalLink): client.ApprovalLink => value;
+const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
 const asCancelResult = (value: core.BulkCancelResult): client.BulkCancelResult => value;
 const asCancelFilter = (
   value: Omit<client.ExecutionQuery, 'status' | 'tag' | 'metadata'> & { status?: string; tag?: string },
@@ -95,12 +96,13 @@ describe("the client's protocol types against core's", () => {
       asNewSchedule,
       asScheduleChange,
       asPauseState,
+      asReplayRequest,
       asCancelResult,
       asCancelFilter,
       asApprovalPage,
       asSkillApproval,
       asApprovalLink,
-    ]).toHaveLength(22);
+    ]).toHaveLength(23);
   });
 
   it('names only error codes the service has in its catalogue', () => {

@@ -1,29 +1,21 @@
 import {
-  type DescriptorContext,
   SKILL_MD_NAME,
   type SkillDefinition,
   type SkillDescriptor,
   skillMdFrontmatter,
   skillMdName,
-  toSkillDescriptor,
   toSkillMd,
 } from '@skillrun/core';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { exampleContext, publishedLike } from '../support/descriptors';
 
-const context: DescriptorContext = {
-  baseUrl: 'https://skills.example.com',
-  provider: { name: 'acme' },
-  retryBackoffMs: 750,
-  defaults: { access: 'restricted', capabilityType: 'api', auth: { type: 'api_key' } },
-};
-
+/** A restricted skill behind an API key, with text a Markdown renderer must escape. */
 function descriptorOf(overrides: Partial<SkillDefinition>): SkillDescriptor {
-  return toSkillDescriptor(
+  return publishedLike(
     {
       name: 'com.example.Text_Stats',
       description: 'Counts words: "quoted", with a colon.\n---\nand a rule.',
-      category: 'text',
       input: {
         type: 'object',
         properties: {
@@ -32,16 +24,12 @@ function descriptorOf(overrides: Partial<SkillDefinition>): SkillDescriptor {
         },
         required: ['text'],
       },
-      output: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
-      mode: 'code',
-      calls: [],
-      version: '2.1.0',
-      tags: ['text'],
-      timeout: 4000,
-      retry: 0,
       ...overrides,
     },
-    context,
+    {
+      ...exampleContext,
+      defaults: { access: 'restricted', capabilityType: 'api', auth: { type: 'api_key' } },
+    },
   );
 }
 

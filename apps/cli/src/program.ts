@@ -7,6 +7,7 @@ import { registerExecutionsCommand } from './commands/executions-command';
 import { registerInitCommand } from './commands/init-command';
 import { registerInvokeCommand } from './commands/invoke-command';
 import { registerPauseCommands } from './commands/pause-command';
+import { registerReplayCommand } from './commands/replay-command';
 import { registerSchedulesCommand } from './commands/schedules-command';
 import { withServiceOptions } from './commands/service-options';
 import { registerSkillsCommand } from './commands/skills-command';
@@ -54,6 +55,7 @@ export function createProgram(context: CliContext): Command {
   registerInvokeCommand(program, context);
   registerStatusCommands(program, context);
   registerCancelCommand(program, context);
+  registerReplayCommand(program, context);
   registerExecutionsCommand(program, context);
   registerSchedulesCommand(program, context);
   registerPauseCommands(program, context);

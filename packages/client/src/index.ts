@@ -39,6 +39,7 @@ export {
   isTerminal,
   type NewSchedule,
   type ParameterDefinition,
+  type ReplayRequest,
   type Schedule,
   type ScheduleBackfill,
   type ScheduleBackfillAccepted,

@@ -132,12 +132,15 @@ export interface SkillrunExecution extends Execution {
     skill_version?: string;
     execution_id?: string;
     status: string;
+    /** The composite's attempt that ran it; 0 for a step reused from the execution it forked from. */
     attempt: number;
   }[];
   task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
   /** While `awaiting_approval`, and once decided: who decided it, how and when. */
   approval?: ApprovalState;
   replay_of?: string;
+  /** Of a rerun from a step (`ReplayRequest.from_step`): the execution it forked from and that step. */
+  forked_from?: { execution_id: string; step: string };
   /** While `accepted`: `concurrency`, the skill is at its concurrency limit (in all, or for its key). */
   waiting_for?: 'concurrency';
   /** The schedule this execution is a run of. */
@@ -170,6 +173,17 @@ export interface InvocationAccepted {
   trace_id?: string;
   timestamps?: Execution['timestamps'];
   [field: string]: unknown;
+}
+
+/**
+ * skillrun's POST /skills/{id}/replay/{execution_id}: what to change from the execution replayed.
+ * `from_step` (a composite's): rerun from that step, reusing the steps before it (by default the step
+ * a failed one failed at, unless `inputs` are edited).
+ */
+export interface ReplayRequest {
+  inputs?: Record<string, unknown>;
+  version?: string;
+  from_step?: string;
 }
 
 export interface InvocationContext {

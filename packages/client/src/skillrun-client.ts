@@ -26,6 +26,7 @@ import type {
   ExecutionQuery,
   InvocationAccepted,
   NewSchedule,
+  ReplayRequest,
   Schedule,
   ScheduleBackfill,
   ScheduleBackfillAccepted,
@@ -297,6 +298,24 @@ export class SkillrunClient {
     });
     if (typeof answer.body?.status !== 'string') throw unexpectedResponse(handle.cancelUrl, answer.body);
     return answer.body;
+  }
+
+  /**
+   * POST /skills/{id}/replay/{execution_id} of `baseUrl` (skillrun's): the execution run again as a
+   * new one, as this client's caller. A composite's replay reruns from `from_step` (by default the
+   * step a failed one failed at), reusing the recorded outputs of the steps before it.
+   */
+  async replay(
+    execution: ExecutionRef,
+    request: ReplayRequest = {},
+    options: CallOptions = {},
+  ): Promise<ExecutionHandle> {
+    const handle = await this.resolve(execution, options.signal);
+    const path = `/skills/${encodeURIComponent(handle.skillId)}/replay/${encodeURIComponent(handle.executionId)}`;
+    const url = urlWithQuery(this.service.baseUrl(), path);
+    const answer = await this.service.send<InvocationAccepted>('POST', url, request, options.signal);
+    if (typeof answer?.execution_id !== 'string') throw unexpectedResponse(url, answer);
+    return this.handleOf(handle.descriptor, answer.execution_id, answer);
   }
 
   /** GET /executions of `baseUrl` (skillrun's history): the caller's executions, newest first. */

@@ -20,6 +20,7 @@ export {
   launchInputs,
   type PlacementNeeds,
   placeExecution,
+  type ReadSession,
   ReplicaAck,
   type ReplicaAckOptions,
   type RunIds,

@@ -94,9 +94,11 @@ export { ErrorBody, ErrorEnvelope, JsonRpcErrorResponse, ValidationViolation } f
 export {
   Execution,
   ExecutionReadQuery,
+  ForkPoint,
   InvocationAccepted,
   isTerminalStatus,
   LONGEST_WAIT_SECONDS,
+  StepSummary,
   type TerminalStatus,
 } from './schemas/execution';
 export {
@@ -116,7 +118,7 @@ export { InputMigration } from './schemas/input-migration';
 export { type Debounce, InvocationRequest } from './schemas/invocation-request';
 export { JobPayload } from './schemas/job-payload';
 export { StringEnum } from './schemas/json-schema';
-export { BulkReplayResult, ReplayRequest } from './schemas/replay-request';
+export { BulkReplayRequest, BulkReplayResult, FromStep, ReplayRequest } from './schemas/replay-request';
 export {
   NewSchedule,
   Schedule,

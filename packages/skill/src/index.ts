@@ -4,5 +4,6 @@ export type {
   SkillExecutor,
   SkillLogger,
   SkillLogLevel,
+  SkillMetadata,
 } from './skill-context.js';
 export type { MemoryEntry, MemoryHit, SkillMemory } from './skill-memory.js';

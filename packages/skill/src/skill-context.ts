@@ -16,6 +16,24 @@ export interface InvokeOptions {
 }
 
 /**
+ * The execution's metadata (context.metadata, inherited by a composite's steps), which the skill may
+ * change as it runs: each change is written to the record as progress is (at most once per
+ * PROGRESS_INTERVAL_MS, the last with the outcome), so that GET status and GET /executions'
+ * `metadata.<key>=` filter see it. A change that would leave it over 4096 bytes as JSON throws
+ * OUTPUT_TOO_LARGE, and a value JSON cannot say INVALID_OUTPUT; nothing changes then. Each attempt
+ * begins from what the execution was launched with (a retry, or a composite replayed, sets its keys
+ * again).
+ */
+export interface SkillMetadata {
+  /** A copy of the metadata as it stands. */
+  current(): Record<string, unknown>;
+  /** Sets a top-level key to a JSON value. */
+  set(key: string, value: unknown): void;
+  /** Removes a top-level key. */
+  del(key: string): void;
+}
+
+/**
  * The `ctx` a code skill's `execute(input, ctx)` receives: spec 003 section 6 (memory, config,
  * session, scratch) plus what the run is (ids, attempt, deadline) and how to report on it.
  */
@@ -45,6 +63,8 @@ export interface SkillContext {
    * replays the calls it already made are not sent twice.
    */
   emit(chunk: unknown): void;
+  /** The execution's metadata, which the skill may change as it runs (SkillMetadata). */
+  metadata: SkillMetadata;
   /**
    * Runs another skill (listed in `calls`) as a step of this composite and resolves with its output;
    * rejects with a STEP_FAILED SkillError when the step fails. A composite is replayed from the start

@@ -84,23 +84,46 @@ function timeline(execution: Execution): HTMLElement {
   return h('ol', { class: 'timeline', 'aria-label': 'Timeline' }, items);
 }
 
-/** A composite's steps as a tree: each step links to its own page, and its own steps hang below it. */
+/**
+ * A composite's steps as a tree: each step links to its own page, and its own steps hang below it.
+ * With `rerunFrom`, each step of the composite's last attempt offers "Rerun from here".
+ */
 async function stepsTree(
   api: Api,
   execution: Execution,
   signal: AbortSignal,
   depth = 0,
+  rerunFrom?: (step: string) => void,
 ): Promise<HTMLElement> {
+  const all = execution.steps ?? [];
+  const last = Math.max(0, ...all.map(({ attempt }) => attempt));
   const items = await Promise.all(
-    (execution.steps ?? []).map(async (step) => {
+    all.map(async (step) => {
       const label = [
         h('span', { class: 'step-name' }, step.step),
         ' ',
         statusBadge(step.status),
         ` ${step.skill_id}${step.skill_version ? `@${step.skill_version}` : ''}`,
         step.attempt > 1 ? ` (attempt ${step.attempt} of the composite)` : '',
+        step.attempt === 0 ? ' (reused from the execution it forked from)' : '',
       ];
-      if (!step.execution_id) return h('li', {}, label);
+      const rerun =
+        rerunFrom && (step.attempt === 0 || step.attempt === last)
+          ? [
+              ' ',
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'rerun',
+                  'aria-label': `Rerun from step ${step.step}`,
+                  onclick: () => rerunFrom(step.step),
+                },
+                'Rerun from here',
+              ),
+            ]
+          : '';
+      if (!step.execution_id) return h('li', {}, label, rerun);
       let children: HTMLElement | string = '';
       if (depth < 3) {
         const child = await api
@@ -115,6 +138,7 @@ async function stepsTree(
         'li',
         {},
         h('a', { href: link('executions', step.skill_id, step.execution_id) }, label),
+        rerun,
         children,
       );
     }),
@@ -163,12 +187,16 @@ export function executionPage(context: PageContext): HTMLElement {
       () => {},
     );
 
-  async function act(kind: 'cancel' | 'replay'): Promise<void> {
+  /** Cancel, or replay (a composite's from `fromStep`: rerun from that step, reusing those before). */
+  async function act(kind: 'cancel' | 'replay', fromStep?: string): Promise<void> {
     replace(message);
     try {
       const answer = await context.api.request<Execution>(
         `/skills/${encodeURIComponent(skillId)}/${kind}/${encodeURIComponent(executionId)}`,
-        { method: 'POST', ...(kind === 'replay' ? { json: {} } : {}) },
+        {
+          method: 'POST',
+          ...(kind === 'replay' ? { json: fromStep === undefined ? {} : { from_step: fromStep } } : {}),
+        },
       );
       if (kind === 'replay') context.navigate(link('executions', answer.skill_id, answer.execution_id));
       else render(answer);
@@ -234,6 +262,19 @@ export function executionPage(context: PageContext): HTMLElement {
           'Replay of',
           h('a', { href: link('executions', execution.skill_id, execution.replay_of) }, execution.replay_of),
         ],
+        !!execution.forked_from && [
+          'Rerun from',
+          h(
+            'span',
+            {},
+            `step "${execution.forked_from.step}" of `,
+            h(
+              'a',
+              { href: link('executions', execution.skill_id, execution.forked_from.execution_id) },
+              execution.forked_from.execution_id,
+            ),
+          ),
+        ],
         !!execution.schedule_id && [
           'Run of schedule',
           h('a', { href: link('schedules', execution.schedule_id) }, execution.schedule_id),
@@ -262,10 +303,13 @@ export function executionPage(context: PageContext): HTMLElement {
         : '',
       execution.steps?.length ? [h('h2', {}, 'Steps'), steps] : '',
     );
-    const key = JSON.stringify(execution.steps ?? []);
+    // Rerun from a step once the composite has ended, for a caller who may invoke.
+    const rerunFrom =
+      may && isTerminal(execution.status) ? (step: string) => void act('replay', step) : undefined;
+    const key = JSON.stringify([!!rerunFrom, execution.steps ?? []]);
     if (execution.steps?.length && key !== stepsKey) {
       stepsKey = key;
-      void stepsTree(context.api, execution, context.signal).then(
+      void stepsTree(context.api, execution, context.signal, 0, rerunFrom).then(
         (tree) => replace(steps, tree),
         () => {},
       );

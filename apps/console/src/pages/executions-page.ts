@@ -20,9 +20,17 @@ function rfc3339(local: string | null): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** The address's `metadata.<key>=<value>` filter (the service's own form), as `key=value`. */
+function metadataPair(params: URLSearchParams): { name: string; value: string } | undefined {
+  for (const [name, value] of params) {
+    if (name.startsWith('metadata.')) return { name, value };
+  }
+  return undefined;
+}
+
 /**
  * #/executions: the executions the caller may see (an admin: everyone's), newest first, filtered
- * by skill, version, status, caller, schedule, batch and creation time (the filters live in the
+ * by skill, version, status, caller, schedule, batch, tags, a metadata value and creation time (the filters live in the
  * address, so a filtered list can be bookmarked), a page at a time. It stays current without a reload: the
  * caller's live event stream (`GET /executions/events`) says when to read the page again; an
  * admin watching every caller polls. A stream of every caller's changes would have each change of
@@ -34,6 +42,7 @@ export function executionsPage(context: PageContext): HTMLElement {
   const admin = isAdmin(context.me);
   const heading = context.title('Executions');
   const statuses = new Set((params.get('status') ?? '').split(',').filter(Boolean));
+  const metadata = metadataPair(params);
   const textField = (name: string, label: string, value: string | null, type = 'text') =>
     h(
       'div',
@@ -49,6 +58,23 @@ export function executionsPage(context: PageContext): HTMLElement {
     admin ? textField('caller_id', 'Caller', params.get('caller_id')) : '',
     textField('schedule_id', 'Schedule id', params.get('schedule_id')),
     textField('batch_id', 'Batch id', params.get('batch_id')),
+    textField('tag', 'Tags (comma-separated)', params.get('tag')),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        name: 'tag_match',
+        value: 'any',
+        checked: params.get('tag_match') === 'any',
+      }),
+      ' any of the tags (not all)',
+    ),
+    textField(
+      'metadata',
+      'Metadata (key=value)',
+      metadata ? `${metadata.name.slice('metadata.'.length)}=${metadata.value}` : null,
+    ),
     textField('since', 'Created since', params.get('since'), 'datetime-local'),
     textField('until', 'Created until', params.get('until'), 'datetime-local'),
     h(
@@ -79,6 +105,15 @@ export function executionsPage(context: PageContext): HTMLElement {
       const value = String(data.get(name) ?? '').trim();
       if (value) next.set(name, value);
     }
+    const tags = String(data.get('tag') ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean);
+    if (tags.length) next.set('tag', tags.join(','));
+    if (tags.length > 1 && data.get('tag_match') === 'any') next.set('tag_match', 'any');
+    const pair = String(data.get('metadata') ?? '').trim();
+    const at = pair.indexOf('=');
+    if (at > 0) next.set(`metadata.${pair.slice(0, at).trim()}`, pair.slice(at + 1).trim());
     const checked = data.getAll('status').map(String);
     if (checked.length) next.set('status', checked.join(','));
     const text = next.toString();
@@ -93,6 +128,9 @@ export function executionsPage(context: PageContext): HTMLElement {
     caller_id: admin ? (params.get('caller_id') ?? undefined) : undefined,
     schedule_id: params.get('schedule_id') ?? undefined,
     batch_id: params.get('batch_id') ?? undefined,
+    tag: params.get('tag') ?? undefined,
+    tag_match: params.get('tag_match') ?? undefined,
+    ...(metadata ? { [metadata.name]: metadata.value } : {}),
     since: rfc3339(params.get('since')),
     until: rfc3339(params.get('until')),
   });
@@ -172,6 +210,7 @@ export function executionsPage(context: PageContext): HTMLElement {
             'Run time',
             'Attempts',
             'Worker',
+            'Tags',
             'Caller',
           ].map((label) => h('th', { scope: 'col' }, label)),
         ),
@@ -200,6 +239,7 @@ export function executionsPage(context: PageContext): HTMLElement {
             h('td', {}, duration(runTime(execution, now))),
             h('td', {}, `${execution.attempts}/${execution.max_attempts}`),
             h('td', { class: 'mono' }, execution.worker_id ?? '–'),
+            h('td', { class: 'tags' }, execution.tags?.join(', ') ?? '–'),
             h('td', {}, execution.caller.id),
           ),
         ),

@@ -18,6 +18,7 @@ import type {
   ExecutionBrief,
   ExecutionEngine,
   ExecutionStore,
+  ReadSession,
   StoredBatch,
 } from '@skillrun/core/data';
 import type { Identities } from '../auth/identities';
@@ -46,7 +47,7 @@ export interface BatchDeskDeps {
    * Where a batch is placed (its id, and its items' vshard), and whether its items' statuses may be
    * told (past `accepted`, once on the replicas: ACK_REPLICAS).
    */
-  engine: Pick<ExecutionEngine, 'placeBatch' | 'mayTell'>;
+  engine: Pick<ExecutionEngine, 'placeBatch' | 'readSession'>;
 }
 
 export interface BatchSubmission {
@@ -170,9 +171,10 @@ export class BatchDesk {
     headers: RequestHeaders,
     wait?: { seconds: number; signal: AbortSignal },
   ): Promise<BatchAnswer> {
+    const session = this.deps.engine.readSession();
     const { batch, principal } = await this.owned(batchId, headers);
     const briefs = await this.briefs(batch.executions);
-    const view = (of: (ExecutionBrief | null)[]) => this.told(batch, visibleTo(principal, of));
+    const view = (of: (ExecutionBrief | null)[]) => this.told(batch, visibleTo(principal, of), session);
     if (wait === undefined) return { view: await view(briefs) };
     const seconds = Math.min(wait.seconds, this.deps.maxWaitSeconds);
     const until = Date.now() + seconds * 1000;
@@ -205,16 +207,22 @@ export class BatchDesk {
         if (execution) await this.deps.canceler.cancelFound(execution, principal);
       }),
     );
-    return this.told(batch, visibleTo(principal, await this.briefs(batch.executions)));
+    const session = this.deps.engine.readSession();
+    return this.told(batch, visibleTo(principal, await this.briefs(batch.executions)), session);
   }
 
   /**
    * The batch's view, once its items' statuses past `accepted` are on the replicas (as GET status
-   * tells one): not confirmed in time, 503 to be asked again.
+   * tells one), by the `session` taken before they were read: not confirmed in time, 503 to be
+   * asked again.
    */
-  private async told(batch: StoredBatch, briefs: (ExecutionBrief | null)[]): Promise<BatchView> {
+  private async told(
+    batch: StoredBatch,
+    briefs: (ExecutionBrief | null)[],
+    session: ReadSession,
+  ): Promise<BatchView> {
     const read = briefs.filter((brief): brief is ExecutionBrief => brief !== null);
-    if (!(await this.deps.engine.mayTell(...read))) throw statusNotReplicated();
+    if (!(await session.mayTell(...read))) throw statusNotReplicated();
     return viewOf(batch, briefs);
   }
 

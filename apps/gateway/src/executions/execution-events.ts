@@ -58,7 +58,7 @@ const UNCONFIRMED_RETRY_MS = 250;
 export class ExecutionEvents {
   constructor(
     private readonly store: ExecutionStore,
-    private readonly engine: Pick<ExecutionEngine, 'mayTell'>,
+    private readonly engine: Pick<ExecutionEngine, 'readSession'>,
   ) {}
 
   async *follow(request: FollowRequest): AsyncGenerator<ExecutionEvent, void, undefined> {
@@ -70,8 +70,10 @@ export class ExecutionEvents {
     let readRecord = true;
     let current: Execution | undefined;
     let streamed = 0;
+    let session = this.engine.readSession();
     while (!signal.aborted) {
       if (readRecord || !current) {
+        session = this.engine.readSession();
         const record = await this.store.records.read(executionId, options);
         options = {};
         current = readable(record, skillId, executionId, principal);
@@ -79,7 +81,7 @@ export class ExecutionEvents {
       }
       const ended = isTerminalStatus(current.status);
       const status = readRecord ? statusEvent(current, changedAt, lastJson) : undefined;
-      if (status && !(await this.engine.mayTell(current))) {
+      if (status && !(await session.mayTell(current))) {
         if (!(await delay(UNCONFIRMED_RETRY_MS, true, { signal }).catch(() => false))) return;
         continue;
       }

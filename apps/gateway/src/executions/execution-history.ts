@@ -23,7 +23,7 @@ import { labelFilter } from './label-filter';
 export interface ExecutionHistoryDeps {
   store: ExecutionStore;
   /** Whether a page may be told: its statuses past `accepted` once on the replicas (ACK_REPLICAS). */
-  engine: Pick<ExecutionEngine, 'mayTell'>;
+  engine: Pick<ExecutionEngine, 'readSession'>;
   identities: Identities;
   /** EXECUTION_TTL_SECONDS: how far back a listing can see. */
   retentionSeconds: number;
@@ -61,9 +61,10 @@ export class ExecutionHistory {
       headers,
       'Listing executions needs credentials: it shows the caller its own',
     );
+    const session = this.deps.engine.readSession();
     const { executions, next_cursor } = await this.find(query, principal, query.limit);
     // As GET status: what the replicas do not confirm in time is answered 503, to be asked again.
-    if (!(await this.deps.engine.mayTell(...executions))) throw statusNotReplicated();
+    if (!(await session.mayTell(...executions))) throw statusNotReplicated();
     return { executions: executions.map(({ output: _output, ...shown }) => shown), next_cursor };
   }
 

@@ -24,7 +24,7 @@ export interface ExecutionReaderDeps {
   /** The longest a request is kept waiting (MAX_WAIT_SECONDS), whatever it asks for. */
   maxWaitSeconds: number;
   /** Whether what is read may be told: past `accepted`, once on the replicas (ACK_REPLICAS). */
-  engine: Pick<ExecutionEngine, 'mayTell'>;
+  engine: Pick<ExecutionEngine, 'readSession'>;
 }
 
 /** A client's wish to be answered only once the execution changes (RFC 7240 `wait`). */
@@ -103,8 +103,9 @@ export class ExecutionReader {
    * failover it may be back where the replicas had it).
    */
   async read(request: ExecutionRead): Promise<ExecutionAnswer> {
+    const session = this.deps.engine.readSession();
     const answer = await this.answer(request);
-    if (!(await this.deps.engine.mayTell(answer.execution))) {
+    if (!(await session.mayTell(answer.execution))) {
       throw statusNotReplicated();
     }
     return answer;
@@ -187,6 +188,8 @@ export class ExecutionReader {
    * on the path of an execution's whole round trip, no read of the record or of BullMQ's job.
    */
   async endOf({ launched, watch, seconds, signal }: LaunchedWait): Promise<ExecutionAnswer> {
+    // Before the end is announced: the announcement is what is read.
+    const session = this.deps.engine.readSession();
     try {
       const applied = Math.min(seconds, this.deps.maxWaitSeconds);
       await watch.until(isTerminalStatus, applied * 1000, signal);
@@ -195,7 +198,7 @@ export class ExecutionReader {
       // Gone only if it ended and its retention ran out meanwhile: what the launch saw is all there
       // is. An end the replicas do not confirm is not told: the launch is answered as it was.
       const ended = record?.execution;
-      if (!ended || !(await this.deps.engine.mayTell(ended))) {
+      if (!ended || !(await session.mayTell(ended))) {
         return { execution: launched, appliedWaitSeconds: applied };
       }
       return { execution: ended, appliedWaitSeconds: applied };

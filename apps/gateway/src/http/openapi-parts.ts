@@ -122,6 +122,7 @@ export const ERRORS: Record<string, string> = {
     'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, BATCH_NOT_FOUND, WEBHOOK_NOT_FOUND, SCHEDULE_NOT_FOUND or NOT_FOUND.',
   '409':
     'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task; APPROVAL_DECIDED: the approval was decided already (one decision wins).',
+  '410': 'OUTPUTS_EXPIRED: a rerun from a step would reuse an output that has expired.',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
   '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',

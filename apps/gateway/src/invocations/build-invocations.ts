@@ -9,6 +9,7 @@ import { FairShare } from './fair-share';
 import { invocationPaths } from './invocation-paths';
 import { invocationRoutes, replayAllRoutes } from './invocation-routes';
 import { InvocationService } from './invocation-service';
+import { ReplayFork } from './replay-fork';
 
 /** The invocations slice, and the service agents invoke skills through. */
 export interface InvocationsSlice extends Slice {
@@ -21,12 +22,13 @@ export interface InvocationsSlice extends Slice {
  */
 export function buildInvocations(shared: GatewayShared, executions: ExecutionsSlice): InvocationsSlice {
   const { config, redis, keys, store, registry, identities } = shared;
+  const resolver = new SkillResolver(
+    registry,
+    (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
+    config.SKILL_CACHE_MS,
+  );
   const service = new InvocationService({
-    resolver: new SkillResolver(
-      registry,
-      (entry) => isVisible(entry, config.DEFAULT_SKILL_ACCESS),
-      config.SKILL_CACHE_MS,
-    ),
+    resolver,
     engine: shared.engine,
     schemas: shared.schemas,
     access: shared.access,
@@ -49,6 +51,7 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
     identities,
     invocations: service,
     history: executions.history,
+    fork: new ReplayFork({ store, resolver, schemas: shared.schemas }),
   });
   const baseUrl = config.PUBLIC_BASE_URL;
   return {

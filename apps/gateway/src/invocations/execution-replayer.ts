@@ -1,7 +1,7 @@
 import {
+  type BulkReplayRequest,
   type BulkReplayResult,
   type Execution,
-  type ExecutionListQuery,
   ReplayRequest,
   SchemaValidator,
   SkillError,
@@ -16,12 +16,15 @@ import { knownErrorOf } from '../http/known-error';
 import type { RequestHeaders } from '../http/request-headers';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key-header';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
+import type { ReplayFork } from './replay-fork';
 
 export interface ExecutionReplayerDeps {
   store: ExecutionStore;
   identities: Identities;
   invocations: InvocationService;
   history: ExecutionHistory;
+  /** Where a composite's replay reruns from (`from_step`), and what it reuses. */
+  fork: ReplayFork;
 }
 
 export interface Replay {
@@ -39,6 +42,7 @@ const replayValidator = new SchemaValidator(ReplayRequest, 'replay request');
  * answer to a dead-letter queue: with its inputs (kept in its record) or edited ones, its priority
  * and its concurrency key, validated, authorized, limited and recorded like any invocation, as the
  * caller who asks for the replay. In bulk, every execution a history filter finds, a page at a time.
+ * A composite's replay may rerun from a step, reusing the steps before it (ReplayFork).
  */
 export class ExecutionReplayer {
   constructor(private readonly deps: ExecutionReplayerDeps) {}
@@ -57,16 +61,22 @@ export class ExecutionReplayer {
     }
   }
 
-  /** Replays every execution the filter finds on one page of the history (of those the caller may see). */
+  /**
+   * Replays every execution the filter finds on one page of the history (of those the caller may
+   * see); each composite from `from_step`, or from the step it failed at.
+   */
   async replayAll(
-    query: ExecutionListQuery,
+    { from_step, ...query }: BulkReplayRequest,
     headers: RequestHeaders,
     address: string,
   ): Promise<BulkReplayResult> {
     const page = await this.deps.history.list(query, headers);
     const replays: BulkReplayResult['replays'] = [];
     for (const original of page.executions) {
-      const outcome = await this.replayOf(original, {}, headers, address);
+      const changes = from_step === undefined ? {} : { from_step };
+      const outcome = await this.replayOf(original, changes, headers, address).catch(
+        (refused: unknown): InvocationOutcome => ({ headers: {}, refused }),
+      );
       if ('accepted' in outcome) {
         replays.push({
           replay_of: original.execution_id,
@@ -86,7 +96,15 @@ export class ExecutionReplayer {
   private async replayOf(
     original: Pick<
       Execution,
-      'execution_id' | 'skill_id' | 'caller' | 'priority' | 'requested_version' | 'tags' | 'metadata'
+      | 'execution_id'
+      | 'skill_id'
+      | 'status'
+      | 'error'
+      | 'caller'
+      | 'priority'
+      | 'requested_version'
+      | 'tags'
+      | 'metadata'
     >,
     changes: ReplayRequest,
     headers: RequestHeaders,
@@ -102,6 +120,13 @@ export class ExecutionReplayer {
     const concurrencyKey = await this.deps.store.records.concurrencyKeyOf(original.execution_id);
     const principal = principalOf(await this.deps.identities.of(headers));
     const version = changes.version ?? original.requested_version;
+    const fork = await this.deps.fork.of({
+      original,
+      fromStep: changes.from_step,
+      editedInputs: changes.inputs !== undefined,
+      inputs,
+      range: version,
+    });
     const idempotencyKey = idempotencyKeyOf(headers);
     return this.deps.invocations.invoke({
       skillId: original.skill_id,
@@ -122,7 +147,7 @@ export class ExecutionReplayer {
       headers,
       versionQuery: undefined,
       address,
-      origin: { kind: 'replay', replayOf: original.execution_id },
+      origin: { kind: 'replay', replayOf: original.execution_id, ...(fork ? { fork } : {}) },
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
   }

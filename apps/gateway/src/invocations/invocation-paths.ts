@@ -1,4 +1,4 @@
-import { ExecutionListQuery, LONGEST_WAIT_SECONDS, VersionQuery } from '@skillrun/core';
+import { BulkReplayRequest, LONGEST_WAIT_SECONDS, VersionQuery } from '@skillrun/core';
 import {
   DEPRECATION_HEADER,
   errors,
@@ -15,7 +15,7 @@ const executionReplay = {
     operationId: 'replayExecution',
     summary: 'Run an execution again as a new one (ours)',
     description:
-      "A new execution of the same skill, linked to the original by `replay_of`, with the original's inputs or edited ones (validated like any invocation), at the original's requested version range (or the latest) unless `version` says otherwise. It is the replaying caller's, authorized, limited and recorded like any invocation. The body is optional.",
+      "A new execution of the same skill, linked to the original by `replay_of`, with the original's inputs or edited ones (validated like any invocation), at the original's requested version range (or the latest) unless `version` says otherwise. It is the replaying caller's, authorized, limited and recorded like any invocation. The body is optional. A composite's replay may rerun from a step (`from_step`, by default the step a failed one failed at): the steps before it are reused (their executions linked, `attempt` 0), the rest run at their skills' current versions, and the new execution names `forked_from`. Refused with 400 naming `from_step` when the step is unknown, a step before it did not complete, or the reused outputs no longer fit the step's input; 410 `OUTPUTS_EXPIRED` when a reused output has expired.",
     tags: ['invocation'],
     parameters: [skillId, executionId],
     requestBody: { required: false, content: json('ReplayRequest') },
@@ -24,7 +24,7 @@ const executionReplay = {
         Location: { description: "The new execution's status URL.", schema: { type: 'string' } },
         ...RATE_LIMIT_HEADERS,
       }),
-      ...errors('400', '401', '403', '404', '415', '429', '503'),
+      ...errors('400', '401', '403', '404', '410', '415', '429', '503'),
     },
   },
 };
@@ -102,9 +102,9 @@ export const invocationPaths = {
       operationId: 'replayExecutions',
       summary: 'Replay, in bulk, the executions a history filter finds (ours)',
       description:
-        'The body is the query of GET /executions as JSON (limit up to 100): each execution of that page is replayed as by POST replay, with its own inputs. Answers each new execution or why one could not start, and the cursor to replay the next page.',
+        'The body is the query of GET /executions as JSON (limit up to 100), and `from_step`: each execution of that page is replayed as by POST replay, with its own inputs, a composite from `from_step` (or from the step it failed at). Answers each new execution or why one could not start, and the cursor to replay the next page.',
       tags: ['invocation'],
-      requestBody: { required: true, content: { 'application/json': { schema: ExecutionListQuery } } },
+      requestBody: { required: true, content: { 'application/json': { schema: BulkReplayRequest } } },
       responses: {
         '200': ok('What was replayed.', 'BulkReplayResult'),
         ...errors('400', '401', '403', '415', '503'),

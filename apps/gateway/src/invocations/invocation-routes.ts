@@ -1,6 +1,6 @@
 import {
+  BulkReplayRequest,
   type Execution,
-  ExecutionListQuery,
   type InvocationAccepted,
   isTerminalStatus,
   SchemaValidator,
@@ -19,7 +19,7 @@ import { type SkillParams, versionQuery } from '../skills/discovery-routes';
 import type { ExecutionReplayer } from './execution-replayer';
 import type { InvocationOutcome, InvocationService } from './invocation-service';
 
-const replayFilter = new SchemaValidator(ExecutionListQuery, 'replay filter');
+const replayFilter = new SchemaValidator(BulkReplayRequest, 'replay filter');
 
 export interface InvocationRoutesDeps {
   invocations: InvocationService;
@@ -119,6 +119,7 @@ function sendAccepted(res: Response, outcome: InvocationOutcome, baseUrl: string
     skill_version: execution.skill_version,
     ...(execution.requested_version === undefined ? {} : { requested_version: execution.requested_version }),
     ...(execution.replay_of === undefined ? {} : { replay_of: execution.replay_of }),
+    ...(execution.forked_from === undefined ? {} : { forked_from: execution.forked_from }),
     trace_id: execution.trace_id,
     timestamps: execution.timestamps,
     ...(webhook ? { webhook } : {}),

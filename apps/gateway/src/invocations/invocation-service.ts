@@ -301,7 +301,13 @@ export class InvocationService {
         // Keys belong to the authenticated caller, or to the caller an anonymous request names.
         checked.owner ?? `anonymous:${checked.request.caller.id}`,
         idempotencyKey,
-        { skill_id: invocation.skillId, version: checked.range ?? null, body: invocation.body },
+        {
+          skill_id: invocation.skillId,
+          version: checked.range ?? null,
+          body: invocation.body,
+          // A replay's rerun from a step is another request than the rerun from another.
+          ...forkOf(invocation.origin),
+        },
       );
       if ('replay' in claimed)
         return { headers: {}, accepted: { execution: claimed.replay, replayed: true } };
@@ -568,4 +574,11 @@ function debouncedBy({
   max_delay_ms,
 }: Debounce): NonNullable<JobPayload['debounce']> {
   return { key, mode, ...(max_delay_ms === undefined ? {} : { max_delay_ms }) };
+}
+
+/** Where a replay forks from, if it reruns a composite from a step: part of what its key binds. */
+function forkOf(origin: InvocationOrigin | undefined): {
+  forked_from?: { execution_id: string; step: string };
+} {
+  return origin?.kind === 'replay' && origin.fork ? { forked_from: origin.fork.from } : {};
 }

@@ -69,7 +69,7 @@ export class AttemptStart {
     const waitedMs = Math.max(0, startedAt - dueAt);
     if (fresh) this.deps.metrics.attemptStarted(payload.skill_id, number, waitedMs / 1000);
     const progress = new ProgressReporter(
-      (value) => this.deps.engine.transitions.progress(payload.execution_id, value),
+      (report) => this.deps.engine.transitions.report(payload.execution_id, report),
       this.deps.progressIntervalMs,
     );
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each

@@ -112,13 +112,7 @@ export class Settlement {
     write: (end: AttemptEnd) => TransitionCall,
   ): void {
     const { payload, number, starts, startedAt, fresh, progress } = started;
-    const last = progress.finish();
-    const end = {
-      attempt: starts,
-      startedAt,
-      workerId: this.deps.workerId,
-      ...(last === undefined ? {} : { progress: last }),
-    };
+    const end = { attempt: starts, startedAt, workerId: this.deps.workerId, ...progress.finish() };
     void this.deps.outcomes.attach(String(job.id), write(end)).then(
       async (result) => {
         if (result !== 'applied') return;

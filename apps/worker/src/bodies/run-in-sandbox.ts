@@ -29,6 +29,7 @@ export function runInSandbox(
       caller: payload.caller,
       attempt: number,
     },
+    ...(payload.metadata === undefined ? {} : { metadata: payload.metadata }),
     ...(composite ? { composite } : {}),
     timeoutMs: Math.max(0, deadline - Date.now()),
     cancel,
@@ -36,6 +37,7 @@ export function runInSandbox(
       if (event.type === 'log')
         attempt.logger[event.level]({ skill_log: true, ...event.fields }, event.message);
       else if (event.type === 'chunk') attempt.chunks.add(event.json);
+      else if (event.type === 'metadata') progress.reportMetadata(event.json);
       else progress.report(event.value);
     },
   });

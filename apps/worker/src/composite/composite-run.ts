@@ -49,9 +49,12 @@ export class CompositeRun {
     return new CompositeRun(deps, attempt, await deps.store.steps.entries(id));
   }
 
-  /** The steps of this attempt, in the order they were launched (or skipped). */
+  /**
+   * The steps of this attempt, in the order they were launched (or skipped), after those a rerun
+   * from a step reuses (attempt 0): every attempt of a fork starts from where it forked.
+   */
   get current(): StepEntry[] {
-    return this.entries.filter((entry) => entry.attempt === this.attempt.number);
+    return this.entries.filter((entry) => entry.attempt === 0 || entry.attempt === this.attempt.number);
   }
 
   latest(step: string): StepEntry | undefined {

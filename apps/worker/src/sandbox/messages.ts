@@ -30,6 +30,8 @@ export interface SkillTask {
     SkillContext,
     'executionId' | 'skillId' | 'skillVersion' | 'traceId' | 'caller' | 'attempt' | 'deadline'
   >;
+  /** The execution's metadata as it was launched (context.metadata), where ctx.metadata begins. */
+  metadata?: Record<string, unknown>;
   /** A composite's: the skills it may invoke, and what its invocations so far answered, in order. */
   composite?: { calls: string[]; answered: AnsweredCall[] };
 }
@@ -55,9 +57,13 @@ export type SkillOutcome =
   /** The composite awaits invocations not answered yet: start them, and replay it when they end. */
   | { ok: false; calls: CallRequest[] };
 
-/** What the skill reports while it runs; `chunk`: one it streamed (ctx.emit), as JSON. */
+/**
+ * What the skill reports while it runs; `chunk`: one it streamed (ctx.emit), as JSON; `metadata`:
+ * the execution's metadata once the skill changed it (ctx.metadata), the whole object as JSON.
+ */
 export type SkillEvent =
   | { type: 'progress'; value: number }
+  | { type: 'metadata'; json: string }
   | { type: 'chunk'; json: string }
   | { type: 'log'; level: SkillLogLevel; message: string; fields?: Record<string, unknown> };
 

@@ -3,6 +3,7 @@ import type { MemoryStore } from '@skillrun/core/data';
 import type { InvokeOptions, SkillContext, SkillLogLevel } from '@skillrun/skill';
 import type { StreamBudget } from '../streaming/stream-budget';
 import type { SkillEvent, SkillTask } from './messages';
+import { skillMetadata } from './skill-metadata';
 
 /** What ctx.emit needs: the run's budget, and whether a composite is replaying (its chunks were sent). */
 export interface EmitScope {
@@ -10,7 +11,7 @@ export interface EmitScope {
   replaying(): boolean;
 }
 
-/** Builds a skill's ctx; its logs, progress and chunks go to `send` (to the worker, if in a thread). */
+/** Builds a skill's ctx; its logs, progress, metadata and chunks go to `send` (to the worker, if in a thread). */
 export function createSkillContext(
   task: SkillTask,
   send: (event: SkillEvent) => void,
@@ -30,6 +31,7 @@ export function createSkillContext(
     progress: (value) => {
       if (Number.isFinite(value)) send({ type: 'progress', value });
     },
+    metadata: skillMetadata(task.metadata, send),
     emit: (chunk) => {
       if (emitScope.replaying()) return;
       const json = chunkJson(chunk);

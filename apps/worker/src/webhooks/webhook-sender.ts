@@ -10,7 +10,7 @@ export interface WebhookSenderDeps {
   /** SSRF-safe and bounded in time and size (OUTBOUND_ALLOW, WEBHOOK_TIMEOUT_MS). */
   http: OutboundHttp;
   /** Whether the status a delivery tells is on the replicas (ACK_REPLICAS), so that it may be sent. */
-  engine: Pick<ExecutionEngine, 'mayTell'>;
+  engine: Pick<ExecutionEngine, 'readSession'>;
   /** How long a delivery the replicas have not confirmed yet waits before it is asked again (WEBHOOK_BACKOFF_MS). */
   withheldMs: number;
   logger: Logger;
@@ -44,10 +44,11 @@ export class WebhookSender {
 
   async deliver(job: Job<DeliveryJob>, token: string | undefined): Promise<void> {
     const id = job.data.delivery_id;
+    const session = this.deps.engine.readSession();
     const found = await this.deps.deliveries.get(id);
     // Past its retention: there is nothing left to send.
     if (!found) return;
-    if (!(await this.deps.engine.mayTell(found.delivery))) await this.withhold(job, token);
+    if (!(await session.mayTell(found.delivery))) await this.withhold(job, token);
     const startedAt = this.clock();
     const outcome = await this.attempt(id, found.delivery.webhook_id, found.payload, found.contentType);
     const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;

@@ -16,6 +16,7 @@ import { ExecutionIds } from './execution-ids';
 import { ExecutionLauncher } from './execution-launcher';
 import { type PlacementNeeds, placeExecution } from './execution-placement';
 import type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
+import type { ReadSession } from './read-session';
 import { type RunIds, runIdCandidates, runIdsOf } from './schedule-run-ids';
 
 export interface ExecutionEngineOptions {
@@ -36,16 +37,17 @@ export interface ExecutionEngineOptions {
 }
 
 /**
- * The status moves a process makes itself: a worker's as an attempt goes (progress, a retry, its
+ * The status moves a process makes itself: a worker's as an attempt goes (progress and metadata
+ * reported, a retry, its
  * end written as its job ends: `completeCall`/`failCall` then `send`), a sweep's or a stall's end
  * (`fail`), and the end a task's hand-in writes (built here, sent by `handIn`). Each is one atomic
  * write of the store's (ExecutionTransitions), sent on the process's connection and answered once
- * the master has it: a status is confirmed on the replicas when it is read to be told (mayTell),
+ * the master has it: a status is confirmed on the replicas when it is read to be told (readSession),
  * not when it is written, which keeps every WAIT off an attempt's path. A cancel is `cancel`'s.
  */
 export type StatusMoves = Pick<
   ExecutionTransitions,
-  'progress' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
+  'report' | 'retrying' | 'fail' | 'completeCall' | 'failCall' | 'send'
 >;
 
 /** Where a composite's step goes: its id, and whether it runs apart from its parent's job. */
@@ -238,17 +240,20 @@ export class ExecutionEngine {
   }
 
   /**
-   * Whether executions as read may be told (a status, a listing's page, a batch's items, a
-   * webhook's payload, by the status its delivery keeps): those `accepted` always (their launch was
-   * confirmed), any later status once what this process read is on the replicas (a worker writes
-   * it without waiting for them: one a failover undoes would be told, then undone); one
-   * confirmation covers them all. Without ACK_REPLICAS, true at once (no round trip). Never rejects.
+   * A read's session, taken before executions are read to be told: any status past `accepted` is
+   * told once what this process read is on the replicas (a worker writes it without waiting for
+   * them: one a failover undoes would be told, then undone), and only if the writes' connection
+   * kept its master since the session began; one confirmation covers every execution read.
+   * Without ACK_REPLICAS, told at once (no round trip).
    */
-  async mayTell(...executions: { status: string }[]): Promise<boolean> {
-    return (
-      executions.every(({ status }) => status === 'accepted' || status === 'awaiting_approval') ||
-      this.durable.ack.confirmRead()
-    );
+  readSession(): ReadSession {
+    const { ack } = this.durable;
+    const session = ack.session;
+    return {
+      mayTell: async (...executions) =>
+        executions.every(({ status }) => status === 'accepted' || status === 'awaiting_approval') ||
+        ack.confirmRead(session),
+    };
   }
 
   /** Closes the writes' own connection, if they have one. */

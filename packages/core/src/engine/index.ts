@@ -12,5 +12,6 @@ export { type PlacementNeeds, placeExecution } from './execution-placement';
 export { launchInputs } from './launch-inputs';
 export type { InvocationOrigin, LaunchOrigin } from './launch-origin';
 export type { DebouncedLaunch, LaunchOutcome, LaunchRequest } from './launch-request';
+export type { ReadSession } from './read-session';
 export { ReplicaAck, type ReplicaAckOptions } from './replica-ack';
 export { type RunIds, runExecutionId } from './schedule-run-ids';

@@ -1,3 +1,6 @@
+import type { ForkPoint } from '../schemas/execution';
+import type { StepEntry } from '../store/execution/execution-record';
+
 /**
  * Where a launch came from: what its record names (`batch_id`, `schedule_id`, `replay_of`), and
  * what besides its skill decides its place (ExecutionEngine.place). A debounced or gated launch is
@@ -18,8 +21,11 @@ export type LaunchOrigin =
    * (`shardedExecutionId`).
    */
   | { kind: 'schedule-run'; scheduleId: string; executionId: string; shardedExecutionId?: string }
-  /** A replay of an execution (POST replay). */
-  | { kind: 'replay'; replayOf: string }
+  /**
+   * A replay of an execution (POST replay); a composite's rerun from a step (`fork`) starts with
+   * the steps it reuses (attempt 0) and names where it forked from.
+   */
+  | { kind: 'replay'; replayOf: string; fork?: { from: ForkPoint; reused: StepEntry[] } }
   /**
    * A composite's step: the BullMQ child of its parent's job (`parentJob`), which BullMQ moves back
    * to wait when the step ends; none when it runs apart from its parent (ExecutionEngine.placeStep).

@@ -59,10 +59,13 @@ export function extrasOf(request: LaunchRequest): RecordExtras {
 /** What a record names of its launch's origin. */
 function originExtras(
   origin: LaunchOrigin | undefined,
-): Pick<RecordExtras, 'replay_of' | 'schedule_id' | 'batch_id'> {
+): Pick<RecordExtras, 'replay_of' | 'forked_from' | 'steps' | 'schedule_id' | 'batch_id'> {
   switch (origin?.kind) {
     case 'replay':
-      return { replay_of: origin.replayOf };
+      return {
+        replay_of: origin.replayOf,
+        ...(origin.fork ? { forked_from: origin.fork.from, steps: origin.fork.reused } : {}),
+      };
     case 'schedule-run':
       return { schedule_id: origin.scheduleId };
     case 'batch-item':

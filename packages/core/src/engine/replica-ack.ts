@@ -90,18 +90,20 @@ export class ReplicaAck {
   }
 
   /**
-   * Resolves true once what this process has read from the master so far is on the replicas too,
-   * so that telling it is not undone by a failover: an execution's end, which a worker writes
+   * Resolves true once what this process read from the master since `session` is on the replicas
+   * too, so that telling it is not undone by a failover: an execution's end, which a worker writes
    * without waiting for replicas, is lost with a master the replicas lagged behind, and the
    * execution runs again. A probe written after the reads stands behind them in the master's
-   * replication stream, which replicas apply in order: its WAIT covers them. Each call writes its
-   * own probe (one INCR); their WAITs are shared as `confirm`'s are. Never rejects.
+   * replication stream, which replicas apply in order: its WAIT covers them. That holds only while
+   * the probe goes to the master the reads came from: `session` is taken before the reads, so a
+   * master that died after them (its connection closed, the probe then landing on the promoted
+   * one, which never had what was read) refuses the confirmation. Each call writes its own probe
+   * (one INCR); their WAITs are shared as `confirm`'s are. Never rejects.
    */
-  async confirmRead(): Promise<boolean> {
+  async confirmRead(session: number): Promise<boolean> {
     if (!this.required) return true;
     const { probeKeys } = this.options;
     if (!probeKeys?.length) throw new Error('ReplicaAck: confirmRead needs probeKeys');
-    const session = this.session;
     try {
       await Promise.all(probeKeys.map((key) => this.redis.incr(key)));
     } catch {

@@ -42,6 +42,12 @@ export const ErrorCatalog = {
     summary: 'No schedule with this id that the caller owns.',
   },
   NOT_FOUND: { http: 404, recoverable: false, summary: 'No such endpoint.' },
+  OUTPUTS_EXPIRED: {
+    http: 410,
+    recoverable: false,
+    summary:
+      "A rerun from a step would reuse outputs that have expired (a step's execution is gone): replay the whole execution.",
+  },
   REQUEST_TIMEOUT: {
     http: 408,
     recoverable: true,
@@ -125,7 +131,7 @@ export const ErrorCatalog = {
     http: 500,
     recoverable: false,
     summary:
-      "The skill's output, or what it streams, is over a size limit (MAX_OUTPUT_BYTES; MAX_CHUNK_BYTES a chunk, MAX_STREAM_BYTES an attempt's chunks in all).",
+      "The skill's output, what it streams or its metadata is over a size limit (MAX_OUTPUT_BYTES; MAX_CHUNK_BYTES a chunk, MAX_STREAM_BYTES an attempt's chunks in all; 4096 bytes ctx.metadata).",
   },
   PARTIAL_SUCCESS: { http: 200, recoverable: true, summary: 'Part of the work succeeded.' },
   SEARCH_API_ERROR: { http: 502, recoverable: true, summary: 'A search API the skill uses failed.' },

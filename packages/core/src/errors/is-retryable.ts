@@ -24,6 +24,7 @@ function retryableCode(code: ErrorCode): boolean {
     case 'SCHEDULE_NOT_FOUND':
     case 'SCHEDULE_LIMIT_EXCEEDED':
     case 'NOT_FOUND':
+    case 'OUTPUTS_EXPIRED':
     case 'SKILL_VERSION_CONFLICT':
     case 'NOT_CONFIGURED':
     case 'PAYLOAD_TOO_LARGE':

@@ -59,10 +59,20 @@ export const StepSummary = Type.Object({
   skill_version: Type.Optional(Type.String()),
   execution_id: Type.Optional(Type.String()),
   status: Type.Union([ExecutionStatus, Type.Literal('skipped')]),
-  /** The composite's attempt that ran it (a retried composite runs its steps again). */
-  attempt: Type.Integer({ minimum: 1 }),
+  /**
+   * The composite's attempt that ran it (a retried composite runs its steps again); 0 for a step
+   * reused from the execution this one forked from (`forked_from`): its execution is that one's.
+   */
+  attempt: Type.Integer({ minimum: 0 }),
 });
 export type StepSummary = Static<typeof StepSummary>;
+
+/** Ours: the execution a rerun from a step forked from, and that step (POST replay's `from_step`). */
+export const ForkPoint = Type.Object(
+  { execution_id: Type.String(), step: Type.String() },
+  { additionalProperties: false },
+);
+export type ForkPoint = Static<typeof ForkPoint>;
 
 /** Ours: a `task` execution's state while it waits for someone to do it. */
 export const TaskState = Type.Object({
@@ -132,6 +142,11 @@ export const Execution = Type.Object({
       description: 'Ours: the execution this one replays (POST replay), with its inputs or edited ones.',
     }),
   ),
+  forked_from: Type.Optional({
+    ...ForkPoint,
+    description:
+      'Ours: a rerun from a step (POST replay with `from_step`): the execution it forked from and the step it ran again from; the steps before it are reused (attempt 0).',
+  }),
   waiting_for: Type.Optional(
     StringEnum(['concurrency'], {
       description:
@@ -180,6 +195,10 @@ export const InvocationAccepted = Type.Object({
   skill_version: Type.String(),
   requested_version: Type.Optional(Type.String()),
   replay_of: Type.Optional(Type.String({ description: 'Ours: the execution this one replays.' })),
+  forked_from: Type.Optional({
+    ...ForkPoint,
+    description: 'Ours: of a rerun from a step, the execution it forked from and that step.',
+  }),
   trace_id: Type.String(),
   timestamps: Timestamps,
   webhook: Type.Optional(

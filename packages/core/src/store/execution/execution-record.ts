@@ -5,6 +5,7 @@ import {
   type AttemptError,
   type Execution,
   type ExecutionStatus,
+  type ForkPoint,
   type StepSummary,
   type TaskState,
   TERMINAL_STATUSES,
@@ -16,7 +17,8 @@ import { usageOf } from './usage-fields';
 
 /**
  * A step as the parent's record keeps it: which execution ran it, in which of the parent's
- * attempts. Its status is the child's own, read when the parent is read.
+ * attempts (0: reused from the execution a rerun forked from, part of every attempt). Its status is
+ * the child's own, read when the parent is read.
  */
 export type StepEntry =
   | { step: string; skill_id: string; skill_version: string; execution_id: string; attempt: number }
@@ -89,6 +91,10 @@ export interface RecordExtras {
   slots?: string[];
   /** The execution this one replays. */
   replay_of?: string;
+  /** Of a rerun from a step: the execution and step it forked from. */
+  forked_from?: ForkPoint;
+  /** The steps it starts with: those a rerun from a step reuses (attempt 0). */
+  steps?: StepEntry[];
   /** The schedule it is a run of. */
   schedule_id?: string;
   /** Of a skill registered from elsewhere: its job is on the remote queue. */
@@ -143,6 +149,8 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     // Kept for a replay: the job that carries them is gone once the execution ends.
     inputs: JSON.stringify(payload.inputs),
     ...(extras.replay_of === undefined ? {} : { replay_of: extras.replay_of }),
+    ...(extras.forked_from === undefined ? {} : { forked_from: JSON.stringify(extras.forked_from) }),
+    ...(extras.steps?.length ? { steps: JSON.stringify(extras.steps) } : {}),
     ...(extras.schedule_id === undefined ? {} : { schedule_id: extras.schedule_id }),
     ...(extras.remote ? { remote: '1' } : {}),
     ...(payload.parent
@@ -229,6 +237,7 @@ export function toExecution(
     ...taskOf(fields, status),
     ...approvalOf(fields),
     ...(fields.replay_of === undefined ? {} : { replay_of: fields.replay_of }),
+    ...(fields.forked_from === undefined ? {} : { forked_from: JSON.parse(fields.forked_from) as ForkPoint }),
     ...(fields.waiting_for === undefined || status !== 'accepted'
       ? {}
       : { waiting_for: fields.waiting_for as 'concurrency' }),

@@ -20,6 +20,8 @@ export interface AttemptEnd {
   startedAt: number;
   /** The last progress the skill reported, not yet written. */
   progress?: number;
+  /** The metadata the skill last set (ctx.metadata), not yet written: the whole object as JSON. */
+  metadata?: string;
   /** The worker that ran it (WORKER_ID). */
   workerId?: string;
 }
@@ -77,8 +79,15 @@ export class ExecutionTransitions {
     return this.running(executionId, startedAt, { attempts: attempt, [field]: value });
   }
 
-  progress(executionId: string, progress: number): Promise<TransitionResult> {
-    return this.running(executionId, undefined, { progress });
+  /**
+   * What a running skill reported (ctx.progress, ctx.metadata): its metadata replaces the record's
+   * (the launch's, inherited or sent with the invocation, is where the skill's begins).
+   */
+  report(executionId: string, report: { progress?: number; metadata?: string }): Promise<TransitionResult> {
+    return this.running(executionId, undefined, {
+      ...(report.progress === undefined ? {} : { progress: report.progress }),
+      ...(report.metadata === undefined ? {} : { metadata: report.metadata }),
+    });
   }
 
   /**
@@ -163,6 +172,7 @@ export class ExecutionTransitions {
         ...(end ? { attempts: end.attempt } : {}),
         ...(end?.workerId === undefined ? {} : { worker_id: end.workerId }),
         ...(end?.progress === undefined ? {} : { progress: end.progress }),
+        ...(end?.metadata === undefined ? {} : { metadata: end.metadata }),
         ...fields,
       },
       apart ? outcome : '',
