@@ -68,5 +68,9 @@ describe('the console shows pending approvals, and an approver decides them ther
     await page.getByRole('status').getByText('rejected: now failed').waitFor();
     expect((await system.client.status('transfer', rejectId)).error?.code).toBe('APPROVAL_REJECTED');
     await tab.screenshot('approvals');
+
+    // The execution's page says who approved it, how and when.
+    await page.goto(`${origin}/console/#/executions/transfer/${approveId}`);
+    await page.getByText(/approved by approver via api at .+ \(asked because amount > 1000\)/).waitFor();
   });
 });
