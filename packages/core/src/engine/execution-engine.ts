@@ -226,10 +226,18 @@ export class ExecutionEngine {
     const written = await store.approvals.decide(execution.execution_id, decision);
     if (written !== 'applied') return written;
     const { skill_id, skill_version, priority, execution_id } = execution;
-    const queue = this.options.queues.for(skill_id, skill_version, priority, execution_id);
+    const { queues } = this.options;
     // A worker that takes the job meanwhile (its deadline come) reads the record, decided: it runs it
-    // or lets it go as the decision says.
-    const job = await queue.getJob(execution_id).catch(() => undefined);
+    // or lets it go as the decision says. A skill registered from elsewhere has its job on the remote queue.
+    const job =
+      (await queues
+        .for(skill_id, skill_version, priority, execution_id)
+        .getJob(execution_id)
+        .catch(() => undefined)) ??
+      (await queues
+        .remote(priority, execution_id)
+        .getJob(execution_id)
+        .catch(() => undefined));
     if (decision.state !== 'approved') await job?.remove().catch(() => {});
     else {
       const startsIn = Date.parse(execution.timestamps.scheduled_for ?? '') - Date.now();
