@@ -114,6 +114,7 @@ describe('the console, in a browser', () => {
       expect.any(String),
       expect.stringMatching(/ms|s$/),
       expect.stringMatching(/ms|s$/),
+      '–',
       '1/1',
       expect.stringMatching(/./),
       '–',

@@ -102,6 +102,10 @@ function ourHints(
   switch (exitCode) {
     case ExitCode.Unavailable:
       if (error.code === 'RATE_LIMIT_EXCEEDED') return ['Wait a moment and run it again'];
+      if (error.code === 'BUDGET_EXCEEDED')
+        return [
+          'Your daily budget is spent: wait for midnight UTC (Retry-After), or ask an operator for more',
+        ];
       // Only when nothing answered: a 503 came from the service itself, which says what to do.
       return error.code === 'ENDPOINT_UNREACHABLE' && error.httpStatus === undefined
         ? [

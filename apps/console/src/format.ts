@@ -43,3 +43,14 @@ export function time(iso: string | undefined): string {
 export function shortId(id: string): string {
   return id.length > 8 ? `${id.slice(0, 8)}…` : id;
 }
+
+const dollars = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumSignificantDigits: 4,
+});
+
+/** `$0.004`, `$12.5`: a cost in US dollars, or `–` when nothing it ran has a price. */
+export function usd(amount: number | undefined): string {
+  return amount === undefined ? '–' : dollars.format(amount);
+}

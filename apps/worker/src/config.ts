@@ -146,6 +146,19 @@ export const WorkerConfigSchema = Type.Object({
     maximum: 10,
     description: 'Retries of a rate-limited (429) or failed (5xx) LLM call, honouring Retry-After.',
   }),
+  LLM_INPUT_USD_PER_MTOK: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        "Price table: US dollars per million prompt tokens of the worker's models (a skill's llm.json `price` wins); with LLM_OUTPUT_USD_PER_MTOK, executions' usage carries cost_usd.",
+    }),
+  ),
+  LLM_OUTPUT_USD_PER_MTOK: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description: "Price table: US dollars per million completion tokens of the worker's models.",
+    }),
+  ),
   PROGRESS_INTERVAL_MS: Type.Integer({
     default: 100,
     minimum: 0,

@@ -2,6 +2,7 @@ import type { Logger, SkillSchemas } from '@skillrun/core';
 import {
   ConcurrencyGate,
   createRedis,
+  DailySpend,
   type ExecutionEngine,
   ExecutionStore,
   engineOf,
@@ -44,6 +45,8 @@ export interface WorkerShared extends WorkerContext {
   /** Promotes the jobs of parked executions given their slots. */
   handover: SlotHandover;
   store: ExecutionStore;
+  /** Callers' spend per day, for those with a daily budget (a job's daily_spend_of). */
+  dailySpend: DailySpend;
   /**
    * Its composites' steps' places and launches, and whether a status may be told (a webhook's):
    * confirmed on ACK_REPLICAS replicas on a connection of its own, closed by the service.
@@ -91,6 +94,7 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
     gate,
     handover,
     store,
+    dailySpend: new DailySpend(redis, keys),
     engine,
     stream: { maxChunkBytes: config.MAX_CHUNK_BYTES, maxStreamBytes: config.MAX_STREAM_BYTES },
   };

@@ -124,6 +124,8 @@ export interface SkillrunExecution extends Execution {
     total_tokens: number;
     requests: number;
     models: string[];
+    /** skillrun: what it cost in US dollars at the workers' price table (a composite's includes its steps'). */
+    cost_usd?: number;
   };
   parent?: { execution_id: string; step: string };
   steps?: {
@@ -210,6 +212,11 @@ export interface InvocationContext {
   tags?: string[];
   /** skillrun: a JSON object of at most 4,096 bytes as JSON, kept with the execution; steps inherit it. */
   metadata?: Record<string, unknown>;
+  /**
+   * skillrun: what the execution and every step under it may spend together; over it, it fails with
+   * BUDGET_EXCEEDED and what was spent.
+   */
+  budget?: { max_tokens?: number; max_cost_usd?: number; max_steps?: number; max_duration_ms?: number };
 }
 
 export interface SkillSearchQuery {

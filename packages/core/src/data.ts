@@ -31,6 +31,7 @@ export {
 export { type CheckStatus, notReadyError, ReadinessCheck } from './health/readiness';
 export { MemoryStore } from './memory/memory-store';
 export { jobDueAt } from './queue/job-due-at';
+export { newJobBudget } from './queue/new-job-budget';
 export { newJobPayload } from './queue/new-job-payload';
 export { queueHeadAges, queueJobsByState } from './queue/queue-levels';
 export { QueueRegistry } from './queue/queue-registry';
@@ -59,7 +60,9 @@ export { runTargetOf } from './registry/run-target';
 export { type ResolvedSkill, SkillResolver } from './registry/skill-resolver';
 export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry/version-contract';
 export { BatchStore, type StoredBatch } from './store/batch-store';
+export { DailySpend } from './store/daily-spend';
 export type { ApprovalDecision, DecisionResult } from './store/execution/approval-decisions';
+export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export {
   CHUNK_STREAM_MAX_LENGTH,
   type ChunkAppend,
@@ -70,12 +73,14 @@ export type { ExecutionBrief } from './store/execution/execution-records';
 export { ExecutionStore } from './store/execution/execution-store';
 export type { AttemptEnd } from './store/execution/execution-transitions';
 export { compactPosition, type IndexPosition } from './store/execution/index-position';
+export { NANO_DOLLARS, usdOfNano } from './store/execution/nano-dollars';
 export { isPastQueueTimeout, neverStartedError } from './store/execution/never-started';
 export {
   type TransitionCall,
   type TransitionResult,
   transitionResult,
 } from './store/execution/transition-script';
+export type { Spent, UsageIncrement } from './store/execution/usage-fields';
 export {
   type Admission,
   ConcurrencyGate,

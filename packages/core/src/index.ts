@@ -88,6 +88,7 @@ export {
   BatchView,
   MAX_BATCH_ITEMS,
 } from './schemas/batch';
+export { Budget, BudgetSpend, JobBudget } from './schemas/budget';
 export { BulkCancelRequest, BulkCancelResult } from './schemas/bulk-cancel';
 export { CallerIdentity } from './schemas/caller-identity';
 export { ErrorBody, ErrorEnvelope, JsonRpcErrorResponse, ValidationViolation } from './schemas/error-body';

@@ -25,6 +25,7 @@ interface InvokeFlags {
   runAt?: string;
   tag?: string[];
   metadata?: Record<string, unknown>;
+  budget?: Record<string, unknown>;
 }
 
 export function registerInvokeCommand(program: Command, context: CliContext): void {
@@ -69,7 +70,12 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
       )
       .option('--run-at <time>', 'start it at this RFC 3339 time (2026-11-25T10:00:00Z)')
       .option('--tag <tag>', 'a tag to list it by (repeatable, up to 10: executions --tag)', collect)
-      .option('--metadata <json>', 'a JSON object kept with it (at most 4 KB)', jsonObject),
+      .option('--metadata <json>', 'a JSON object kept with it (at most 4 KB)', jsonObject)
+      .option(
+        '--budget <json>',
+        'what it and its steps may spend: {"max_tokens","max_cost_usd","max_steps","max_duration_ms"}',
+        jsonObject,
+      ),
   ).action(async (skill: string | undefined, pairs: string[], flags: InvokeFlags, command: Command) => {
     const settings = settingsOf(command, context);
     const { terminal } = context;
@@ -83,6 +89,7 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
         flags.runAt,
         flags.tag,
         flags.metadata,
+        flags.budget,
       ];
       if (pairs.length > 0 || perLine.some((flag) => flag !== undefined)) {
         throw new UsageError("--batch takes each item's inputs, version and context from its line");
@@ -111,6 +118,7 @@ export function registerInvokeCommand(program: Command, context: CliContext): vo
       ...(flags.runAt === undefined ? {} : { run_at: flags.runAt }),
       ...(flags.tag === undefined ? {} : { tags: flags.tag }),
       ...(flags.metadata === undefined ? {} : { metadata: flags.metadata }),
+      ...(flags.budget === undefined ? {} : { budget: flags.budget }),
     };
     const handle = await client.invoke(skill, inputs, {
       ...(flags.version === undefined ? {} : { version: flags.version }),

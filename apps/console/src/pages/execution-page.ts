@@ -5,7 +5,7 @@ import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { facts } from '../facts';
 import { followExecution } from '../follow-execution';
-import { duration, queueWait, runTime, time } from '../format';
+import { duration, queueWait, runTime, time, usd } from '../format';
 import { jsonView } from '../json-view';
 import type { Execution } from '../protocol';
 import { statusBadge } from '../status-badge';
@@ -288,7 +288,8 @@ export function executionPage(context: PageContext): HTMLElement {
           'Step of',
           h('span', {}, `"${execution.parent.step}" in `, h('code', {}, execution.parent.execution_id)),
         ],
-        !!execution.usage && [
+        execution.usage?.cost_usd !== undefined && ['Cost', usd(execution.usage.cost_usd)],
+        !!execution.usage?.models.length && [
           'LLM usage',
           `${execution.usage.total_tokens} tokens (${execution.usage.prompt_tokens} prompt, ${execution.usage.completion_tokens} completion), ${execution.usage.requests} requests, ${execution.usage.models.join(', ')}`,
         ],

@@ -5,7 +5,7 @@ import { every, isAdmin, link, mayInvoke, type PageContext } from '../context';
 import { h, replace } from '../dom';
 import { errorView } from '../error-view';
 import { readEventStream } from '../event-stream';
-import { duration, queueWait, runTime, shortId, time } from '../format';
+import { duration, queueWait, runTime, shortId, time, usd } from '../format';
 import type { Execution, ExecutionPage } from '../protocol';
 import { statusBadge } from '../status-badge';
 
@@ -208,6 +208,7 @@ export function executionsPage(context: PageContext): HTMLElement {
             'Created',
             'Queue wait',
             'Run time',
+            'Cost',
             'Attempts',
             'Worker',
             'Tags',
@@ -237,6 +238,7 @@ export function executionsPage(context: PageContext): HTMLElement {
             h('td', {}, time(execution.timestamps.created_at)),
             h('td', {}, duration(queueWait(execution, now))),
             h('td', {}, duration(runTime(execution, now))),
+            h('td', {}, usd(execution.usage?.cost_usd)),
             h('td', {}, `${execution.attempts}/${execution.max_attempts}`),
             h('td', { class: 'mono' }, execution.worker_id ?? '–'),
             h('td', { class: 'tags' }, execution.tags?.join(', ') ?? '–'),

@@ -9,6 +9,7 @@ import { pauseControl, pausedText } from '../pause-control';
 import type { Execution, JsonSchema, SkillDescriptor } from '../protocol';
 import { SchemaForm, type Violation } from '../schema-form';
 import { schemaTable } from '../schema-table';
+import { skillCost } from '../skill-cost';
 
 /** The object schema a descriptor's `inputs` (one parameter each) stand for. */
 export function inputSchemaOf(descriptor: SkillDescriptor): JsonSchema {
@@ -104,6 +105,7 @@ export function skillPage(context: PageContext): HTMLElement {
         ),
       ),
       versions ? versionsTable(versions) : '',
+      skillCost(context, descriptor.id),
       h('h2', {}, 'Inputs'),
       schemaTable(inputSchemaOf(descriptor), 'Inputs'),
       h('h2', {}, 'Output'),

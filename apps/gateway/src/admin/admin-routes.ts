@@ -24,6 +24,7 @@ export function adminRoutes(apiKeys: ApiKeyStore, identities: Identities): Route
       scopes: body.scopes,
       ...(body.skills ? { skills: body.skills } : {}),
       ...(body.name ? { name: body.name } : {}),
+      ...(body.daily_budget_usd === undefined ? {} : { dailyBudgetUsd: body.daily_budget_usd }),
     });
     res.status(201).setHeader('Cache-Control', 'no-store').json(created);
   });

@@ -127,7 +127,7 @@ export const ERRORS: Record<string, string> = {
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',
   '422': 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came earlier with a different request.',
   '429':
-    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which. SCHEDULE_LIMIT_EXCEEDED: the caller has MAX_SCHEDULES_PER_CALLER schedules already.',
+    'RATE_LIMIT_EXCEEDED: over a rate limit or concurrency quota; wait Retry-After seconds. RateLimit-Policy and RateLimit say which. SCHEDULE_LIMIT_EXCEEDED: the caller has MAX_SCHEDULES_PER_CALLER schedules already. BUDGET_EXCEEDED: the caller\'s daily budget (LIMITS daily_budget_usd) is spent until midnight UTC (Retry-After; RateLimit-Policy "daily-budget" in usd-micros).',
   '501': 'NOT_CONFIGURED: this service is not set up for it (the message names the setting).',
   '503':
     'SERVICE_UNAVAILABLE: Redis cannot be reached, or the write was not confirmed on ACK_REPLICAS replicas in time (details.reason not_replicated); retry (Retry-After).',

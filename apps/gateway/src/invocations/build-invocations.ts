@@ -1,4 +1,4 @@
-import { InFlightSlots, isVisible, SkillResolver } from '@skillrun/core/data';
+import { DailySpend, InFlightSlots, isVisible, SkillResolver } from '@skillrun/core/data';
 import type { ExecutionsSlice } from '../executions/build-executions';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
@@ -32,7 +32,13 @@ export function buildInvocations(shared: GatewayShared, executions: ExecutionsSl
     engine: shared.engine,
     schemas: shared.schemas,
     access: shared.access,
-    limits: new CallerLimits(config.limits, redis, keys, new InFlightSlots(redis, keys)),
+    limits: new CallerLimits(
+      config.limits,
+      redis,
+      keys,
+      new InFlightSlots(redis, keys),
+      new DailySpend(redis, keys),
+    ),
     idempotency: new IdempotencyKeys(redis, keys, { ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS }),
     fairShare: new FairShare({
       burst: config.FAIR_SHARE_BURST,

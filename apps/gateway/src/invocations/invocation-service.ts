@@ -27,6 +27,7 @@ import {
   type LaunchOutcome,
   type LaunchRequest,
   launchInputs,
+  newJobBudget,
   newJobPayload,
   type RegistryEntry,
   type RegistryVersion,
@@ -380,10 +381,16 @@ export class InvocationService {
     checked: Checked,
     answer: { headers: Record<string, string> },
   ): Promise<Prepared> {
-    const { request, entry, deprecation, owner, range, start, claim } = checked;
+    const { request, entry, deprecation, owner, range, start, claim, principal } = checked;
     const { skill, remote } = runTargetOf(entry);
     const debounce = request.context?.debounce;
-    const subject = { callerId: owner, address, skillId: entry.id };
+    const keyBudget = principal?.dailyBudgetUsd;
+    const subject = {
+      callerId: owner,
+      address,
+      skillId: entry.id,
+      ...(keyBudget === undefined ? {} : { dailyBudgetUsd: keyBudget }),
+    };
     const executionId = this.deps.engine.place({
       skillId: skill.name,
       pinned: isGated(skill.concurrency, request.context?.concurrency_key)
@@ -421,6 +428,10 @@ export class InvocationService {
         ...(request.context?.tags === undefined ? {} : { tags: request.context.tags }),
         ...(request.context?.metadata === undefined ? {} : { metadata: request.context.metadata }),
         ...(approval ? { approval: true as const } : {}),
+        ...(request.context?.budget === undefined
+          ? {}
+          : { budget: newJobBudget(request.context.budget, executionId, Date.now()) }),
+        ...(rate.dailySpendOf === undefined ? {} : { daily_spend_of: rate.dailySpendOf }),
       },
       executionId,
     );

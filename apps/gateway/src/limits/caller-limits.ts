@@ -1,15 +1,26 @@
 import { SkillError } from '@skillrun/core';
-import type { InFlightSlots, RedisKeys, SlotClaim } from '@skillrun/core/data';
+import {
+  type DailySpend,
+  type InFlightSlots,
+  NANO_DOLLARS,
+  type RedisKeys,
+  type SlotClaim,
+  usdOfNano,
+} from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { type EffectiveLimits, type Limits, limitsFor } from './limits-config';
-import { type QuotaState, rateLimitHeaders } from './rate-limit-headers';
+import { joinRateLimitHeaders, type QuotaState, rateLimitHeaders } from './rate-limit-headers';
+
+const MICRO_DOLLARS = 1e6;
 
 /** Who is counted: an authenticated caller by id, anyone else by network address. */
 export interface Subject {
   callerId: string | undefined;
   address: string;
   skillId: string;
+  /** The daily budget of the API key presented, which wins over LIMITS' for its caller. */
+  dailyBudgetUsd?: number;
 }
 
 /**
@@ -19,6 +30,8 @@ export interface Subject {
 export interface LimitCheck {
   headers: Record<string, string>;
   refusal?: SkillError;
+  /** The caller whose daily spend the execution counts to (it has a daily budget). */
+  dailySpendOf?: string;
 }
 
 /** How long a caller refused for concurrency is told to wait: slots free up as executions end. */
@@ -33,7 +46,9 @@ interface RateCheck {
 /**
  * Per-caller rate limits (fixed windows, counted in Redis by rate-limiter-flexible) and concurrency
  * quotas (in-flight sets), overall and per skill, shared by every gateway. Over a limit is 429
- * RATE_LIMIT_EXCEEDED with Retry-After; every answer carries the quotas' RateLimit headers.
+ * RATE_LIMIT_EXCEEDED with Retry-After; every answer carries the quotas' RateLimit headers. A caller
+ * with a daily budget whose day's spend has reached it is refused with 429 BUDGET_EXCEEDED until
+ * midnight UTC (one GET, only for such callers).
  */
 export class CallerLimits {
   private readonly limiters = new Map<string, RateLimiterRedis>();
@@ -43,10 +58,50 @@ export class CallerLimits {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly slots: InFlightSlots,
+    private readonly dailySpend: DailySpend,
   ) {}
 
   /** Counts one invocation against the subject's rate limits. */
   async consume(subject: Subject): Promise<LimitCheck> {
+    const dailyBudgetUsd =
+      subject.dailyBudgetUsd ?? limitsFor(this.limits, subject.callerId, subject.skillId).dailyBudgetUsd;
+    if (dailyBudgetUsd === undefined || subject.callerId === undefined) return this.consumeRates(subject);
+    const [rates, budget] = await Promise.all([
+      this.consumeRates(subject),
+      this.checkDailyBudget(subject.callerId, dailyBudgetUsd),
+    ]);
+    return {
+      headers: joinRateLimitHeaders(rates.headers, budget.headers),
+      dailySpendOf: subject.callerId,
+      ...(budget.refusal ? { refusal: budget.refusal } : rates.refusal ? { refusal: rates.refusal } : {}),
+    };
+  }
+
+  /** Whether the caller's spend today has reached its daily budget; the quota in micro-dollars. */
+  private async checkDailyBudget(callerId: string, budgetUsd: number): Promise<LimitCheck> {
+    const { costNano, resetSeconds } = await this.dailySpend.today(callerId);
+    const quota = Math.round(budgetUsd * MICRO_DOLLARS);
+    const spent = Math.floor(costNano / (NANO_DOLLARS / MICRO_DOLLARS));
+    const state = { policy: 'daily-budget', quota, remaining: Math.max(quota - spent, 0), resetSeconds };
+    const headers = rateLimitHeaders([{ ...state, windowSeconds: 86_400, unit: 'usd-micros' }]);
+    if (spent < quota) return { headers };
+    const refusal = new SkillError(
+      'BUDGET_EXCEEDED',
+      `Daily budget spent: $${usdOfNano(costNano)} of $${budgetUsd} today (UTC); it resets in ${resetSeconds} s`,
+      {
+        details: {
+          policy: 'daily-budget',
+          budget_usd: budgetUsd,
+          spent_usd: usdOfNano(costNano),
+          retry_after_seconds: resetSeconds,
+        },
+        suggestedAction: `Wait ${resetSeconds} s (midnight UTC), or ask an operator for a larger daily_budget_usd`,
+      },
+    );
+    return { headers, refusal };
+  }
+
+  private async consumeRates(subject: Subject): Promise<LimitCheck> {
     const { overall, skill } = limitsFor(this.limits, subject.callerId, subject.skillId);
     const partition = partitionOf(subject);
     const checks: RateCheck[] = [];

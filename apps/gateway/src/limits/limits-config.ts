@@ -22,6 +22,13 @@ export type SkillLimits = Static<typeof SkillLimits>;
 export const CallerLimits = Type.Object(
   {
     ...Policy,
+    daily_budget_usd: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description:
+          "What the caller's executions may cost per UTC day, in US dollars (at the workers' price table); spent, its invocations are refused (429 BUDGET_EXCEEDED) until midnight UTC.",
+      }),
+    ),
     skills: Type.Optional(Type.Record(Type.String({ minLength: 1 }), SkillLimits)),
   },
   { additionalProperties: false },
@@ -59,14 +66,19 @@ export function parseLimits(json: string | undefined): Limits {
 export interface EffectiveLimits {
   overall: SkillLimits;
   skill: SkillLimits;
+  /** The caller's daily budget, if it has one (an anonymous caller never has). */
+  dailyBudgetUsd?: number;
 }
 
 export function limitsFor(limits: Limits, callerId: string | undefined, skillId: string): EffectiveLimits {
   const fallback = limits.default ?? {};
   const own = callerId === undefined ? undefined : limits.callers?.[callerId];
+  const dailyBudgetUsd =
+    callerId === undefined ? undefined : (own?.daily_budget_usd ?? fallback.daily_budget_usd);
   return {
     overall: policyOf(own, fallback),
     skill: policyOf(own?.skills?.[skillId], fallback.skills?.[skillId] ?? {}),
+    ...(dailyBudgetUsd === undefined ? {} : { dailyBudgetUsd }),
   };
 }
 

@@ -7,6 +7,8 @@ export interface QuotaState {
   /** Rate limits: the window and the seconds until it resets. Concurrency quotas have neither. */
   windowSeconds?: number;
   resetSeconds?: number;
+  /** The quota's unit (`qu`) when it counts neither requests nor concurrent ones (a budget: usd-micros). */
+  unit?: string;
 }
 
 /**
@@ -19,7 +21,7 @@ export function rateLimitHeaders(states: QuotaState[]): Record<string, string> {
   const policies = states.map((state) =>
     state.windowSeconds === undefined
       ? `"${state.policy}";q=${state.quota};qu="concurrent-requests"`
-      : `"${state.policy}";q=${state.quota};w=${state.windowSeconds}`,
+      : `"${state.policy}";q=${state.quota};w=${state.windowSeconds}${state.unit ? `;qu="${state.unit}"` : ''}`,
   );
   const current = states.map(
     (state) =>

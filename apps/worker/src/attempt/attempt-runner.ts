@@ -1,5 +1,5 @@
 import { type Logger, type SkillKind, type SkillSchemas, toErrorBody } from '@skillrun/core';
-import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
+import type { DailySpend, ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import type { Job } from 'bullmq';
 import type { Attempt, BodyOutcome, SkillBody } from '../bodies/skill-body';
 import type { FlowControl } from '../flow/flow-control';
@@ -11,6 +11,7 @@ import { Admission } from './admission';
 import type { AttemptLog } from './attempt-log';
 import { AttemptStart, type Started } from './attempt-start';
 import type { Cancellations } from './cancellations';
+import { FixedCost } from './fixed-cost';
 import { OutputCheck } from './output-check';
 import type { PendingOutcomes } from './pending-outcomes';
 import { Settlement } from './settlement';
@@ -42,6 +43,8 @@ export interface AttemptRunnerDeps {
   metrics: WorkerMetrics;
   /** The skills' concurrency limits: an execution over one is parked before it starts. */
   flow: FlowControl;
+  /** Callers' spend per day, for those with a daily budget. */
+  dailySpend: DailySpend;
 }
 
 /** What the skill's body came to, and the writer of the chunks it streamed, if it did. */
@@ -64,8 +67,10 @@ export class AttemptRunner {
   private readonly starting: AttemptStart;
   private readonly output: OutputCheck;
   private readonly settlement: Settlement;
+  private readonly fixedCost: FixedCost;
 
   constructor(private readonly deps: AttemptRunnerDeps) {
+    this.fixedCost = new FixedCost(deps);
     this.admission = new Admission(deps);
     this.starting = new AttemptStart(deps);
     this.output = new OutputCheck(deps);
@@ -153,6 +158,7 @@ export class AttemptRunner {
     if ('waiting' in outcome) return outcome;
     // Before the outcome is recorded, so that a finished composite shows all its steps spent.
     await body.reportUsage?.(attempt.payload.execution_id, attempt.number).catch(() => {});
+    await this.fixedCost.charge(attempt.payload, attempt.skill).catch(() => {});
     return outcome;
   }
 }

@@ -40,6 +40,7 @@ export function buildAttempt(
     bodies,
     metrics,
     flow: flow.control,
+    dailySpend: shared.dailySpend,
   });
   return { runner, outcomes, cancellations };
 }

@@ -34,15 +34,18 @@ export class CompositeBody implements SkillBody {
     return 'pipeline' in body ? this.pipelines.run(attempt, body.pipeline) : this.replay(attempt, body.code);
   }
 
-  /** The steps' usage (of the attempt that just ended) added to the composite's own. */
+  /** The steps' usage and cost (of the attempt that just ended) added to the composite's own. */
   async reportUsage(executionId: string, attempt: number): Promise<void> {
     const { store } = this.deps;
     const entries = await store.steps.entries(executionId);
     const launched = entries.filter((entry) => entry.attempt === attempt && 'execution_id' in entry);
-    const usage = await Promise.all(
-      launched.map((entry) => ('execution_id' in entry ? store.usage.increments(entry.execution_id) : [])),
+    const spent = await Promise.all(
+      launched.flatMap((entry) => ('execution_id' in entry ? [store.usage.spent(entry.execution_id)] : [])),
     );
-    await store.usage.add(executionId, usage.flat());
+    await store.usage.add(executionId, {
+      increments: spent.flatMap(({ increments }) => increments),
+      costNano: spent.reduce((sum, { costNano }) => sum + costNano, 0),
+    });
   }
 
   /**

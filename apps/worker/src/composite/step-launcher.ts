@@ -35,7 +35,7 @@ type LaunchedStep = Extract<StepEntry, { execution_id: string }>;
 
 /**
  * Starts the executions of a composite's steps: each a real execution of the called skill (its own
- * id, the parent's caller, trace id, priority, tags and metadata, the parent's deadline; a concurrency key only if
+ * id, the parent's caller, trace id, priority, tags, metadata and budget, the parent's deadline; a concurrency key only if
  * the call names one, as a Trigger.dev child task's), validated against that
  * skill's input schema, on the queue of the version resolved, and a BullMQ child of the parent's
  * job so that the parent waits for it without holding a worker slot; a gated step homed on another
@@ -46,6 +46,9 @@ export class StepLauncher {
 
   /** Launches the calls; `entries` are the steps so far, which the record keeps with the new ones. */
   async launch(parent: Attempt, entries: StepEntry[], calls: StepCall[]): Promise<StepEntry[]> {
+    const { budget } = parent.payload;
+    // Counted before any starts: over max_steps (or a spent budget), none of them does.
+    if (budget && calls.length > 0) await this.deps.store.budgets.takeSteps(budget, calls.length);
     const prepared = await Promise.all(calls.map((call) => this.prepare(parent, call)));
     const all = [...entries, ...prepared.map(({ entry }) => entry)];
     // Recorded before they start: a parent that crashes here finds the step and starts it again.
@@ -106,6 +109,10 @@ export class StepLauncher {
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
         ...(parentPayload.tags === undefined ? {} : { tags: parentPayload.tags }),
         ...(parentPayload.metadata === undefined ? {} : { metadata: parentPayload.metadata }),
+        ...(parentPayload.budget === undefined ? {} : { budget: parentPayload.budget }),
+        ...(parentPayload.daily_spend_of === undefined
+          ? {}
+          : { daily_spend_of: parentPayload.daily_spend_of }),
       },
       executionId,
     );

@@ -14,6 +14,13 @@ export interface LlmUsage {
   completion_tokens: number;
 }
 
+/** What a call may spend of a budget, held while it runs and given back (with its usage) after. */
+export interface BudgetHold {
+  /** The completion tokens the call may write; none: no cap beyond the skill's own. */
+  maxTokens?: number;
+  release(usage: LlmUsage | undefined): Promise<void>;
+}
+
 export type LlmValidation =
   | { ok: true; value: unknown }
   | { ok: false; violations: { path: string; message: string }[] };
@@ -33,6 +40,11 @@ export interface LlmRequest {
    * it arrives: a repair round's after the first answer's.
    */
   onDelta?(text: string): void;
+  /**
+   * Given (an execution with a budget), each call holds its share first, its prompt's tokens
+   * estimated: the call is capped at what it holds, or not made when it throws (BUDGET_EXCEEDED).
+   */
+  hold?(promptTokens: number): Promise<BudgetHold>;
 }
 
 interface Answer {
@@ -75,25 +87,36 @@ export class LlmClient {
     );
   }
 
-  /** One chat completion, in a span named and described as OpenTelemetry's GenAI conventions say. */
-  private ask(request: LlmRequest, messages: ChatCompletionMessageParam[]): Promise<Answer> {
-    const { model } = request.settings;
-    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model };
-    return inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const response = request.onDelta
-        ? await this.streamed(request, messages, request.onDelta)
-        : await this.completion(request, messages);
-      span.setAttribute('gen_ai.response.model', response.model || model);
-      if (response.usage) {
-        const { prompt_tokens, completion_tokens } = response.usage;
-        span.setAttributes({
-          'gen_ai.usage.input_tokens': prompt_tokens,
-          'gen_ai.usage.output_tokens': completion_tokens,
-        });
-        request.onUsage({ model: response.model || model, prompt_tokens, completion_tokens });
-      }
-      return answerOf(response);
-    });
+  /**
+   * One chat completion, in a span named and described as OpenTelemetry's GenAI conventions say;
+   * with a budget, capped at what it holds of it, which it gives back with what it spent.
+   */
+  private async ask(request: LlmRequest, messages: ChatCompletionMessageParam[]): Promise<Answer> {
+    const hold = await request.hold?.(estimatedTokens(messages));
+    let usage: LlmUsage | undefined;
+    try {
+      const capped = cappedRequest(request, hold?.maxTokens);
+      const { model } = capped.settings;
+      const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model };
+      return await inSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+        const response = capped.onDelta
+          ? await this.streamed(capped, messages, capped.onDelta)
+          : await this.completion(capped, messages);
+        span.setAttribute('gen_ai.response.model', response.model || model);
+        if (response.usage) {
+          const { prompt_tokens, completion_tokens } = response.usage;
+          span.setAttributes({
+            'gen_ai.usage.input_tokens': prompt_tokens,
+            'gen_ai.usage.output_tokens': completion_tokens,
+          });
+          usage = { model: response.model || model, prompt_tokens, completion_tokens };
+          capped.onUsage(usage);
+        }
+        return answerOf(response);
+      });
+    } finally {
+      await hold?.release(usage);
+    }
   }
 
   private async completion(
@@ -143,6 +166,27 @@ export class LlmClient {
     }
     return client;
   }
+}
+
+/** The request with its max_tokens lowered to a budget's cap, if that is lower. */
+function cappedRequest(request: LlmRequest, cap: number | undefined): LlmRequest {
+  if (cap === undefined) return request;
+  const { maxTokens } = request.settings;
+  const lowest = maxTokens === undefined ? cap : Math.min(maxTokens, cap);
+  return { ...request, settings: { ...request.settings, maxTokens: lowest } };
+}
+
+/**
+ * The prompt's tokens before the provider counts them: about four characters a token, rounded up,
+ * plus a few for each message's framing. An estimate: the provider's count is what is spent.
+ */
+function estimatedTokens(messages: ChatCompletionMessageParam[]): number {
+  const MESSAGE_OVERHEAD = 4;
+  return messages.reduce((sum, message) => {
+    const text =
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
+    return sum + Math.ceil(text.length / 4) + MESSAGE_OVERHEAD;
+  }, 0);
 }
 
 /** The answer of a completion's first choice, or the error its absence or a refusal is. */

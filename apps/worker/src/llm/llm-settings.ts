@@ -1,5 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum } from '@skillrun/core';
+import { NANO_DOLLARS, type TokenCost } from '@skillrun/core/data';
+
+/** What a model's tokens cost: the price table's row for it (llm.json's `price`, or the worker's). */
+export const TokenPrice = Type.Object(
+  {
+    input_usd_per_mtok: Type.Number({ minimum: 0, description: 'US dollars per million prompt tokens.' }),
+    output_usd_per_mtok: Type.Number({
+      minimum: 0,
+      description: 'US dollars per million completion tokens.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type TokenPrice = Static<typeof TokenPrice>;
 
 const STRUCTURED_OUTPUTS = ['json_schema', 'json_object', 'none'] as const;
 export type StructuredOutput = (typeof STRUCTURED_OUTPUTS)[number];
@@ -28,6 +42,10 @@ export const LlmSkillSettings = Type.Object(
     max_retries: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 10, description: 'Retries of a rate-limited or failed call.' }),
     ),
+    price: Type.Optional({
+      ...TokenPrice,
+      description: "What this skill's model costs, over the worker's LLM_*_USD_PER_MTOK.",
+    }),
   },
   { additionalProperties: false },
 );
@@ -40,6 +58,8 @@ export interface LlmDefaults {
   model?: string;
   structuredOutput: StructuredOutput;
   maxRetries: number;
+  /** The worker's price of its models' tokens, if it has one. */
+  price?: TokenPrice;
 }
 
 export interface ResolvedLlmSettings {
@@ -53,6 +73,8 @@ export interface ResolvedLlmSettings {
   maxTokens?: number;
   structuredOutput: StructuredOutput;
   maxRetries: number;
+  /** Nano-dollars per prompt and completion token; none: its calls cost nothing known. */
+  cost?: TokenCost;
 }
 
 export type LlmSettingsResolution =
@@ -87,6 +109,7 @@ export function resolveLlmSettings(
       ...(skill.max_tokens === undefined ? {} : { maxTokens: skill.max_tokens }),
       structuredOutput: skill.structured_output ?? defaults.structuredOutput,
       maxRetries: skill.max_retries ?? defaults.maxRetries,
+      ...costOf(skill.price ?? defaults.price),
     },
   };
 }
@@ -108,6 +131,13 @@ function apiKeyOf(
   return defaults.apiKey
     ? { apiKey: defaults.apiKey, source: WORKER_KEY_VARIABLE }
     : { source: WORKER_KEY_VARIABLE };
+}
+
+/** A price in dollars per million tokens as nano-dollars per token. */
+function costOf(price: TokenPrice | undefined): { cost?: TokenCost } {
+  if (!price) return {};
+  const perToken = (usdPerMtok: number) => (usdPerMtok * NANO_DOLLARS) / 1_000_000;
+  return { cost: { input: perToken(price.input_usd_per_mtok), output: perToken(price.output_usd_per_mtok) } };
 }
 
 function originOf(url: string): string {

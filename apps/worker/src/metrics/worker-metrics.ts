@@ -1,4 +1,5 @@
 import type { TerminalStatus } from '@skillrun/core';
+import { usdOfNano } from '@skillrun/core/data';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { LlmUsage } from '../llm/llm-client';
 
@@ -77,6 +78,12 @@ export class WorkerMetrics {
     labelNames: ['skill', 'model', 'kind'] as const,
     registers: [this.registry],
   });
+  private readonly costUsd = new Counter({
+    name: 'skillrun_cost_usd_total',
+    help: "What executions cost in US dollars at the price table (LLM tokens, skills' fixed costs), by skill and caller.",
+    labelNames: ['skill', 'caller'] as const,
+    registers: [this.registry],
+  });
   private readonly llmAnswers = new Counter({
     name: 'skillrun_llm_answers_total',
     help: 'Answers received from LLM providers (a repair round is one more), by skill and model.',
@@ -130,5 +137,10 @@ export class WorkerMetrics {
     this.llmTokens.inc({ ...labels, kind: 'prompt' }, usage.prompt_tokens);
     this.llmTokens.inc({ ...labels, kind: 'completion' }, usage.completion_tokens);
     this.llmAnswers.inc(labels);
+  }
+
+  /** What an execution spent (nano-dollars), counted against its skill and caller. */
+  cost(skill: string, caller: string, costNano: number): void {
+    this.costUsd.inc({ skill, caller }, usdOfNano(costNano));
   }
 }

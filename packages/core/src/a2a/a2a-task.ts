@@ -85,7 +85,7 @@ export function statusTimestampOf(execution: Execution): string {
  * An execution as an A2A task: the task id is the execution id, its context the one the client's
  * message named (else the execution id: each message starts one); a completed one has its output
  * as an artifact, an ended one its error as the status message; metadata says which skill version
- * ran, its progress, and how a plain-text message was routed to it.
+ * ran, its progress, what it spent (`usage`, with cost_usd), and how a plain-text message was routed to it.
  */
 export function toA2aTask(execution: Execution, note: TaskNote = {}): Task {
   const contextId = note.contextId ?? execution.execution_id;
@@ -104,6 +104,7 @@ export function toA2aTask(execution: Execution, note: TaskNote = {}): Task {
       skill_version: execution.skill_version,
       status: execution.status,
       ...(execution.progress === undefined ? {} : { progress: execution.progress }),
+      ...(execution.usage === undefined ? {} : { usage: execution.usage }),
       ...(note.routing === undefined ? {} : { routing: note.routing }),
     },
   };

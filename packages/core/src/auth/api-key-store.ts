@@ -21,6 +21,8 @@ export interface ApiKeyGrant {
   /** The skill ids the key may use; all when absent. */
   skills?: readonly string[];
   name?: string;
+  /** What the caller may spend per UTC day with the key, in US dollars. */
+  dailyBudgetUsd?: number;
 }
 
 /**
@@ -135,6 +137,7 @@ export class ApiKeyStore {
               ...(record.skills === undefined ? {} : { skills: record.skills }),
               method: 'api_key',
               keyId: record.id,
+              ...(record.daily_budget_usd === undefined ? {} : { dailyBudgetUsd: record.daily_budget_usd }),
             },
       expires: Date.now() + this.cacheMs,
     };
@@ -178,6 +181,7 @@ function newRecord(id: string, grant: ApiKeyGrant): ApiKeyRecord {
     scopes: [...grant.scopes],
     ...(grant.skills === undefined ? {} : { skills: [...grant.skills] }),
     ...(grant.name === undefined ? {} : { name: grant.name }),
+    ...(grant.dailyBudgetUsd === undefined ? {} : { daily_budget_usd: grant.dailyBudgetUsd }),
     created_at: new Date().toISOString(),
   };
 }
@@ -189,12 +193,13 @@ function toFields(record: ApiKeyRecord): Record<string, string> {
     scopes: JSON.stringify(record.scopes),
     ...(record.skills === undefined ? {} : { skills: JSON.stringify(record.skills) }),
     ...(record.name === undefined ? {} : { name: record.name }),
+    ...(record.daily_budget_usd === undefined ? {} : { daily_budget_usd: String(record.daily_budget_usd) }),
     created_at: record.created_at,
   };
 }
 
 function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
-  const { id, caller_id, scopes, skills, name, created_at, revoked_at } = fields;
+  const { id, caller_id, scopes, skills, name, daily_budget_usd, created_at, revoked_at } = fields;
   if (id === undefined || caller_id === undefined || scopes === undefined || created_at === undefined) {
     return null;
   }
@@ -204,6 +209,7 @@ function toRecord(fields: Record<string, string>): ApiKeyRecord | null {
     scopes: JSON.parse(scopes) as Scope[],
     ...(skills === undefined ? {} : { skills: JSON.parse(skills) as string[] }),
     ...(name === undefined ? {} : { name }),
+    ...(daily_budget_usd === undefined ? {} : { daily_budget_usd: Number(daily_budget_usd) }),
     created_at,
     ...(revoked_at === undefined ? {} : { revoked_at }),
   };

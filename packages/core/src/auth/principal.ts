@@ -13,4 +13,6 @@ export interface Principal {
    * schedule keeps to check, at each run, that the key it was made with still stands.
    */
   keyId?: string;
+  /** The API key's daily budget for its caller, in US dollars, if it has one (over LIMITS'). */
+  dailyBudgetUsd?: number;
 }

@@ -85,6 +85,12 @@ export const ErrorCatalog = {
     summary: 'The request headers are over the size limit.',
   },
   RATE_LIMIT_EXCEEDED: { http: 429, recoverable: true, summary: 'Too many requests; wait and retry.' },
+  BUDGET_EXCEEDED: {
+    http: 429,
+    recoverable: false,
+    summary:
+      "A budget is spent: the caller's daily one (refused at admission), or context.budget (the execution stopped; details say what was spent).",
+  },
   SCHEDULE_LIMIT_EXCEEDED: {
     http: 429,
     recoverable: false,

@@ -44,6 +44,7 @@ function retryableCode(code: ErrorCode): boolean {
     case 'APPROVAL_DECIDED':
     case 'APPROVAL_REJECTED':
     case 'APPROVAL_TIMEOUT':
+    case 'BUDGET_EXCEEDED':
       return false;
     case 'RATE_LIMIT_EXCEEDED':
     case 'INTERNAL_ERROR':

@@ -2,6 +2,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Scope } from './scope';
 
 const CallerId = Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._:@-]+$' });
+const DailyBudgetUsd = Type.Number({
+  exclusiveMinimum: 0,
+  description:
+    "What the key's caller's executions may cost per UTC day, in US dollars (over LIMITS' daily_budget_usd); spent, invocations with the key are refused (429 BUDGET_EXCEEDED) until midnight UTC.",
+});
 const SkillId = Type.String({ maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
 
 /** What an operator asks for when creating an API key. */
@@ -13,6 +18,7 @@ export const NewApiKey = Type.Object(
       Type.Array(SkillId, { uniqueItems: true, description: 'The skills the key may use (default: all).' }),
     ),
     name: Type.Optional(Type.String({ maxLength: 200, description: 'A label for operators.' })),
+    daily_budget_usd: Type.Optional(DailyBudgetUsd),
   },
   { additionalProperties: false },
 );
@@ -25,6 +31,7 @@ export const ApiKeyRecord = Type.Object({
   scopes: Type.Array(Scope),
   skills: Type.Optional(Type.Array(SkillId)),
   name: Type.Optional(Type.String({ maxLength: 200 })),
+  daily_budget_usd: Type.Optional(DailyBudgetUsd),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Optional(Type.String({ format: 'date-time' })),
 });

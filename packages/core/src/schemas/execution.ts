@@ -92,6 +92,13 @@ export const Usage = Type.Object({
   /** Answers received from LLM providers (a repair round is one more). */
   requests: Type.Integer({ minimum: 0 }),
   models: Type.Array(Type.String()),
+  cost_usd: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        "Ours: what it cost in US dollars at the workers' price table (a composite's includes its steps'); absent when nothing it ran has a price.",
+    }),
+  ),
 });
 export type Usage = Static<typeof Usage>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Budget } from './budget';
 import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { StringEnum } from './json-schema';
 import { VersionRange } from './semver';
@@ -79,6 +80,7 @@ export const InvocationContext = Type.Object(
     debounce: Type.Optional(Debounce),
     tags: Type.Optional(ExecutionTags),
     metadata: Type.Optional(ExecutionMetadata),
+    budget: Type.Optional(Budget),
   },
   {
     additionalProperties: false,

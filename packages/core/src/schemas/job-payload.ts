@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { JobBudget } from './budget';
 import { ParentLink } from './execution';
 import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { Priority } from './invocation-request';
@@ -35,6 +36,10 @@ export const JobPayload = Type.Object({
    * runs it, and ends it APPROVAL_TIMEOUT if no approver has decided by then.
    */
   approval: Type.Optional(Type.Literal(true)),
+  /** context.budget (or the composite's, for a step): the tree spends from its root's. */
+  budget: Type.Optional(JobBudget),
+  /** The caller whose daily budget (LIMITS' daily_budget_usd) its cost counts to; steps inherit it. */
+  daily_spend_of: Type.Optional(Type.String()),
   /** The debounce key its invocation named (context.debounce): a trailing one runs with the last call's inputs. */
   debounce: Type.Optional(
     Type.Object(

@@ -103,6 +103,11 @@ export const SkillDefinition = Type.Object(
     rate_limit: Type.Optional(RateLimitSettings),
     /** Ours: an execution waits (`awaiting_approval`) for an approver's decision before it runs. */
     approval: Type.Optional(ApprovalPolicy),
+    /**
+     * Ours: for a code skill (one that calls a paid API, say), what each run of it costs in US
+     * dollars, added to its usage's cost_usd (an llm skill's cost is its tokens').
+     */
+    cost_usd: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
   },
   { additionalProperties: false, $id: 'https://skillrun.dev/schemas/skill.json' },
 );

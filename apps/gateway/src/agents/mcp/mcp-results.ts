@@ -20,12 +20,19 @@ export function errorResult(envelope: ErrorEnvelope): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
 }
 
-/** What an execution that has ended comes to as a tool result. */
+/** The `_meta` key of a tool result that says what its execution spent (its usage, cost_usd included). */
+export const USAGE_META_KEY = 'io.skillrun/usage';
+
+/**
+ * What an execution that has ended comes to as a tool result, with what it spent (tokens and
+ * cost_usd) in `_meta` when it spent anything.
+ */
 export function endResult(descriptor: Pick<SkillDescriptor, 'output'>, execution: Execution): CallToolResult {
-  if (execution.status === 'completed') return outputResult(descriptor, execution.output);
+  const usage = execution.usage ? { _meta: { [USAGE_META_KEY]: execution.usage } } : {};
+  if (execution.status === 'completed') return { ...outputResult(descriptor, execution.output), ...usage };
   const error =
     execution.error ?? new SkillError('INTERNAL_ERROR', `The execution ended ${execution.status}`).toBody();
-  return errorResult({ error });
+  return { ...errorResult({ error }), ...usage };
 }
 
 /**

@@ -41,7 +41,8 @@ export class McpTasks {
     });
     if (!isTerminalStatus(execution.status))
       throw new McpError(ErrorCode.InternalError, 'The request was cancelled');
-    return { ...(await endResultOf(this.deps, execution, headers)), _meta: { [RELATED_TASK]: { taskId } } };
+    const result = await endResultOf(this.deps, execution, headers);
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId } } };
   }
 
   async cancel(taskId: string, headers: RequestHeaders): Promise<GetTaskResult> {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../keys/redis-keys';
 import { ApprovalDecisions } from './approval-decisions';
 import { AttemptDeadlines } from './attempt-deadlines';
+import { ExecutionBudgets } from './execution-budgets';
 import { ExecutionChunks } from './execution-chunks';
 import { ExecutionDebounce } from './execution-debounce';
 import { ExecutionIndex } from './execution-index';
@@ -39,6 +40,8 @@ export class ExecutionStore {
   readonly steps: ExecutionSteps;
   /** The tokens an execution spent. */
   readonly usage: ExecutionUsage;
+  /** What execution trees with a budget spent of it. */
+  readonly budgets: ExecutionBudgets;
   /** Where a call to a remote provider stands. */
   readonly remote: RemoteStates;
   /** The deadline of a composite's attempt. */
@@ -60,6 +63,7 @@ export class ExecutionStore {
     this.watchers = new ExecutionWatchers(redis, keys, this.records);
     this.steps = new ExecutionSteps(redis, keys, this.transitions);
     this.usage = new ExecutionUsage(redis, keys);
+    this.budgets = new ExecutionBudgets(redis, keys, ttlSeconds, clock);
     this.remote = new RemoteStates(redis, keys, this.transitions);
     this.deadlines = new AttemptDeadlines(redis, keys);
     this.debounce = new ExecutionDebounce(redis, keys, this.index, clock);

@@ -1,4 +1,5 @@
 import type { Usage } from '../../schemas/execution';
+import { usdOfNano } from './nano-dollars';
 
 export interface UsageIncrement {
   model: string;
@@ -6,8 +7,16 @@ export interface UsageIncrement {
   completion_tokens: number;
 }
 
+/** What an execution spent: tokens per model, and its cost in nano-dollars (0: nothing priced). */
+export interface Spent {
+  increments: UsageIncrement[];
+  costNano: number;
+}
+
 /** Usage is kept as one counter field per model and kind, so that increments are atomic HINCRBYs. */
 const USAGE_FIELD = /^usage:(prompt_tokens|completion_tokens|requests):(.+)$/;
+/** The cost, over all models and fixed costs, in nano-dollars (an integer, added exactly). */
+const COST_FIELD = 'usage:cost_nano_usd';
 
 export function usageFields({ model, prompt_tokens, completion_tokens }: UsageIncrement): string[] {
   return [
@@ -17,6 +26,14 @@ export function usageFields({ model, prompt_tokens, completion_tokens }: UsageIn
     String(completion_tokens),
     `usage:requests:${model}`,
     '1',
+  ];
+}
+
+/** The field/increment pairs that add what was spent to a record. */
+export function spentFields({ increments, costNano }: Spent): string[] {
+  return [
+    ...increments.flatMap((increment) => usageFields(increment)),
+    ...(costNano > 0 ? [COST_FIELD, String(Math.round(costNano))] : []),
   ];
 }
 
@@ -34,14 +51,15 @@ export function usageOf(fields: Record<string, string>): Usage | undefined {
     usage[kind] += Number(value);
     if (!usage.models.includes(model)) usage.models.push(model);
   }
-  if (usage.models.length === 0) return undefined;
+  const costNano = Number(fields[COST_FIELD] ?? 0);
+  if (usage.models.length === 0 && costNano === 0) return undefined;
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   usage.models.sort();
-  return usage;
+  return costNano > 0 ? { ...usage, cost_usd: usdOfNano(costNano) } : usage;
 }
 
-/** Per model, what an execution's record says it spent (to add a step's usage to its parent's). */
-export function usageIncrements(fields: Record<string, string>): UsageIncrement[] {
+/** Per model, and its cost, what an execution's record says it spent (to add a step's to its parent's). */
+export function spentOf(fields: Record<string, string>): Spent {
   const byModel = new Map<string, UsageIncrement>();
   for (const [field, value] of Object.entries(fields)) {
     const match = USAGE_FIELD.exec(field);
@@ -51,5 +69,5 @@ export function usageIncrements(fields: Record<string, string>): UsageIncrement[
     entry[match[1] as 'prompt_tokens' | 'completion_tokens'] += Number(value);
     byModel.set(model, entry);
   }
-  return [...byModel.values()];
+  return { increments: [...byModel.values()], costNano: Number(fields[COST_FIELD] ?? 0) };
 }

@@ -17,6 +17,11 @@ export class CallerKeys {
     return `${this.prefix}:api-keys:ids`;
   }
 
+  /** STRING: the nano-dollars one caller's executions cost on one UTC day (YYYY-MM-DD); it expires. */
+  dailySpend(callerId: string, day: string): string {
+    return `${this.prefix}:spend:caller:${callerId}:${day}`;
+  }
+
   memory(callerId: string): string {
     return `${this.prefix}:memory:${callerId}`;
   }

@@ -52,6 +52,11 @@ export class RedisKeys {
    * STRING holding an ended execution's output or error when it is too long for the record's
    * compact encoding; it expires with the record.
    */
+  /** HASH of what an execution tree with a budget (context.budget) spent, on its root's id; it expires. */
+  budget(rootId: string): string {
+    return `${this.tagOf(rootId)}:exec:${rootId}:budget`;
+  }
+
   outcome(executionId: string): string {
     return `${this.tagOf(executionId)}:exec:${executionId}:outcome`;
   }
