@@ -23,6 +23,9 @@ const asSchedulePage = (value: core.ScheduleListPage): client.SchedulePage => va
 const asNewSchedule = (value: client.NewSchedule): core.NewSchedule => value;
 const asScheduleChange = (value: client.ScheduleChange): core.ScheduleChange => value;
 const asPauseState = (value: core.SkillPauseState): client.SkillPauseState => value;
+const asApprovalPage = (value: core.ApprovalListPage): client.ApprovalPage => value;
+const asSkillApproval = (value: core.SkillApprovalState): client.SkillApprovalState => value;
+const asApprovalLink = (value: core.ApprovalLink): client.ApprovalLink => value;
 const asReplayRequest = (value: client.ReplayRequest): core.ReplayRequest => value;
 const asRollout = (value: core.SkillRollout): client.SkillRollout => value;
 const asRolloutRequest = (value: client.RolloutRequest): core.RolloutRequest => value;
@@ -107,7 +110,11 @@ describe("the client's protocol types against core's", () => {
       asCancelFilter,
       asAuditPage,
       asAuditQuery,
-    ]).toHaveLength(22);
+
+      asApprovalPage,
+      asSkillApproval,
+      asApprovalLink,
+    ]).toHaveLength(27);
   });
 
   it('names only error codes the service has in its catalogue', () => {

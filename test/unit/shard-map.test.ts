@@ -112,7 +112,15 @@ describe('ShardMap', () => {
       );
       expect(payload(job), JSON.stringify(payload.errors)).toBe(true);
       expect(batch({ batch_id: id, executions: [] }), JSON.stringify(batch.errors)).toBe(true);
-      const counts = { accepted: 1, running: 0, completed: 0, failed: 0, timeout: 0, canceled: 0 };
+      const counts = {
+        awaiting_approval: 0,
+        accepted: 1,
+        running: 0,
+        completed: 0,
+        failed: 0,
+        timeout: 0,
+        canceled: 0,
+      };
       const seen = {
         batch_id: id,
         caller: { id: 'tester', type: 'user' },

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CLI_VERSION, type CliContext } from './cli-context';
+import { registerApprovalsCommand } from './commands/approvals-command';
 import { registerAuditCommand } from './commands/audit-command';
 import { registerCancelCommand } from './commands/cancel-command';
 import { registerDescribeCommand } from './commands/describe-command';
@@ -29,6 +30,7 @@ const EXAMPLES = `Examples:
   $ skillrun schedules create text_stats text="Hello" --cron '0 9 * * 1-5' --timezone Europe/Paris
   $ skillrun pause text_stats
   $ skillrun skills rollout set text_stats 2.0.0 10
+  $ skillrun approvals approve 5d0c3d9e-… --reason 'checked'
   $ skillrun cancel --all --skill text_stats --status accepted
   $ skillrun types text_stats --out skills.d.ts
   $ skillrun keys create --caller alice --scopes skill:invoke,skill:read`;
@@ -61,6 +63,7 @@ export function createProgram(context: CliContext): Command {
   registerSchedulesCommand(program, context);
   registerPauseCommands(program, context);
   registerAuditCommand(program, context);
+  registerApprovalsCommand(program, context);
   registerTypesCommand(program, context);
   registerInitCommand(program, context);
   // Run by runCli before this parser sees it (its flags are its own); listed here for --help.

@@ -3,6 +3,7 @@ import { Api, ApiError } from './api';
 import { isAdmin, type PageContext, roleOf, seesEveryone } from './context';
 import { h, replace } from './dom';
 import { renewAccessToken, returnFromSignIn } from './oauth-sign-in';
+import { approvalsPage } from './pages/approvals-page';
 import { auditPage } from './pages/audit-page';
 import { batchPage } from './pages/batch-page';
 import { batchesPage } from './pages/batches-page';
@@ -25,6 +26,7 @@ const PAGES: Record<string, { list: Page; detail: Page }> = {
   executions: { list: executionsPage, detail: executionPage },
   skills: { list: skillsPage, detail: skillPage },
   tasks: { list: tasksPage, detail: taskPage },
+  approvals: { list: approvalsPage, detail: approvalsPage },
   schedules: { list: schedulesPage, detail: schedulePage },
   batches: { list: batchesPage, detail: batchPage },
   workers: { list: fleetPage, detail: fleetPage },
@@ -46,8 +48,17 @@ function start(api: Api, me: CallerIdentity): (reason?: string) => void {
   let leave = new AbortController();
   const main = h('main', { id: 'main', tabindex: -1 });
   const pages = seesEveryone(me)
-    ? ['executions', 'skills', 'tasks', 'schedules', 'batches', 'workers', ...(isAdmin(me) ? ['audit'] : [])]
-    : ['executions', 'skills', 'tasks', 'schedules', 'batches'];
+    ? [
+        'executions',
+        'skills',
+        'tasks',
+        'approvals',
+        'schedules',
+        'batches',
+        'workers',
+        ...(isAdmin(me) ? ['audit'] : []),
+      ]
+    : ['executions', 'skills', 'tasks', 'approvals', 'schedules', 'batches'];
   const links = pages.map((name) =>
     h('a', { href: `#/${name}`, 'data-page': name }, name[0]?.toUpperCase() + name.slice(1)),
   );

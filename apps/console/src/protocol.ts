@@ -6,6 +6,8 @@ import type {
 
 /** The shapes the console reads, as the HTTP API answers them (see /openapi.json). */
 export type {
+  ApprovalPage,
+  ApprovalView,
   AuditPage,
   AuditRecord,
   BatchView,

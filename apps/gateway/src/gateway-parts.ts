@@ -2,6 +2,7 @@ import type { Logger } from '@skillrun/core';
 import type { Express } from 'express';
 import { buildAdmin } from './admin/build-admin';
 import { buildAgents } from './agents/build-agents';
+import { buildApprovals } from './approvals/build-approvals';
 import { buildAudit } from './audit/build-audit';
 import { buildMe } from './auth/build-me';
 import { buildBatches } from './batches/build-batches';
@@ -37,18 +38,20 @@ export function gatewaySlices(shared: GatewayShared): Slice[] {
   const executions = buildExecutions(shared);
   const invocations = buildInvocations(shared, executions);
   const tasks = buildTasks(shared);
+  const approvals = buildApprovals(shared, { tasks });
   return [
     skills,
     invocations,
     executions,
     buildBatches(shared, { invocations, executions }),
     tasks,
+    approvals,
     buildWebhooks(shared),
     buildSchedules(shared, invocations),
     buildAdmin(shared),
     buildAudit(shared),
     buildConsole(shared),
-    buildAgents(shared, { skills, invocations, executions, tasks }),
+    buildAgents(shared, { skills, invocations, executions, tasks, approvals }),
     buildMe(shared),
     buildMeta(shared),
   ];

@@ -1,3 +1,4 @@
+export type { ApprovalCalls, ApprovalVerdict } from './approval-calls.js';
 export type {
   BatchOptions,
   CallerType,
@@ -15,6 +16,11 @@ export { EventStreamParser, type ServerSentEvent } from './event-stream-parser.j
 export { eventStreamChunks } from './event-stream-reader.js';
 export type { ExecutionHandle, ExecutionRef } from './execution-handle.js';
 export {
+  type ApprovalLink,
+  type ApprovalPage,
+  type ApprovalPolicy,
+  type ApprovalState,
+  type ApprovalView,
   type AuditOutcome,
   type AuditPage,
   type AuditQuery,
@@ -47,6 +53,7 @@ export {
   type SchedulePage,
   type ScheduleQuery,
   type ScheduleRun,
+  type SkillApprovalState,
   type SkillDescriptor,
   type SkillPage,
   type SkillPauseState,

@@ -6,7 +6,14 @@
  * Only what a consumer reads is required; every provider may add fields.
  */
 
-export type ExecutionStatus = 'accepted' | 'running' | 'completed' | 'failed' | 'timeout' | 'canceled';
+export type ExecutionStatus =
+  | 'awaiting_approval'
+  | 'accepted'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'timeout'
+  | 'canceled';
 export type TerminalStatus = 'completed' | 'failed' | 'timeout' | 'canceled';
 
 /** Spec 001's error body (sections 6.5 and 6.6) and spec 002's error format. */
@@ -131,6 +138,8 @@ export interface SkillrunExecution extends Execution {
     attempt: number;
   }[];
   task?: { state: 'open' | 'claimed'; claimed_by?: string; claimed_at?: string; deadline: string };
+  /** While `awaiting_approval`, and once decided: who decided it, how and when. */
+  approval?: ApprovalState;
   replay_of?: string;
   /** Of a rerun from a step (`ReplayRequest.from_step`): the execution it forked from and that step. */
   forked_from?: { execution_id: string; step: string };
@@ -512,4 +521,57 @@ const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'timeout',
 /** Whether an execution in this status has ended. */
 export function isTerminal(status: string): status is TerminalStatus {
   return TERMINAL.has(status);
+}
+
+/** skillrun's: an execution's approval (its skill's approval policy), pending or decided. */
+export interface ApprovalState {
+  state: 'pending' | 'approved' | 'rejected' | 'timed_out';
+  /** The rule that asked for it. */
+  when?: string;
+  approvers?: string[];
+  deadline: string;
+  decided_by?: string;
+  decided_at?: string;
+  via?: 'api' | 'link' | 'mcp' | 'a2a';
+  reason?: string;
+}
+
+/** skillrun's: an approval policy, a skill's (skill.json `approval`) or an operator's for a skill. */
+export interface ApprovalPolicy {
+  /** `always`, or `field op value` on the inputs (e.g. `amount > 1000`). */
+  when: string;
+  approvers?: string[];
+  timeout_ms?: number;
+}
+
+/** GET and PUT /skills/{id}/approval: the operator's policy (null: each version's own applies). */
+export interface SkillApprovalState {
+  skill_id: string;
+  approval: ApprovalPolicy | null;
+  set_by?: string;
+  set_at?: string;
+}
+
+/** A pending approval as an approver sees it (GET /approvals). */
+export interface ApprovalView {
+  execution_id: string;
+  skill_id: string;
+  skill_version: string;
+  description: string;
+  inputs: Record<string, unknown>;
+  approval: ApprovalState;
+  created_at: string;
+  caller: { id: string; type: string };
+  urls: { approve: string; reject: string; link: string };
+}
+
+export interface ApprovalPage {
+  approvals: ApprovalView[];
+  next_cursor: string | null;
+}
+
+/** POST /approvals/{id}/link: a one-time link that decides the approval without credentials. */
+export interface ApprovalLink {
+  url: string;
+  expires_at: string;
 }

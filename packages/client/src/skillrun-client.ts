@@ -1,3 +1,4 @@
+import { ApprovalCalls } from './approval-calls.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { BatchCalls } from './batch-calls.js';
 import type {
@@ -77,6 +78,8 @@ export class SkillrunClient {
   private readonly waiter: ExecutionWaiter;
   private readonly service: ServiceRequests;
   private readonly batches: BatchCalls;
+  /** skillrun's approvals: pending ones, deciding one, links, and an operator's policy per skill. */
+  readonly approvals: ApprovalCalls;
   private readonly descriptors = new Map<string, { descriptor: SkillDescriptor; at: number }>();
   private ownCaller: Promise<ClientCaller> | undefined;
 
@@ -86,6 +89,7 @@ export class SkillrunClient {
     this.waiter = new ExecutionWaiter(this.compiled, this.transport);
     this.service = new ServiceRequests(this.compiled, this.transport);
     this.batches = new BatchCalls(this.service, (url, signal) => this.callerFor(url, signal));
+    this.approvals = new ApprovalCalls(this.service);
   }
 
   /** skillrun's GET /me of `baseUrl`: who the client's credentials say the caller is. */

@@ -1,6 +1,8 @@
 // @skillrun/core/data: the Redis data layer (connections, scripts, keys, the stores, the queues, the
 // registry's records and the readiness of Redis), for the processes that own the data: gateway,
 // worker, and the CLI's keys command. The protocol is @skillrun/core.
+
+export { approvalFor } from './approval/approval-for';
 export { ApiKeyStore } from './auth/api-key-store';
 export {
   type DebouncedLaunch,
@@ -61,6 +63,7 @@ export { accessOf, authOf, coercionOf, isVisible, toCandidate } from './registry
 export { type AuditAnswer, type AuditEntry, type AuditFilter, AuditLog } from './store/audit-log';
 export { BatchStore, type StoredBatch } from './store/batch-store';
 export { DailySpend } from './store/daily-spend';
+export type { ApprovalDecision, DecisionResult } from './store/execution/approval-decisions';
 export type { Reservation, TokenCost } from './store/execution/execution-budgets';
 export {
   CHUNK_STREAM_MAX_LENGTH,
@@ -98,6 +101,7 @@ export {
   contentDigest,
   type HostedEntry,
   hostedEntry,
+  type OperatorApproval,
   type RegistryEntry,
   type RegistryVersion,
   registeredEntry,

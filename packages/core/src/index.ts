@@ -21,6 +21,13 @@ export {
   toStructuredContent,
   toToolDefinitions,
 } from './agents';
+export {
+  type ApprovalRule,
+  ApprovalRuleError,
+  assertApprovalPolicy,
+  needsApproval,
+  parseApprovalRule,
+} from './approval/approval-rule';
 export { assertRoleFitsScopes } from './auth/key-role';
 export type { Principal } from './auth/principal';
 export { CommonConfig, checkShardSettings } from './config/common-config';
@@ -60,6 +67,18 @@ export { migrateInputs } from './registry/migrate-inputs';
 export { pickVersion, resolveVersion, type VersionCandidate } from './registry/resolve-version';
 export { parseVersionRange } from './registry/version-range';
 export { ApiKeyRecord, CreatedApiKey, NewApiKey } from './schemas/api-key';
+export {
+  ApprovalDecision,
+  ApprovalLink,
+  ApprovalListPage,
+  ApprovalListQuery,
+  ApprovalPolicy,
+  ApprovalState,
+  ApprovalView,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  SkillApprovalState,
+  SkillApprovalUpdate,
+} from './schemas/approval';
 export {
   AUDIT_ACTIONS,
   AuditAction,

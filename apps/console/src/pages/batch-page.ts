@@ -9,7 +9,15 @@ import type { BatchView } from '../protocol';
 import { statusBadge } from '../status-badge';
 
 const POLL_MS = 2000;
-const STATUSES = ['accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'] as const;
+const STATUSES = [
+  'awaiting_approval',
+  'accepted',
+  'running',
+  'completed',
+  'failed',
+  'timeout',
+  'canceled',
+] as const;
 
 /**
  * #/batches/{id}: one batch (POST /batches), read every 2 s until every execution of it has ended:

@@ -260,6 +260,7 @@ export function executionPage(context: PageContext): HTMLElement {
         ['Trace id', h('code', {}, execution.trace_id)],
         ['Caller', `${execution.caller.id} (${execution.caller.type})`],
         ['Priority', execution.priority],
+        !!execution.approval && ['Approval', approvalText(execution.approval)],
         !!execution.requested_version && ['Requested version', execution.requested_version],
         ['Attempts', `${execution.attempts} of ${execution.max_attempts}`],
         ['Worker', execution.worker_id ?? '–'],
@@ -352,4 +353,14 @@ export function executionPage(context: PageContext): HTMLElement {
       if (!context.signal.aborted) replace(body, errorView(error));
     });
   return h('section', { class: 'page' }, heading, mode, actionsArea, message, body);
+}
+
+/** An execution's approval: pending until when, or who decided it, how and when. */
+function approvalText(approval: NonNullable<Execution['approval']>): string {
+  const asked = `asked because ${approval.when ?? 'always'}`;
+  if (approval.state === 'pending') return `pending until ${time(approval.deadline)} (${asked})`;
+  const by = approval.decided_by === undefined ? '' : ` by ${approval.decided_by}`;
+  const via = approval.via === undefined ? '' : ` via ${approval.via}`;
+  const reason = approval.reason === undefined ? '' : `: ${approval.reason}`;
+  return `${approval.state.replace('_', ' ')}${by}${via} at ${time(approval.decided_at)}${reason} (${asked})`;
 }

@@ -9,7 +9,7 @@ import { duration, queueWait, rfc3339, runTime, shortId, time, usd } from '../fo
 import type { Execution, ExecutionPage } from '../protocol';
 import { statusBadge } from '../status-badge';
 
-const STATUSES = ['accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
+const STATUSES = ['awaiting_approval', 'accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
 const PAGE_SIZE = 25;
 const POLL_MS = 3000;
 

@@ -1,6 +1,7 @@
 import type { Logger } from '@skillrun/core';
 import type { TaskNotes } from '@skillrun/core/a2a';
 import type { ExecutionStore, SkillRegistry, WebhookStore } from '@skillrun/core/data';
+import type { ApprovalDesk } from '../approvals/approval-desk';
 import type { Identities } from '../auth/identities';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionHistory } from '../executions/execution-history';
@@ -57,6 +58,8 @@ export interface AgentDeps extends AgentSettings {
   tasks: TaskDesk;
   /** What the state MCP hands a task in by is signed with (a key derived from the task links' secret). */
   taskSecret: TaskSecret;
+  /** Decides approvals, as POST /approvals/{id}/approve does (MCP's multi-round-trip, A2A's input-required). */
+  approvals: ApprovalDesk;
   /** The caller's executions, which A2A's ListTasks lists. */
   history: ExecutionHistory;
   /** What A2A keeps of its tasks: the contexts clients name, how plain text was routed. */

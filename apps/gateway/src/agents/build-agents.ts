@@ -1,4 +1,5 @@
 import { TaskNotes } from '@skillrun/core/a2a';
+import type { ApprovalsSlice } from '../approvals/build-approvals';
 import type { ExecutionsSlice } from '../executions/build-executions';
 import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
@@ -10,12 +11,13 @@ import { AgentGateway } from './agent-gateway';
 import { agentPaths } from './agent-paths';
 import { agentRoutes } from './agent-routes';
 
-/** The slices agents are served from: skills to list as tools, invoked, read and canceled, and tasks to hand in. */
+/** The slices agents are served from: skills to list as tools, invoked, read and canceled, tasks to hand in, approvals to decide. */
 export interface AgentSources {
   skills: SkillsSlice;
   invocations: InvocationsSlice;
   executions: ExecutionsSlice;
   tasks: TasksSlice;
+  approvals: ApprovalsSlice;
 }
 
 /**
@@ -32,6 +34,7 @@ export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice
     canceler: sources.executions.canceler,
     tasks: sources.tasks.desk,
     taskSecret: sources.tasks.secret,
+    approvals: sources.approvals.desk,
     history: sources.executions.history,
     notes: new TaskNotes(shared.redis, shared.keys, config.EXECUTION_TTL_SECONDS),
     webhooks: shared.webhooks,

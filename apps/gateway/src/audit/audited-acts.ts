@@ -69,6 +69,21 @@ export const AUDITED_ACTS: readonly AuditedAct[] = [
   { action: 'skill.rollout.rollback', method: 'delete', path: '/skills/{skill_id}/rollout' },
   { action: 'skill.pin.set', method: 'put', path: '/skills/{skill_id}/pins/{caller}', details: ['version'] },
   { action: 'skill.pin.delete', method: 'delete', path: '/skills/{skill_id}/pins/{caller}' },
+  { action: 'skill.approval.set', method: 'put', path: '/skills/{skill_id}/approval', details: ['approval'] },
+  // A one-time link's decisions are not here: its path holds the link's token, a credential. Every
+  // decision is on the execution's record too (who, how, when), whichever way it came.
+  {
+    action: 'approval.approve',
+    method: 'post',
+    path: '/approvals/{execution_id}/approve',
+    details: ['reason'],
+  },
+  {
+    action: 'approval.reject',
+    method: 'post',
+    path: '/approvals/{execution_id}/reject',
+    details: ['reason'],
+  },
   {
     action: 'execution.replay',
     method: 'post',

@@ -7,7 +7,15 @@ import type { ExecutionBrief, StoredBatch } from '@skillrun/core/data';
  */
 export function viewOf(batch: StoredBatch, briefs: (ExecutionBrief | null)[]): BatchView {
   const executions = briefs.filter((brief): brief is ExecutionBrief => brief !== null);
-  const counts: BatchCounts = { accepted: 0, running: 0, completed: 0, failed: 0, timeout: 0, canceled: 0 };
+  const counts: BatchCounts = {
+    awaiting_approval: 0,
+    accepted: 0,
+    running: 0,
+    completed: 0,
+    failed: 0,
+    timeout: 0,
+    canceled: 0,
+  };
   for (const { status } of executions) counts[status] += 1;
   return {
     batch_id: batch.id,

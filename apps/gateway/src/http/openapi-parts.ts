@@ -1,6 +1,10 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import {
   ApiKeyRecord,
+  ApprovalDecision,
+  ApprovalLink,
+  ApprovalListPage,
+  ApprovalView,
   AuditPage,
   AuditRecord,
   BatchAccepted,
@@ -31,6 +35,8 @@ import {
   ScheduleBackfillAccepted,
   ScheduleChange,
   ScheduleListPage,
+  SkillApprovalState,
+  SkillApprovalUpdate,
   SkillDescriptor,
   SkillPauseState,
   SkillRollout,
@@ -67,6 +73,12 @@ export const schemas: Record<string, TSchema> = {
   SkillRollout,
   RolloutRequest,
   PinRequest,
+  SkillApprovalState,
+  SkillApprovalUpdate,
+  ApprovalView,
+  ApprovalListPage,
+  ApprovalLink,
+  ApprovalDecision,
   DeprecationRequest,
   InvocationRequest,
   InvocationAccepted,
@@ -119,7 +131,7 @@ export const ERRORS: Record<string, string> = {
   '404':
     'SKILL_NOT_FOUND, EXECUTION_NOT_FOUND, BATCH_NOT_FOUND, WEBHOOK_NOT_FOUND, SCHEDULE_NOT_FOUND or NOT_FOUND.',
   '409':
-    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task.',
+    'SKILL_VERSION_CONFLICT: published versions are immutable; IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being accepted (Retry-After); EXECUTION_ENDED: the execution ended before it could be canceled or a task handed in (`details.status` says how); TASK_CLAIMED: another caller has claimed the task; APPROVAL_DECIDED: the approval was decided already (one decision wins).',
   '410': 'OUTPUTS_EXPIRED: a rerun from a step would reuse an output that has expired.',
   '413': 'PAYLOAD_TOO_LARGE.',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send application/json.',

@@ -19,6 +19,7 @@ import {
   withTimeout,
 } from '@skillrun/core';
 import {
+  approvalFor,
   authOf,
   type DebouncedLaunch,
   type ExecutionEngine,
@@ -30,6 +31,7 @@ import {
   newJobBudget,
   newJobPayload,
   type RegistryEntry,
+  type RegistryVersion,
   type ResolvedSkill,
   runTargetOf,
   type ScheduledStart,
@@ -171,7 +173,7 @@ const SUBSCRIBE_BOUND_MS = 1000;
 interface Checked {
   request: InvocationRequest;
   /** The version resolved: one this service's workers host, or one registered from elsewhere. */
-  entry: RegistryEntry;
+  entry: RegistryVersion;
   /** What chose it: the request's range, the caller's pin, the skill's ramp, or the default. */
   chosenBy: VersionChoice;
   migrations: ResolvedSkill['migrations'];
@@ -414,6 +416,8 @@ export class InvocationService {
     answer.headers = rate.headers;
     if (rate.refusal) throw rate.refusal;
     const inputs = this.inputsOf(checked);
+    const approval = approvalFor(entry, inputs, Date.now());
+    if (approval && debounce) throw debouncedApproval();
     const payload = newJobPayload(
       {
         skill_id: skill.name,
@@ -435,6 +439,7 @@ export class InvocationService {
         ...(debounce ? { debounce: debouncedBy(debounce) } : {}),
         ...(request.context?.tags === undefined ? {} : { tags: request.context.tags }),
         ...(request.context?.metadata === undefined ? {} : { metadata: request.context.metadata }),
+        ...(approval ? { approval: true as const } : {}),
         ...(request.context?.budget === undefined
           ? {}
           : { budget: newJobBudget(request.context.budget, executionId, Date.now()) }),
@@ -454,10 +459,10 @@ export class InvocationService {
       const taken = await this.deps.limits.take(subject, payload.execution_id);
       answer.headers = joinRateLimitHeaders(answer.headers, taken.headers);
       if (taken.refusal) throw taken.refusal;
-      // A delayed execution joins its queue when due, behind what waits then: fair share places
-      // only those that join it now.
+      // A delayed execution (or one awaiting its approval) joins its queue when due, behind what
+      // waits then: fair share places only those that join it now.
       const place =
-        start === undefined
+        start === undefined && approval === undefined
           ? this.deps.fairShare.place(
               owner ?? `anonymous:${request.caller.id}`,
               `${skill.name}@${skill.version}`,
@@ -477,6 +482,7 @@ export class InvocationService {
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(origin ? { origin } : {}),
         ...(start === undefined ? {} : { start }),
+        ...(approval ? { approval } : {}),
         ...(keys.length > 0 ? { slots: keys } : {}),
       };
       return {
@@ -570,6 +576,19 @@ function requestedRange(fromBody: string | undefined, fromQuery: string | undefi
   }
   const text = fromBody ?? fromQuery;
   return text === undefined ? undefined : parseVersionRange(text, '/version');
+}
+
+/** A debounced invocation joins an execution that may be running: an approval could not hold it. */
+function debouncedApproval(): SkillError {
+  return new SkillError(
+    'INVALID_INPUT',
+    'This invocation needs an approval, which a debounced one cannot wait for',
+    {
+      details: [
+        { path: '/context/debounce', message: "must be left out: the skill's approval policy applies" },
+      ],
+    },
+  );
 }
 
 /** What a debounced launch carries of its key: the key, its mode and its maximum delay. */

@@ -3,6 +3,7 @@ import type { GatewayShared } from '../gateway-shared';
 import type { Slice } from '../http/slice';
 import { RolloutControl } from './rollout-control';
 import { rolloutPaths } from './rollout-paths';
+import { SkillApprovals } from './skill-approvals';
 import { SkillDiscovery } from './skill-discovery';
 import { skillPaths } from './skill-paths';
 import { SkillPauser } from './skill-pauser';
@@ -30,6 +31,7 @@ export function buildSkills(shared: GatewayShared): SkillsSlice {
     publisher,
     pauser: new SkillPauser(registry, shared.pauses),
     rollouts: new RolloutControl(registry, shared.rollouts),
+    approvals: new SkillApprovals(registry),
     identities: shared.identities,
     baseUrl: config.PUBLIC_BASE_URL,
   });

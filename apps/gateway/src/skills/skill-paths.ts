@@ -116,6 +116,29 @@ export const skillPaths = {
       },
     },
   },
+  '/skills/{skill_id}/approval': {
+    parameters: [skillId],
+    get: {
+      operationId: 'getSkillApproval',
+      summary: "A skill's approval policy, as an operator set it (ours)",
+      description:
+        "Needs the admin scope. `approval` null: each version's own (skill.json `approval`) applies, if any.",
+      tags: ['registry'],
+      responses: { '200': ok('The policy.', 'SkillApprovalState'), ...errors('401', '403', '404', '503') },
+    },
+    put: {
+      operationId: 'setSkillApproval',
+      summary: 'Require an approval before executions of a skill run, without a new version (ours)',
+      description:
+        'An operator\'s policy `{when, approvers, timeout_ms}` for every version of the skill, which wins over each version\'s own; `{"approval": null}` removes it. New invocations (within SKILL_CACHE_MS) whose inputs match `when` wait with status `awaiting_approval` until an approver decides (POST /approvals/{execution_id}/approve or /reject). A rule that does not parse is 400 naming `/approval/when`. Needs the admin scope.',
+      tags: ['registry'],
+      requestBody: { required: true, content: json('SkillApprovalUpdate') },
+      responses: {
+        '200': ok('The policy now.', 'SkillApprovalState'),
+        ...errors('400', '401', '403', '404', '415', '503'),
+      },
+    },
+  },
   '/skills/{skill_id}/versions/{version}/deprecation': {
     parameters: [skillId, { name: 'version', in: 'path', required: true, schema: { type: 'string' } }],
     put: {

@@ -13,12 +13,13 @@ import type { SkillBody } from '../bodies/skill-body';
 import type { FlowControl } from '../flow/flow-control';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { LoadedSkill } from '../skills/loaded-skill';
+import { ApprovalGate } from './approval-gate';
 import { AttemptLog } from './attempt-log';
 
 export interface AdmissionDeps {
   store: ExecutionStore;
-  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
-  engine: Pick<ExecutionEngine, 'transitions'>;
+  /** Where the attempt's status moves go (ExecutionEngine.transitions), and approvals' deadlines. */
+  engine: Pick<ExecutionEngine, 'transitions' | 'decide'>;
   logger: Logger;
   /** The body that runs each kind of skill. */
   bodies: Record<SkillKind, SkillBody>;
@@ -48,7 +49,11 @@ export interface Admitted {
  * execution that has ended meanwhile is let go.
  */
 export class Admission {
-  constructor(private readonly deps: AdmissionDeps) {}
+  private readonly approvals: ApprovalGate;
+
+  constructor(private readonly deps: AdmissionDeps) {
+    this.approvals = new ApprovalGate(deps);
+  }
 
   /**
    * Admit: the job's payload, read for this very skill version, and its execution given its
@@ -63,6 +68,11 @@ export class Admission {
   ): Promise<Admitted | undefined> {
     const body = this.deps.bodies[skill.body.kind];
     const payload = this.parsePayload(job, skill);
+    // Before its concurrency slots: one not approved (yet) holds none.
+    if (payload.approval && (await this.approvals.pass(payload, this.deps.logger)) === 'ended') {
+      this.deps.logger.info({ execution_id: payload.execution_id }, 'execution ended before its approval');
+      return undefined;
+    }
     const admitted = await this.deps.flow.admit(job, token, payload, skill.definition, start);
     // BullMQ counts each time a job is taken, parked ones too, which did not start.
     const attemptsStarted = job.attemptsStarted - admitted.parks;

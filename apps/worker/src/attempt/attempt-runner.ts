@@ -22,8 +22,11 @@ export interface AttemptRunnerDeps {
   /** Where a running attempt learns that its execution was canceled. */
   cancellations: Cancellations;
   store: ExecutionStore;
-  /** Where the attempt's status moves go (ExecutionEngine.transitions). */
-  engine: Pick<ExecutionEngine, 'transitions'>;
+  /**
+   * Where the attempt's status moves go (ExecutionEngine.transitions), and the decision on an
+   * approval whose deadline has come (ExecutionEngine.decide).
+   */
+  engine: Pick<ExecutionEngine, 'transitions' | 'decide'>;
   schemas: SkillSchemas;
   logger: Logger;
   retryBackoffMs: number;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { delimiter, join, relative } from 'node:path';
 import {
+  assertApprovalPolicy,
   assertSafeSchema,
   checkMigrations,
   compileTemplates,
@@ -75,6 +76,8 @@ export async function loadSkill(
     guard(where, () => assertSafeSchema(definition[field], `/${field}`));
     guard(where, () => schemas.compile(definition[field]), `field "${field}"`);
   }
+  const { approval } = definition;
+  if (approval) guard(where, () => assertApprovalPolicy(approval, '/approval'));
   const publication = await loadPublication(join(file, '..', 'descriptor.json'), definition.version);
   const body = await loadBody(definition, join(file, '..'), where, { schemas, bundler });
   return { definition, publication, file, body };

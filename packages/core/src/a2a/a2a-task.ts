@@ -6,6 +6,8 @@ import type { TaskNote } from './task-note';
 /** An execution's status as an A2A task state. */
 export function taskStateOf(status: Execution['status']): TaskState {
   switch (status) {
+    case 'awaiting_approval':
+      return TaskState.TASK_STATE_INPUT_REQUIRED;
     case 'accepted':
       return TaskState.TASK_STATE_SUBMITTED;
     case 'running':
@@ -22,7 +24,15 @@ export function taskStateOf(status: Execution['status']): TaskState {
 
 /** The statuses an execution in this task state has (none for a state no execution is ever in). */
 export function statusesOf(state: TaskState): ExecutionStatus[] {
-  const all: ExecutionStatus[] = ['accepted', 'running', 'completed', 'failed', 'timeout', 'canceled'];
+  const all: ExecutionStatus[] = [
+    'awaiting_approval',
+    'accepted',
+    'running',
+    'completed',
+    'failed',
+    'timeout',
+    'canceled',
+  ];
   return all.filter((status) => taskStateOf(status) === state);
 }
 

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { notReplicated } from '../errors/not-replicated';
 import type { QueueRegistry } from '../queue/queue-registry';
 import type { Execution } from '../schemas/execution';
+import type { ApprovalDecision, DecisionResult } from '../store/execution/approval-decisions';
 import type { ExecutionStore } from '../store/execution/execution-store';
 import type { ExecutionTransitions } from '../store/execution/execution-transitions';
 import type { TransitionCall } from '../store/execution/transition-script';
@@ -214,6 +215,39 @@ export class ExecutionEngine {
   }
 
   /**
+   * Decides an execution's approval (ApprovalDecisions: exactly one decision is made), resolved once
+   * it is on the replicas. Approved, its job (held in the delayed set until the approval's deadline)
+   * is brought forward, or moved to its scheduled start if that is later; rejected or timed out, its
+   * job is removed, and nothing runs. 'decided' when another decision or an end came first.
+   */
+  async decide(execution: Execution, decision: ApprovalDecision): Promise<DecisionResult> {
+    const { ack, store } = this.durable;
+    const session = ack.session;
+    const written = await store.approvals.decide(execution.execution_id, decision);
+    if (written !== 'applied') return written;
+    const { skill_id, skill_version, priority, execution_id } = execution;
+    const { queues } = this.options;
+    // A worker that takes the job meanwhile (its deadline come) reads the record, decided: it runs it
+    // or lets it go as the decision says. A skill registered from elsewhere has its job on the remote queue.
+    const job =
+      (await queues
+        .for(skill_id, skill_version, priority, execution_id)
+        .getJob(execution_id)
+        .catch(() => undefined)) ??
+      (await queues
+        .remote(priority, execution_id)
+        .getJob(execution_id)
+        .catch(() => undefined));
+    if (decision.state !== 'approved') await job?.remove().catch(() => {});
+    else {
+      const startsIn = Date.parse(execution.timestamps.scheduled_for ?? '') - Date.now();
+      await (startsIn > 0 ? job?.changeDelay(startsIn) : job?.promote())?.catch(() => {});
+    }
+    if (!(await ack.confirm(session))) throw notReplicated('approval', false);
+    return written;
+  }
+
+  /**
    * A read's session, taken before executions are read to be told: any status past `accepted` is
    * told once what this process read is on the replicas (a worker writes it without waiting for
    * them: one a failover undoes would be told, then undone), and only if the writes' connection
@@ -225,7 +259,8 @@ export class ExecutionEngine {
     const session = ack.session;
     return {
       mayTell: async (...executions) =>
-        executions.every(({ status }) => status === 'accepted') || ack.confirmRead(session),
+        executions.every(({ status }) => status === 'accepted' || status === 'awaiting_approval') ||
+        ack.confirmRead(session),
     };
   }
 

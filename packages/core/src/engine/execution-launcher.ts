@@ -208,7 +208,8 @@ export class ExecutionLauncher {
     // Launches made together were sent in one session: the oldest is the one to confirm against.
     const session = Math.min(...launches.map((launch) => launch.session));
     if (await ack.confirm(session)) {
-      for (const { request, written } of launches) if (!request.start) void release(written, request);
+      for (const { request, written } of launches)
+        if (!request.start && !request.approval) void release(written, request);
       return outcomes;
     }
     return Promise.all(
@@ -236,7 +237,9 @@ export class ExecutionLauncher {
     const { start } = request;
     const now = Date.now();
     const held = this.deps.ack?.required ? this.deps.ack.holdMs : 0;
-    const delayMs = start === undefined ? held : Math.max(dueAt(start, now) - now, held);
+    const due = start === undefined ? now : dueAt(start, now);
+    // One awaiting its approval waits until the approval's deadline at least (see LaunchRequest).
+    const delayMs = Math.max(due - now, held, (request.approval?.deadline ?? now) - now);
     return skillJobOptions({
       executionId: request.payload.execution_id,
       priority: request.payload.priority,

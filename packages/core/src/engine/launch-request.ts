@@ -3,7 +3,7 @@ import type { QueuePlace } from '../queue/skill-queue';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
-import type { RecordExtras } from '../store/execution/execution-record';
+import type { PendingApproval, RecordExtras } from '../store/execution/execution-record';
 import { isGated } from '../store/flow/concurrency-gate';
 import type { LaunchOrigin } from './launch-origin';
 
@@ -25,6 +25,11 @@ export interface LaunchRequest {
   notify?: Pick<RecordExtras, 'hook' | 'webhook_id' | 'watched'>;
   /** When a delayed execution starts: its job waits in BullMQ's delayed set until then. */
   start?: ScheduledStart;
+  /**
+   * Its skill's approval policy holds it (`awaiting_approval`): its job waits in BullMQ's delayed
+   * set until the approval's deadline, brought forward when it is approved (ExecutionEngine.decide).
+   */
+  approval?: PendingApproval;
 }
 
 /** What a debounced launch came to: a new execution, or the one its key had open (`joined`). */
@@ -45,6 +50,7 @@ export function extrasOf(request: LaunchRequest): RecordExtras {
     ...originExtras(request.origin),
     ...(request.remote ? { remote: true } : {}),
     ...(request.start === undefined ? {} : { start: request.start }),
+    ...(request.approval === undefined ? {} : { approval: request.approval }),
     ...(isGated(request.skill.concurrency, request.payload.concurrency_key) ? { unadmitted: true } : {}),
     ...request.notify,
   };

@@ -112,6 +112,21 @@ export const ErrorCatalog = {
     recoverable: false,
     summary: 'The person or agent the task went to declined it (the reason is the message).',
   },
+  APPROVAL_DECIDED: {
+    http: 409,
+    recoverable: false,
+    summary: 'The approval was decided already (approved, rejected or timed out): nothing was changed.',
+  },
+  APPROVAL_REJECTED: {
+    http: 409,
+    recoverable: false,
+    summary: 'An approver rejected the execution before it ran (who, and why, in the message); nothing ran.',
+  },
+  APPROVAL_TIMEOUT: {
+    http: 409,
+    recoverable: false,
+    summary: "No approver decided before the approval's deadline; nothing ran.",
+  },
   TOOL_EXECUTION_FAILED: { http: 500, recoverable: true, summary: 'The skill threw an error while running.' },
   INVALID_OUTPUT: {
     http: 500,

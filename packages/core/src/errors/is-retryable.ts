@@ -41,6 +41,9 @@ function retryableCode(code: ErrorCode): boolean {
     case 'HEADERS_TOO_LARGE':
     case 'TASK_CLAIMED':
     case 'TASK_DECLINED':
+    case 'APPROVAL_DECIDED':
+    case 'APPROVAL_REJECTED':
+    case 'APPROVAL_TIMEOUT':
     case 'BUDGET_EXCEEDED':
       return false;
     case 'RATE_LIMIT_EXCEEDED':

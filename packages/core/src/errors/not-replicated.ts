@@ -1,7 +1,7 @@
 import { SkillError } from './skill-error';
 
 /** What a write that must reach the replicas (ACK_REPLICAS) stands for. */
-export type ReplicatedWrite = 'launch' | 'cancel' | 'task hand-in';
+export type ReplicatedWrite = 'launch' | 'cancel' | 'task hand-in' | 'approval';
 
 /**
  * The refusal of a write the replicas did not confirm in time (ACK_REPLICAS, ACK_TIMEOUT_MS): a

@@ -10,8 +10,8 @@ import { rolloutBucket } from './rollout-bucket';
 import { toCandidate } from './version-contract';
 
 export interface ResolvedSkill {
-  /** The version that will run. */
-  entry: RegistryEntry;
+  /** The version that will run (with what an operator set for its skill: its approval policy). */
+  entry: RegistryVersion;
   /** How the caller's inputs are upgraded first (empty unless an older major was asked for). */
   migrations: InputMigration[];
   deprecation?: Deprecation;

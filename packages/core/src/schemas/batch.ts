@@ -81,6 +81,7 @@ export type BatchAccepted = Static<typeof BatchAccepted>;
 
 /** How many of a batch's executions are in each status. */
 export const BatchCounts = Type.Object({
+  awaiting_approval: Type.Integer({ minimum: 0 }),
   accepted: Type.Integer({ minimum: 0 }),
   running: Type.Integer({ minimum: 0 }),
   completed: Type.Integer({ minimum: 0 }),

@@ -1,12 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ApprovalState } from './approval';
 import { ErrorBody } from './error-body';
 import { ExecutionMetadata, ExecutionTags } from './execution-tags';
 import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
 import { WebhookId, WebhookSecret } from './webhook';
 
-/** Spec 001's statuses, and `canceled` (ours: ended by a cancel request, never by the skill). */
+/**
+ * Spec 001's statuses, and ours: `canceled` (ended by a cancel request, never by the skill) and
+ * `awaiting_approval` (before `accepted`: its skill's approval policy holds it until an approver
+ * decides; approved it goes on `accepted`, rejected or timed out it ends `failed` without running).
+ */
 export const ExecutionStatus = StringEnum([
+  'awaiting_approval',
   'accepted',
   'running',
   'completed',
@@ -136,6 +142,8 @@ export const Execution = Type.Object({
   steps: Type.Optional(Type.Array(StepSummary)),
   /** Ours: while a task waits for someone (mode "task"). */
   task: Type.Optional(TaskState),
+  /** Ours: the approval its skill's policy asked for: pending, or who decided it and when. */
+  approval: Type.Optional(ApprovalState),
   replay_of: Type.Optional(
     Type.String({
       description: 'Ours: the execution this one replays (POST replay), with its inputs or edited ones.',

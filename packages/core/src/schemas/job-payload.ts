@@ -31,6 +31,11 @@ export const JobPayload = Type.Object({
   /** context.tags and context.metadata (or the composite's, for a step), kept on its record. */
   tags: Type.Optional(ExecutionTags),
   metadata: Type.Optional(ExecutionMetadata),
+  /**
+   * Its skill's approval policy held it (`awaiting_approval`): its worker reads its record before it
+   * runs it, and ends it APPROVAL_TIMEOUT if no approver has decided by then.
+   */
+  approval: Type.Optional(Type.Literal(true)),
   /** context.budget (or the composite's, for a step): the tree spends from its root's. */
   budget: Type.Optional(JobBudget),
   /** The caller whose daily budget (LIMITS' daily_budget_usd) its cost counts to; steps inherit it. */

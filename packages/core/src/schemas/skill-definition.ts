@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ApprovalPolicy } from './approval';
 import { JsonSchemaObject, StringEnum } from './json-schema';
 import { SemVer, VersionRange } from './semver';
 
@@ -100,6 +101,8 @@ export const SkillDefinition = Type.Object(
     concurrency: Type.Optional(ConcurrencySettings),
     /** Ours: how many of its executions start per window of time. */
     rate_limit: Type.Optional(RateLimitSettings),
+    /** Ours: an execution waits (`awaiting_approval`) for an approver's decision before it runs. */
+    approval: Type.Optional(ApprovalPolicy),
     /**
      * Ours: for a code skill (one that calls a paid API, say), what each run of it costs in US
      * dollars, added to its usage's cost_usd (an llm skill's cost is its tokens').

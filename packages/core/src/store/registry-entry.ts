@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
+import type { ApprovalPolicy } from '../schemas/approval';
 import type { SkillDefinition } from '../schemas/skill-definition';
 import type { Deprecation, SkillDescriptor, SkillPublication } from '../schemas/skill-descriptor';
 
@@ -42,7 +43,16 @@ export type RegistryVersion = RegistryEntry & {
    */
   dormant?: boolean;
   deprecation?: Deprecation;
+  /** An operator's approval policy for the skill (PUT /skills/{id}/approval): wins over its own. */
+  operatorApproval?: OperatorApproval;
 };
+
+/** An operator's approval policy for every version of a skill, who set it and when. */
+export interface OperatorApproval {
+  approval: ApprovalPolicy;
+  set_by: string;
+  set_at: string;
+}
 
 export function contentDigest(content: unknown): string {
   return createHash('sha256')

@@ -6,7 +6,13 @@ import ADVERTISE from './advertise-version.lua';
 import FORGET_DORMANT from './forget-dormant.lua';
 import type { RedisKeys } from './keys/redis-keys';
 import REGISTER from './register-version.lua';
-import type { HostedEntry, RegisteredEntry, RegistryEntry, RegistryVersion } from './registry-entry';
+import type {
+  HostedEntry,
+  OperatorApproval,
+  RegisteredEntry,
+  RegistryEntry,
+  RegistryVersion,
+} from './registry-entry';
 
 export type AdvertiseOutcome = 'ok' | 'registered' | 'conflict';
 export type RegisterOutcome = 'created' | 'unchanged' | 'conflict' | 'hosted' | 'foreign';
@@ -113,6 +119,17 @@ export class SkillRegistry {
     return true;
   }
 
+  /**
+   * Sets an operator's approval policy for every version of a skill (null: none, each version's
+   * own applies); false when no version of it exists.
+   */
+  async setApproval(id: string, setting: OperatorApproval | null): Promise<boolean> {
+    if ((await this.redis.hlen(this.keys.registry.skillVersions(id))) === 0) return false;
+    if (setting) await this.redis.hset(this.keys.registry.approvals(), id, JSON.stringify(setting));
+    else await this.redis.hdel(this.keys.registry.approvals(), id);
+    return true;
+  }
+
   /** Every version of one skill, available or not. */
   async versions(id: string, now = Date.now()): Promise<RegistryVersion[]> {
     return (await this.versionsOf([id], now)).get(id) ?? [];
@@ -122,10 +139,15 @@ export class SkillRegistry {
   async versionsOf(ids: string[], now = Date.now()): Promise<Map<string, RegistryVersion[]>> {
     const reads = this.redis.pipeline();
     for (const id of ids)
-      reads.hgetall(this.keys.registry.skillVersions(id)).hgetall(this.keys.registry.deprecations(id));
-    const replies = (await execAll(reads)) as Record<string, string>[];
+      reads
+        .hgetall(this.keys.registry.skillVersions(id))
+        .hgetall(this.keys.registry.deprecations(id))
+        .hget(this.keys.registry.approvals(), id);
+    const replies = (await execAll(reads)) as (Record<string, string> | string | null)[];
+    const replyOf = (index: number, part: 0 | 1) =>
+      (replies[index * 3 + part] ?? {}) as Record<string, string>;
     const entries = ids.map((_, index) =>
-      Object.values(replies[index * 2] ?? {}).map((json) => JSON.parse(json) as RegistryEntry),
+      Object.values(replyOf(index, 0)).map((json) => JSON.parse(json) as RegistryEntry),
     );
     const hosted = entries.flat().filter((entry) => entry.source === 'hosted');
     // The latest lease of each hosted version: live if it runs past now, lapsed if it ended lately;
@@ -146,7 +168,8 @@ export class SkillRegistry {
     const scalesToZero = new Set<RegistryEntry>(hosted.filter((_, index) => marks[index] != null));
     const result = new Map<string, RegistryVersion[]>();
     ids.forEach((id, index) => {
-      const deprecations = replies[index * 2 + 1] ?? {};
+      const deprecations = replyOf(index, 1);
+      const approval = replies[index * 3 + 2];
       const versions = (entries[index] ?? []).map((entry) => {
         const deprecation = deprecations[entry.version];
         const leaseEnd = until.get(entry) ?? 0;
@@ -160,6 +183,9 @@ export class SkillRegistry {
             ? { lapsed: true }
             : {}),
           ...(deprecation ? { deprecation: JSON.parse(deprecation) as Deprecation } : {}),
+          ...(typeof approval === 'string'
+            ? { operatorApproval: JSON.parse(approval) as OperatorApproval }
+            : {}),
         };
       });
       if (versions.length > 0) result.set(id, versions);

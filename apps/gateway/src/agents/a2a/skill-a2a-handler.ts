@@ -39,6 +39,7 @@ import { agentFault, envelopeOf } from '../agent-error';
 import { followExecution } from '../execution-follower';
 import { readTask } from '../read-task';
 import { agentCardJson } from './a2a-agent-card';
+import { approvalMessageOf } from './approval-message';
 import { DefaultSkillRoute } from './default-skill-route';
 import { LlmRoute } from './llm-route';
 import { messageSkillOf } from './message-skill';
@@ -126,6 +127,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const headers = headersOf(context);
+    if (params.message?.taskId) return this.decide(params.message, headers);
     const { execution, note } = await this.start(params, headers, versionOf(context));
     if (params.configuration?.returnImmediately) return toA2aTask(execution, note);
     const followed = await this.follow(
@@ -144,6 +146,21 @@ export class SkillA2aHandler implements A2ARequestHandler {
     const headers = headersOf(context);
     const { execution, note } = await this.start(params, headers, versionOf(context));
     yield* this.stream(execution, note, headers);
+  }
+
+  /**
+   * A message to a task in `input-required` (its execution awaits its approval) from an approver who
+   * may decide it (an admin, or one its policy names): approved or rejected as POST
+   * /approvals/{id}/approve or /reject, once (a second decision is APPROVAL_DECIDED). Answers the
+   * task as the decision left it (`submitted`, or `failed` with APPROVAL_REJECTED).
+   */
+  private async decide(message: Message, headers: RequestHeaders): Promise<Task> {
+    const taskId = message.taskId;
+    const { verdict, reason } = approvalMessageOf(message);
+    const execution = await this.guard(headers, () =>
+      this.deps.approvals.decide(taskId, verdict, reason, headers, 'a2a'),
+    );
+    return toA2aTask(execution, await this.guard(headers, () => this.deps.notes.read(taskId)));
   }
 
   async getTask(params: { id: string }, context: ServerCallContext): Promise<Task> {
@@ -320,7 +337,7 @@ export class SkillA2aHandler implements A2ARequestHandler {
     if (!message) throw new RequestMalformedError('The request has no message');
     if (message.taskId) {
       throw new UnsupportedOperationError(
-        'A skill takes no further messages once its task exists; send a new message',
+        'A skill takes no further messages once its task exists (but a decision on its approval, to a blocking SendMessage); send a new message',
       );
     }
     const pushConfig = params.configuration?.taskPushNotificationConfig;
@@ -372,6 +389,8 @@ export class SkillA2aHandler implements A2ARequestHandler {
         headers,
         boundMs,
         signal,
+        // Input-required is where a blocking send answers: an approver decides (decide), not time.
+        until: (current) => current.status === 'awaiting_approval',
       });
     } catch (error) {
       throw this.a2aError(error, headers);

@@ -117,6 +117,8 @@ export class McpExtensionTasks {
 /** The extension's status for an execution's: a skill that failed or timed out still completed the call (with an error result). */
 function taskStatusOf(status: Execution['status']): ExecutionTaskStatus {
   switch (status) {
+    // Awaiting an approval, it asks nothing of the caller: an approver decides (docs/approvals.md).
+    case 'awaiting_approval':
     case 'accepted':
     case 'running':
       return 'working';

@@ -67,6 +67,8 @@ export function stillRunningResult(
 /** MCP's task status for an execution's. */
 export function taskStatusOf(status: Execution['status']): Task['status'] {
   switch (status) {
+    case 'awaiting_approval':
+      return 'input_required';
     case 'accepted':
     case 'running':
       return 'working';

@@ -8,6 +8,7 @@ import {
 import type { Request, Response } from 'express';
 import { StreamQuota } from '../../executions/stream-quota';
 import type { AgentDeps } from '../agent-deps';
+import { McpApprovalElicitation } from './mcp-approval-elicitation';
 import { authInfoOf, mcpCallerOf } from './mcp-caller';
 import { McpExtensionTasks } from './mcp-extension-tasks';
 import { McpTaskElicitation } from './mcp-task-elicitation';
@@ -51,11 +52,13 @@ export class McpStateless {
   private readonly addressListens: StreamQuota;
 
   constructor(private readonly deps: AgentDeps) {
+    const elicitation = new McpTaskElicitation(deps);
     const parts = {
       deps,
       calls: new McpToolCalls(deps),
       tasks: new McpExtensionTasks(deps),
-      elicitation: new McpTaskElicitation(deps),
+      elicitation,
+      approvals: new McpApprovalElicitation(deps, elicitation.mint),
       closing: this.closing.signal,
     };
     this.bus = new InMemoryServerEventBus((error) => deps.logger.warn({ err: error }, 'mcp listen stream'));

@@ -21,10 +21,14 @@ import { elicitationSchemaOf } from './elicitation-schema';
 import { endResultOf } from './mcp-end-result';
 import type { ToolCall } from './mcp-tool-calls';
 
-/** What a requestState names, signed: the execution whose task the retry hands in, and the tool it was called as. */
+/**
+ * What a requestState names, signed: the execution whose task the retry hands in (or, `approval`,
+ * whose approval it decides: McpApprovalElicitation), and the tool it was called as.
+ */
 export interface PendingTask {
   executionId: string;
   tool: string;
+  approval?: true;
 }
 
 /** What answering a retry came to: the tool's result (or the form again), or the task still open. */
@@ -68,6 +72,10 @@ export class McpTaskElicitation {
   private codec: Promise<RequestStateCodec<PendingTask>> | undefined;
 
   constructor(private readonly deps: AgentDeps) {}
+
+  /** A signed requestState naming `pending`, bound to the request's method and caller. */
+  readonly mint = async (pending: PendingTask, ctx: ServerContext): Promise<string> =>
+    (await this.states()).mint(pending, ctx);
 
   /** ServerOptions.requestState.verify: the SDK refuses what this throws for as `-32602` before any handler runs. */
   readonly verify = async (state: string, ctx: ServerContext): Promise<PendingTask> =>
@@ -161,7 +169,7 @@ export class McpTaskElicitation {
     pending: PendingTask,
     ctx: ServerContext,
   ): Promise<InputRequiredResult> {
-    const requestState = await (await this.states()).mint(pending, ctx);
+    const requestState = await this.mint(pending, ctx);
     return inputRequired({ inputRequests: { [OUTPUT]: form }, requestState });
   }
 

@@ -102,6 +102,8 @@ export class McpToolCalls {
         ...follow,
         boundMs: deps.callWaitSeconds * 1000,
         signal: call.stop ? AbortSignal.any([call.signal, call.stop]) : call.signal,
+        // Waiting for an approver, it waits for a person, not for the bound: answered at once.
+        until: (current: Execution) => current.status === 'awaiting_approval',
         ...(progress === undefined
           ? {}
           : {

@@ -15,6 +15,7 @@ import type { Execution } from '@skillrun/core';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
 import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
+import type { McpApprovalElicitation } from './mcp-approval-elicitation';
 import { acceptsTasks, type McpExtensionTasks } from './mcp-extension-tasks';
 import type { ProgressReport } from './mcp-progress';
 import { stillRunningResult } from './mcp-results';
@@ -34,6 +35,7 @@ export interface StatelessParts {
   calls: McpToolCalls;
   tasks: McpExtensionTasks;
   elicitation: McpTaskElicitation;
+  approvals: McpApprovalElicitation;
   /** Aborts when the gateway shuts down: a call stops following its execution, and cancels nothing. */
   closing: AbortSignal;
 }
@@ -64,7 +66,7 @@ function addressOf(context: McpRequestContext): string {
  * handlers on its low-level Server.
  */
 export function statelessMcpServer(parts: StatelessParts, context: McpRequestContext): McpServer {
-  const { deps, calls, tasks, elicitation, closing } = parts;
+  const { deps, calls, tasks, elicitation, approvals, closing } = parts;
   const headers = headersOf(context.requestInfo);
   const mcp = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
@@ -122,14 +124,20 @@ export function statelessMcpServer(parts: StatelessParts, context: McpRequestCon
             }),
       };
       // A retry of a call answered input_required: its task, handed in with the form's answer.
+      // Or of one whose approval the form asked for (McpApprovalElicitation).
       const pending = ctx.mcpReq.requestState<PendingTask>();
       if (pending !== undefined) {
-        const answered = await elicitation.answer(call, pending, ctx);
+        const answered = pending.approval
+          ? await approvals.answer(call, pending, ctx)
+          : await elicitation.answer(call, pending, ctx);
         return 'result' in answered ? answered.result : stillRunning(answered.running);
       }
       const started = await calls.start(call);
       if ('refused' in started) return started.refused;
-      const form = await elicitation.offer(call, started, server.getClientCapabilities(), ctx);
+      const client = server.getClientCapabilities();
+      const form =
+        (await approvals.offer(call, started.execution, client, ctx)) ??
+        (await elicitation.offer(call, started, client, ctx));
       if (form) return form;
       const followed = await calls.follow(call, started);
       return 'result' in followed ? followed.result : stillRunning(followed.running);

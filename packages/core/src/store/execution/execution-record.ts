@@ -1,4 +1,5 @@
 import { dueAt, type ScheduledStart } from '../../queue/scheduled-start';
+import type { ApprovalState } from '../../schemas/approval';
 import type { ErrorBody } from '../../schemas/error-body';
 import {
   type AttemptError,
@@ -116,6 +117,16 @@ export interface RecordExtras {
    * gate), a job taken is not running, only about to be parked or run.
    */
   unadmitted?: boolean;
+  /** Its skill's approval policy holds it (`awaiting_approval`) until an approver decides. */
+  approval?: PendingApproval;
+}
+
+/** What a record awaiting its approval keeps of it: until when, who may decide, and the rule that asked. */
+export interface PendingApproval {
+  /** Epoch ms: it fails with APPROVAL_TIMEOUT unless decided by then. */
+  deadline: number;
+  approvers?: string[];
+  when: string;
 }
 
 /**
@@ -124,7 +135,7 @@ export interface RecordExtras {
  */
 export function recordFields(payload: JobPayload, extras: RecordExtras, now: number): Record<string, string> {
   return {
-    status: 'accepted',
+    status: extras.approval ? 'awaiting_approval' : 'accepted',
     skill_id: payload.skill_id,
     skill_version: payload.skill_version,
     ...(extras.requested_version === undefined ? {} : { requested_version: extras.requested_version }),
@@ -155,6 +166,7 @@ export function recordFields(payload: JobPayload, extras: RecordExtras, now: num
     ...(extras.watched === undefined ? {} : { watched: extras.watched }),
     ...(extras.batch_id === undefined ? {} : { batch_id: extras.batch_id }),
     ...(extras.unadmitted ? { unadmitted: '1' } : {}),
+    ...(extras.approval ? approvalFields(extras.approval) : {}),
     ...(payload.tags?.length ? { tags: JSON.stringify(payload.tags) } : {}),
     ...(payload.metadata === undefined ? {} : { metadata: JSON.stringify(payload.metadata) }),
   };
@@ -223,6 +235,7 @@ export function toExecution(
       : { parent: { execution_id: fields.parent_execution_id, step: fields.parent_step ?? '' } }),
     ...(steps ? { steps } : {}),
     ...taskOf(fields, status),
+    ...approvalOf(fields),
     ...(fields.replay_of === undefined ? {} : { replay_of: fields.replay_of }),
     ...(fields.forked_from === undefined ? {} : { forked_from: JSON.parse(fields.forked_from) as ForkPoint }),
     ...(fields.waiting_for === undefined || status !== 'accepted'
@@ -243,6 +256,57 @@ export function toExecution(
       ...(scheduledFor === undefined ? {} : { scheduled_for: scheduledFor }),
       ...(startedAt === undefined ? {} : { started_at: startedAt }),
       ...(completedAt === undefined ? {} : { completed_at: completedAt }),
+    },
+  };
+}
+
+function approvalFields({ deadline, approvers, when }: PendingApproval): Record<string, string> {
+  return {
+    approval_deadline: String(deadline),
+    approval_when: when,
+    ...(approvers ? { approval_approvers: JSON.stringify(approvers) } : {}),
+  };
+}
+
+/** The fields a decision on an approval writes (ApprovalDecisions), with the status it moves to. */
+export interface ApprovalDecisionFields {
+  state: 'approved' | 'rejected' | 'timed_out';
+  by: string;
+  at: number;
+  via?: 'api' | 'link' | 'mcp' | 'a2a';
+  reason?: string;
+}
+
+export function decisionFields(decision: ApprovalDecisionFields): Record<string, string> {
+  return {
+    approval_state: decision.state,
+    approval_by: decision.by,
+    approval_at: String(decision.at),
+    ...(decision.via === undefined ? {} : { approval_via: decision.via }),
+    ...(decision.reason ? { approval_reason: decision.reason } : {}),
+  };
+}
+
+/** An execution's approval: pending while it awaits one, then who decided it and when. */
+function approvalOf(fields: Record<string, string>): { approval?: ApprovalState } {
+  if (fields.approval_deadline === undefined) return {};
+  // Still `pending` once ended: canceled while it waited, never decided.
+  const state = (fields.approval_state ?? 'pending') as ApprovalState['state'];
+  const decidedAt = isoOf(fields.approval_at);
+  return {
+    approval: {
+      state,
+      ...(fields.approval_when === undefined ? {} : { when: fields.approval_when }),
+      ...(fields.approval_approvers === undefined
+        ? {}
+        : { approvers: JSON.parse(fields.approval_approvers) as string[] }),
+      deadline: isoOf(fields.approval_deadline) ?? '',
+      ...(fields.approval_by === undefined ? {} : { decided_by: fields.approval_by }),
+      ...(decidedAt === undefined ? {} : { decided_at: decidedAt }),
+      ...(fields.approval_via === undefined
+        ? {}
+        : { via: fields.approval_via as NonNullable<ApprovalState['via']> }),
+      ...(fields.approval_reason === undefined ? {} : { reason: fields.approval_reason }),
     },
   };
 }

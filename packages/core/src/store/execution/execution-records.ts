@@ -56,10 +56,19 @@ export class ExecutionRecords {
    */
   async create(payload: JobPayload, extras: RecordExtras): Promise<Execution> {
     const now = this.clock();
-    const fields = recordFields(payload, extras, now);
+    const id = payload.execution_id;
+    // Listed for its approvers (GET /approvals) until decided (approval-decision.lua) or ended: the
+    // list is one of its `slots`, which its end leaves.
+    const pending = extras.approval ? this.keys.pendingApprovals(this.keys.tagOf(id)) : undefined;
+    const fields = recordFields(
+      payload,
+      pending ? { ...extras, slots: [...(extras.slots ?? []), pending] } : extras,
+      now,
+    );
     await Promise.all([
-      this.redis.hset(this.keys.execution(payload.execution_id), fields),
-      this.index.add(payload.execution_id, payload.owner, now),
+      this.redis.hset(this.keys.execution(id), fields),
+      this.index.add(id, payload.owner, now),
+      pending ? this.redis.zadd(pending, now, id) : undefined,
     ]);
     return toExecution(payload.execution_id, fields) as Execution;
   }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../keys/redis-keys';
+import { ApprovalDecisions } from './approval-decisions';
 import { AttemptDeadlines } from './attempt-deadlines';
 import { ExecutionBudgets } from './execution-budgets';
 import { ExecutionChunks } from './execution-chunks';
@@ -51,6 +52,8 @@ export class ExecutionStore {
   readonly debounce: ExecutionDebounce;
   /** The output a skill streams as it runs (ctx.emit), chunk by chunk. */
   readonly chunks: ExecutionChunks;
+  /** The approvals executions wait for: listed while pending, decided once. */
+  readonly approvals: ApprovalDecisions;
 
   constructor(redis: Redis, keys: RedisKeys, ttlSeconds: number, options: ExecutionStoreOptions = {}) {
     const { clock = Date.now, expired } = options;
@@ -65,5 +68,6 @@ export class ExecutionStore {
     this.deadlines = new AttemptDeadlines(redis, keys);
     this.debounce = new ExecutionDebounce(redis, keys, this.index, clock);
     this.chunks = new ExecutionChunks(redis, keys);
+    this.approvals = new ApprovalDecisions(redis, keys, this.transitions, clock);
   }
 }

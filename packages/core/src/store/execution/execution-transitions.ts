@@ -117,9 +117,26 @@ export class ExecutionTransitions {
     return this.send(this.failCall(executionId, status, error, end));
   }
 
-  /** fail's write, for the caller to send (with BullMQ's failure of the job, in the worker). */
-  failCall(executionId: string, status: FailedStatus, error: ErrorBody, end?: AttemptEnd): TransitionCall {
-    return this.endCall(executionId, status, 'error', JSON.stringify(error), end);
+  /**
+   * fail's write, for the caller to send (with BullMQ's failure of the job, in the worker); `fields`:
+   * more of the record to write with it (an approval's decision).
+   */
+  failCall(
+    executionId: string,
+    status: FailedStatus,
+    error: ErrorBody,
+    end?: AttemptEnd,
+    fields: Record<string, string> = {},
+  ): TransitionCall {
+    return this.endCall(executionId, status, 'error', JSON.stringify(error), end, fields);
+  }
+
+  /**
+   * The write that lets an execution awaiting its approval go on (`accepted`, with the decision's
+   * `fields`), for the caller to send behind its guard (approval-decision.lua).
+   */
+  approvedCall(executionId: string, fields: Record<string, string>): TransitionCall {
+    return this.call(executionId, 'accepted', undefined, fields);
   }
 
   /**
@@ -141,6 +158,7 @@ export class ExecutionTransitions {
     field: 'output' | 'error',
     outcome: string,
     end: AttemptEnd | undefined,
+    fields: Record<string, string> = {},
   ): TransitionCall {
     const apart = Buffer.byteLength(outcome) > COMPACT_VALUE_BYTES;
     return this.call(
@@ -155,6 +173,7 @@ export class ExecutionTransitions {
         ...(end?.workerId === undefined ? {} : { worker_id: end.workerId }),
         ...(end?.progress === undefined ? {} : { progress: end.progress }),
         ...(end?.metadata === undefined ? {} : { metadata: end.metadata }),
+        ...fields,
       },
       apart ? outcome : '',
     );

@@ -1,6 +1,7 @@
 --[[
-  Moves an execution forward, never backwards: accepted (0) -> running (1) -> a terminal state (2),
-  and nothing changes a terminal state. The one write that moves an execution record.
+  Moves an execution forward, never backwards: awaiting_approval or accepted (0) -> running (1) -> a
+  terminal state (2), and nothing changes a terminal state (awaiting_approval -> accepted is an
+  approval's, guarded by approval-decision.lua). The one write that moves an execution record.
 
   A terminal state starts the retention period and frees the execution's concurrency slots
   (in-flight-slots.ts). Every applied change to a watched record (read-record.lua) is announced in
@@ -42,7 +43,7 @@
 ]]
 local current = redis.call('HMGET', KEYS[1], 'status', 'started_at', 'slots', 'watched', 'hook', 'webhook_id', 'owner_id', 'skill_id', 'batch_id', 'chunks')
 if not current[1] then return 0 end
-local rank = { accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
+local rank = { awaiting_approval = 0, accepted = 0, running = 1, completed = 2, failed = 2, timeout = 2, canceled = 2 }
 if rank[current[1]] == 2 or rank[ARGV[1]] < rank[current[1]] then return -1 end
 if ARGV[4] ~= '' and not current[2] then
   redis.call('HSET', KEYS[1], 'status', ARGV[1], 'started_at', ARGV[4], unpack(ARGV, 8))

@@ -122,6 +122,14 @@ export class RedisKeys {
     return skillId === undefined ? `${tag}:tasks:open` : `${tag}:tasks:open:${skillId}`;
   }
 
+  /**
+   * SORTED SET of the executions awaiting an approval (scored by when they were created), on one
+   * tag as openTasks: an execution leaves it when it is decided or ends.
+   */
+  pendingApprovals(tag: string = this.prefix): string {
+    return `${tag}:approvals:pending`;
+  }
+
   /** STRING: the secret task links are signed with when TASK_LINK_SECRET is not set. */
   taskLinkSecret(): string {
     return `${this.prefix}:task-link-secret`;

@@ -25,6 +25,14 @@ export class RegistryKeys {
     return `${this.prefix}:registry:dormant`;
   }
 
+  /**
+   * HASH skill id → JSON of an operator's approval policy (PUT /skills/{id}/approval), which wins
+   * over each version's own: read with the skill's versions (SkillRegistry.versionsOf).
+   */
+  approvals(): string {
+    return `${this.prefix}:registry:approvals`;
+  }
+
   /** HASH skill id → JSON SkillPause: the skills an operator paused (their queues are held). */
   pausedSkills(): string {
     return `${this.prefix}:registry:paused`;
