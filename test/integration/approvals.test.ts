@@ -128,6 +128,41 @@ describe('approvals: an execution waits for an approver before it runs', () => {
     expect(rejected.body.timestamps.started_at).toBeUndefined();
   });
 
+  it("holds a composite's step its policy matches: approved, the composite goes on; rejected, it fails there", async () => {
+    expect((await client.run('payout', { amount: 10, to: 'ann' })).final).toMatchObject({
+      status: 'completed',
+      output: { sent: 10, to: 'ann' },
+    });
+    /** The composite's step, once it waits for its approval. */
+    const heldStep = async (id: string): Promise<string> => {
+      let step: string | undefined;
+      await expect
+        .poll(async () => {
+          step = (await client.status('payout', id)).steps?.[0]?.execution_id;
+          return step === undefined ? undefined : (await client.status('transfer', step)).status;
+        })
+        .toBe('awaiting_approval');
+      return String(step);
+    };
+
+    const approvedId = await invoke('payout', { amount: 7000, to: 'eve' });
+    const approvedStep = await heldStep(approvedId);
+    expect((await client.status('payout', approvedId)).status).toBe('running');
+    const listed = await approvals('approver', '?skill_id=transfer');
+    expect(listed.body.approvals.map((approval) => approval.execution_id)).toContain(approvedStep);
+    expect((await post('approver', `/approvals/${approvedStep}/approve`)).status).toBe(200);
+    const approved = await client.waitForEnd('payout', approvedId);
+    expect(approved.final).toMatchObject({ status: 'completed', output: { sent: 7000, to: 'eve' } });
+
+    const rejectedId = await invoke('payout', { amount: 8000, to: 'fay' });
+    const rejectedStep = await heldStep(rejectedId);
+    expect((await post('lead', `/approvals/${rejectedStep}/reject`, { reason: 'no' })).status).toBe(200);
+    const rejected = await client.waitForEnd('payout', rejectedId);
+    expect(rejected.final).toMatchObject({ status: 'failed', error: { code: 'STEP_FAILED' } });
+    expect(JSON.stringify(rejected.final.error)).toContain('APPROVAL_REJECTED');
+    expect((await client.status('transfer', rejectedStep)).timestamps.started_at).toBeUndefined();
+  });
+
   it('ends an execution nobody decides in time with APPROVAL_TIMEOUT, unrun', async () => {
     const id = await invoke('quick_approval', { text: 'late' });
     expect((await client.status('quick_approval', id)).status).toBe('awaiting_approval');

@@ -1,5 +1,6 @@
 import { parseVersionRange, type SkillSchemas } from '@skillrun/core';
 import {
+  approvalFor,
   type ExecutionEngine,
   type ExecutionStore,
   isGated,
@@ -86,6 +87,8 @@ export class StepLauncher {
     // A skill registered from elsewhere is a step like any: a worker calls its provider.
     const { skill, remote } = runTargetOf(target);
     const inputs = launchInputs(this.deps.schemas, resolved, call.inputs, `${where}/input`);
+    // A step is held for an approver as an invocation is: its composite waits for it meanwhile.
+    const approval = approvalFor(target, inputs, Date.now());
     const { payload: parentPayload } = parent;
     const parentId = parentPayload.execution_id;
     const { engine } = this.deps;
@@ -109,6 +112,7 @@ export class StepLauncher {
         ...(call.concurrencyKey === undefined ? {} : { concurrency_key: call.concurrencyKey }),
         ...(parentPayload.tags === undefined ? {} : { tags: parentPayload.tags }),
         ...(parentPayload.metadata === undefined ? {} : { metadata: parentPayload.metadata }),
+        ...(approval ? { approval: true as const } : {}),
         ...(parentPayload.budget === undefined ? {} : { budget: parentPayload.budget }),
         ...(parentPayload.daily_spend_of === undefined
           ? {}
@@ -130,6 +134,7 @@ export class StepLauncher {
         ...(range === undefined ? {} : { requestedVersion: range }),
         ...(remote ? { remote: true, retryBackoffMs: remote.retryBackoffMs } : {}),
         origin: apart ? { kind: 'step' } : { kind: 'step', parentJob },
+        ...(approval ? { approval } : {}),
       });
     return { entry, launch };
   }

@@ -218,7 +218,9 @@ export class ExecutionEngine {
    * Decides an execution's approval (ApprovalDecisions: exactly one decision is made), resolved once
    * it is on the replicas. Approved, its job (held in the delayed set until the approval's deadline)
    * is brought forward, or moved to its scheduled start if that is later; rejected or timed out, its
-   * job is removed, and nothing runs. 'decided' when another decision or an end came first.
+   * job is removed, and nothing runs; a composite's step's is brought forward instead, to be let go
+   * by a worker (the record has ended), so that its end reaches the composite that waits for it.
+   * 'decided' when another decision or an end came first.
    */
   async decide(execution: Execution, decision: ApprovalDecision): Promise<DecisionResult> {
     const { ack, store } = this.durable;
@@ -238,8 +240,9 @@ export class ExecutionEngine {
         .remote(priority, execution_id)
         .getJob(execution_id)
         .catch(() => undefined));
-    if (decision.state !== 'approved') await job?.remove().catch(() => {});
-    else {
+    if (decision.state !== 'approved') {
+      await (execution.parent ? job?.promote() : job?.remove())?.catch(() => {});
+    } else {
       const startsIn = Date.parse(execution.timestamps.scheduled_for ?? '') - Date.now();
       await (startsIn > 0 ? job?.changeDelay(startsIn) : job?.promote())?.catch(() => {});
     }
