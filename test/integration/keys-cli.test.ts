@@ -130,4 +130,26 @@ describe('skillrun keys (npm run keys): create, list and revoke API keys from th
     }
     expect(await store.list()).toEqual(before);
   });
+
+  it('creates a key with a daily budget (--daily-budget), and refuses one that is not a positive number', async () => {
+    const run = await keys('create', '--caller', 'bea', '--scopes', 'skill:invoke', '--daily-budget', '2.5');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stderr)).toMatchObject({ caller_id: 'bea', daily_budget_usd: 2.5 });
+    expect(await store.verify(run.stdout.trim())).toMatchObject({ callerId: 'bea', dailyBudgetUsd: 2.5 });
+    const before = await store.list();
+    for (const budget of ['0', 'lots']) {
+      const refused = await keys(
+        'create',
+        '--caller',
+        'x',
+        '--scopes',
+        'skill:invoke',
+        '--daily-budget',
+        budget,
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/daily_budget_usd/);
+    }
+    expect(await store.list()).toEqual(before);
+  });
 });

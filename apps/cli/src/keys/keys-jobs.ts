@@ -32,6 +32,7 @@ function createJob(args: string[]): KeysJob {
       skills: { type: 'string' },
       name: { type: 'string' },
       role: { type: 'string' },
+      'daily-budget': { type: 'string' },
     },
   });
   if (values.caller === undefined || values.scopes === undefined) {
@@ -43,6 +44,7 @@ function createJob(args: string[]): KeysJob {
     ...(values.skills === undefined ? {} : { skills: commaList(values.skills) }),
     ...(values.name === undefined ? {} : { name: values.name }),
     ...(values.role === undefined ? {} : { role: values.role }),
+    ...(values['daily-budget'] === undefined ? {} : { daily_budget_usd: Number(values['daily-budget']) }),
   });
   return async (store) => {
     const { key, record } = await store.create({
@@ -51,6 +53,7 @@ function createJob(args: string[]): KeysJob {
       skills: request.skills,
       name: request.name,
       role: request.role,
+      dailyBudgetUsd: request.daily_budget_usd,
     });
     process.stdout.write(`${key}\n`);
     process.stderr.write(`${JSON.stringify(record)}\n`);

@@ -2,6 +2,7 @@
 export const KEYS_USAGE = `Usage: skillrun keys <command>   (in the repository: npm run -s keys -- <command>)
 
   create --caller <id> --scopes <scope,...> [--skills <skill-id,...>] [--name <text>] [--role <role>]
+                [--daily-budget <usd>]
       Prints the new key on stdout (it is shown this once) and its record as JSON on stderr.
   revoke <id>
       Revokes the key with this id for good and prints its record.
