@@ -174,6 +174,37 @@ describe('cost in money and budgets (context.budget), over HTTP and MCP', () => 
     expect(result._meta?.['io.skillrun/usage']).toMatchObject({ total_tokens: 1200, cost_usd: 0.004 });
   });
 
+  it("takes a tool call's budget in its _meta, and answers a bad one as the tool's error", async () => {
+    llm.script({
+      content: '{"summary": "cut',
+      finishReason: 'length',
+      usage: { prompt_tokens: 300, completion_tokens: 1700 },
+    });
+    const capped = await mcp.callTool(
+      {
+        name: 'budget_summary',
+        arguments: { text: 'A fox.' },
+        _meta: { 'io.skillrun/budget': { max_tokens: 2000 } },
+      },
+      CallToolResultSchema,
+    );
+    expect(capped.isError).toBe(true);
+    expect(JSON.stringify(capped.content)).toContain('BUDGET_EXCEEDED');
+    expect(llm.requests.at(-1)?.body.max_tokens).toBeLessThan(2000);
+    const asked = llm.requests.length;
+    const bad = await mcp.callTool(
+      {
+        name: 'budget_summary',
+        arguments: { text: 'A fox.' },
+        _meta: { 'io.skillrun/budget': { max_tokens: -1 } },
+      },
+      CallToolResultSchema,
+    );
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain('INVALID_INPUT');
+    expect(llm.requests).toHaveLength(asked);
+  });
+
   it("refuses a caller whose daily budget is spent at admission: 429 BUDGET_EXCEEDED with the budget's headers", async () => {
     const headers = { 'x-api-key': await system.client.createKey('thrifty') };
     const caller = { caller: { id: 'thrifty', type: 'user' } };

@@ -30,6 +30,8 @@ export interface ToolCall {
   task?: { ttl?: number };
   /** The request's header fields: its credentials, Idempotency-Key, traceparent. */
   headers: RequestHeaders;
+  /** Its `_meta` budget (BUDGET_META_KEY): the execution's context.budget, checked as POST invoke's. */
+  budget?: unknown;
   address: string;
   /** Aborts when the client cancels the request (notifications/cancelled, or closes its stream) or goes away. */
   signal: AbortSignal;
@@ -147,6 +149,7 @@ export class McpToolCalls {
         // The version the tool's schemas were read from.
         version: descriptor.version,
         inputs: call.arguments,
+        ...(call.budget === undefined ? {} : { context: { budget: call.budget } }),
       },
       headers: call.headers,
       versionQuery: undefined,

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
+import { BUDGET_META_KEY } from './budget-meta';
 import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from './mcp-server-identity';
 import { McpTasks } from './mcp-tasks';
@@ -72,6 +73,7 @@ export function skillMcpServer(deps: AgentDeps, closing: AbortSignal): Server {
         arguments: args,
         ...(task ? { task } : {}),
         headers: withIdempotencyKey(headersOf(extra), _meta?.[IDEMPOTENCY_META_KEY]),
+        ...(_meta?.[BUDGET_META_KEY] === undefined ? {} : { budget: _meta[BUDGET_META_KEY] }),
         address: addressOf(extra),
         signal: extra.signal,
         stop: closing,

@@ -14,6 +14,7 @@ import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { Execution } from '@skillrun/core';
 import type { RequestHeaders } from '../../http/request-headers';
 import type { AgentDeps } from '../agent-deps';
+import { BUDGET_META_KEY } from './budget-meta';
 import { IDEMPOTENCY_META_KEY, withIdempotencyKey } from './idempotency-meta';
 import type { McpApprovalElicitation } from './mcp-approval-elicitation';
 import { acceptsTasks, type McpExtensionTasks } from './mcp-extension-tasks';
@@ -109,6 +110,7 @@ export function statelessMcpServer(parts: StatelessParts, context: McpRequestCon
         name,
         arguments: args,
         headers: withIdempotencyKey(headers, _meta?.[IDEMPOTENCY_META_KEY]),
+        ...(_meta?.[BUDGET_META_KEY] === undefined ? {} : { budget: _meta[BUDGET_META_KEY] }),
         address: addressOf(context),
         // Closing the request's stream is its cancellation (revision 2026-07-28).
         signal: ctx.mcpReq.signal,
