@@ -1,5 +1,5 @@
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../schemas/approval';
-import type { PendingApproval } from '../store/execution/execution-record';
+import type { PendingApproval } from '../store/execution/approval-fields';
 import type { RegistryEntry, RegistryVersion } from '../store/registry-entry';
 import { ApprovalRuleError, needsApproval, parseApprovalRule } from './approval-rule';
 

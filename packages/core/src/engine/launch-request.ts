@@ -3,7 +3,8 @@ import type { QueuePlace } from '../queue/skill-queue';
 import type { Execution } from '../schemas/execution';
 import type { JobPayload } from '../schemas/job-payload';
 import type { SkillDefinition } from '../schemas/skill-definition';
-import type { PendingApproval, RecordExtras } from '../store/execution/execution-record';
+import type { PendingApproval } from '../store/execution/approval-fields';
+import type { RecordExtras } from '../store/execution/execution-record';
 import { isGated } from '../store/flow/concurrency-gate';
 import type { LaunchOrigin } from './launch-origin';
 

@@ -4,7 +4,7 @@ import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { RedisKeys } from '../keys/redis-keys';
 import { tagsInUse } from '../tags-in-use';
 import DECIDE from './approval-decision.lua';
-import { type ApprovalDecisionFields, decisionFields } from './execution-record';
+import { type ApprovalDecisionFields, decisionFields } from './approval-fields';
 import type { ExecutionTransitions } from './execution-transitions';
 import {
   TRANSITION_LUA,

@@ -1,5 +1,4 @@
 import { dueAt, type ScheduledStart } from '../../queue/scheduled-start';
-import type { ApprovalState } from '../../schemas/approval';
 import type { ErrorBody } from '../../schemas/error-body';
 import {
   type AttemptError,
@@ -13,6 +12,8 @@ import {
 } from '../../schemas/execution';
 import type { JobPayload } from '../../schemas/job-payload';
 import type { WebhookMode } from '../../schemas/webhook';
+import { approvalFields, approvalOf, type PendingApproval } from './approval-fields';
+import { isoOf } from './epoch-iso';
 import { usageOf } from './usage-fields';
 
 /**
@@ -121,14 +122,6 @@ export interface RecordExtras {
   approval?: PendingApproval;
 }
 
-/** What a record awaiting its approval keeps of it: until when, who may decide, and the rule that asked. */
-export interface PendingApproval {
-  /** Epoch ms: it fails with APPROVAL_TIMEOUT unless decided by then. */
-  deadline: number;
-  approvers?: string[];
-  when: string;
-}
-
 /**
  * The fields of a new record, written from the job payload as it is (the execution id is the key's,
  * times are epoch ms). Small values in few fields keep the hash in Redis' compact encoding.
@@ -196,9 +189,6 @@ export function dueAtOf(fields: Record<string, string>): number {
   return Number(fields.scheduled_for ?? fields.created_at);
 }
 
-const isoOf = (ms: string | number | undefined) =>
-  ms === undefined || ms === '' ? undefined : new Date(Number(ms)).toISOString();
-
 /** The hash of an execution as the protocol shows it; null when there is no such record. */
 export function toExecution(
   executionId: string,
@@ -256,57 +246,6 @@ export function toExecution(
       ...(scheduledFor === undefined ? {} : { scheduled_for: scheduledFor }),
       ...(startedAt === undefined ? {} : { started_at: startedAt }),
       ...(completedAt === undefined ? {} : { completed_at: completedAt }),
-    },
-  };
-}
-
-function approvalFields({ deadline, approvers, when }: PendingApproval): Record<string, string> {
-  return {
-    approval_deadline: String(deadline),
-    approval_when: when,
-    ...(approvers ? { approval_approvers: JSON.stringify(approvers) } : {}),
-  };
-}
-
-/** The fields a decision on an approval writes (ApprovalDecisions), with the status it moves to. */
-export interface ApprovalDecisionFields {
-  state: 'approved' | 'rejected' | 'timed_out';
-  by: string;
-  at: number;
-  via?: 'api' | 'link' | 'mcp' | 'a2a';
-  reason?: string;
-}
-
-export function decisionFields(decision: ApprovalDecisionFields): Record<string, string> {
-  return {
-    approval_state: decision.state,
-    approval_by: decision.by,
-    approval_at: String(decision.at),
-    ...(decision.via === undefined ? {} : { approval_via: decision.via }),
-    ...(decision.reason ? { approval_reason: decision.reason } : {}),
-  };
-}
-
-/** An execution's approval: pending while it awaits one, then who decided it and when. */
-function approvalOf(fields: Record<string, string>): { approval?: ApprovalState } {
-  if (fields.approval_deadline === undefined) return {};
-  // Still `pending` once ended: canceled while it waited, never decided.
-  const state = (fields.approval_state ?? 'pending') as ApprovalState['state'];
-  const decidedAt = isoOf(fields.approval_at);
-  return {
-    approval: {
-      state,
-      ...(fields.approval_when === undefined ? {} : { when: fields.approval_when }),
-      ...(fields.approval_approvers === undefined
-        ? {}
-        : { approvers: JSON.parse(fields.approval_approvers) as string[] }),
-      deadline: isoOf(fields.approval_deadline) ?? '',
-      ...(fields.approval_by === undefined ? {} : { decided_by: fields.approval_by }),
-      ...(decidedAt === undefined ? {} : { decided_at: decidedAt }),
-      ...(fields.approval_via === undefined
-        ? {}
-        : { via: fields.approval_via as NonNullable<ApprovalState['via']> }),
-      ...(fields.approval_reason === undefined ? {} : { reason: fields.approval_reason }),
     },
   };
 }
