@@ -50,7 +50,6 @@ describe('SkillSchemas.validate', () => {
     expect(input.options).toEqual({});
   });
 
-
   it('leaves the input untouched when the default is in a definition the schema refers to', () => {
     const schema = {
       type: 'object',
