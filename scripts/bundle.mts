@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -9,30 +9,63 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Bundles entry points (output path without extension → source, both from the repository's root)
- * into ES modules, each `.mjs` with
- * a linked source map, to run under plain `node`.
+ * into ES modules, each `.mjs` with a linked source map, to run under plain `node`.
  *
  * Only our workspace packages (TypeScript sources) are bundled. Third-party packages stay in
  * node_modules, loaded by Node as usual: some read files beside themselves at run time (Swagger UI's
  * and bull-board's assets) and esbuild, which the worker uses to bundle skills, is a native binary.
+ *
+ * The entries of one folder (an app's dist/) are bundled together with code splitting: what a
+ * process imports only when first needed (`await import(...)`, such as the gateway's agent
+ * protocols) is a chunk of its own beside the entries, so that the packages that chunk imports are
+ * loaded then too, not at start (in one file, esbuild hoists every package import to its top).
+ * Chunks sit in the entries' folder, at the same depth, so paths derived from import.meta.url hold.
  */
 export async function bundle(entries: Record<string, string>): Promise<void> {
-  await build({
-    entryPoints: entries,
-    absWorkingDir: repoRoot,
-    outdir: '.',
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    // The oldest Node package.json's engines accept.
-    target: 'node24',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-    // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).
-    loader: { '.lua': 'text' },
-    plugins: [thirdPartyExternal],
-  });
+  await Promise.all(
+    [...entriesByFolder(entries)].map(async ([folder, named]) => {
+      await removeChunks(folder);
+      await build({
+        entryPoints: named,
+        absWorkingDir: repoRoot,
+        outdir: folder,
+        outExtension: { '.js': '.mjs' },
+        bundle: true,
+        splitting: true,
+        chunkNames: '[name]-[hash]',
+        platform: 'node',
+        format: 'esm',
+        // The oldest Node package.json's engines accept.
+        target: 'node24',
+        sourcemap: 'linked',
+        logLevel: 'warning',
+        // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).
+        loader: { '.lua': 'text' },
+        plugins: [thirdPartyExternal],
+      });
+    }),
+  );
+}
+
+/** An earlier build's chunks (`<name>-<hash>.mjs` and their maps): each build names its own anew. */
+async function removeChunks(folder: string): Promise<void> {
+  const names = await readdir(`${repoRoot}${folder}`).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name))
+      .map((name) => rm(`${repoRoot}${folder}/${name}`, { force: true })),
+  );
+}
+
+/** The entries grouped by the folder they are written to, each named by its file there. */
+function entriesByFolder(entries: Record<string, string>): Map<string, Record<string, string>> {
+  const folders = new Map<string, Record<string, string>>();
+  for (const [output, source] of Object.entries(entries)) {
+    const slash = output.lastIndexOf('/');
+    const folder = slash === -1 ? '.' : output.slice(0, slash);
+    folders.set(folder, { ...folders.get(folder), [output.slice(slash + 1)]: source });
+  }
+  return folders;
 }
 
 const WORKSPACE_PREFIX = '@skillrun/';
