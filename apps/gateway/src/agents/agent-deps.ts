@@ -2,12 +2,17 @@ import type { Logger } from '@skillrun/core';
 import type { TaskNotes } from '@skillrun/core/a2a';
 import type { ExecutionStore, SkillRegistry, WebhookStore } from '@skillrun/core/data';
 import type { ApprovalDesk } from '../approvals/approval-desk';
+import type { ApprovalsSlice } from '../approvals/build-approvals';
 import type { Identities } from '../auth/identities';
+import type { ExecutionsSlice } from '../executions/build-executions';
 import type { ExecutionCanceler } from '../executions/execution-canceler';
 import type { ExecutionHistory } from '../executions/execution-history';
 import type { ExecutionReader } from '../executions/execution-reader';
+import type { InvocationsSlice } from '../invocations/build-invocations';
 import type { InvocationService } from '../invocations/invocation-service';
+import type { SkillsSlice } from '../skills/build-skills';
 import type { SkillDiscovery } from '../skills/skill-discovery';
+import type { TasksSlice } from '../tasks/build-tasks';
 import type { TaskDesk } from '../tasks/task-desk';
 import type { TaskSecret } from '../tasks/task-secret';
 import type { WebhookUrlCheck } from '../webhooks/webhook-url-check';
@@ -69,4 +74,13 @@ export interface AgentDeps extends AgentSettings {
   webhookUrls: WebhookUrlCheck;
   baseUrl: string;
   logger: Logger;
+}
+
+/** The slices agents are served from: skills to list as tools, invoked, read and canceled, tasks to hand in, approvals to decide. */
+export interface AgentSources {
+  skills: SkillsSlice;
+  invocations: InvocationsSlice;
+  executions: ExecutionsSlice;
+  tasks: TasksSlice;
+  approvals: ApprovalsSlice;
 }

@@ -1,74 +1,42 @@
-import { TaskNotes } from '@skillrun/core/a2a';
-import type { ApprovalsSlice } from '../approvals/build-approvals';
-import type { ExecutionsSlice } from '../executions/build-executions';
 import type { GatewayShared } from '../gateway-shared';
-import type { Slice } from '../http/slice';
-import type { InvocationsSlice } from '../invocations/build-invocations';
-import type { SkillsSlice } from '../skills/build-skills';
-import type { TasksSlice } from '../tasks/build-tasks';
+import { lazyRouter } from '../http/lazy-router';
+import type { Mount, Slice } from '../http/slice';
+import { measuredRouter } from '../metrics/measured-router';
 import { A2A_JSONRPC_PATH } from './a2a/a2a-agent-card';
-import { AgentGateway } from './agent-gateway';
+import type { AgentSources } from './agent-deps';
 import { agentPaths } from './agent-paths';
-import { agentRoutes } from './agent-routes';
+import type { AgentProtocols } from './agent-protocols';
+import { toolRoutes } from './tool-routes';
 
-/** The slices agents are served from: skills to list as tools, invoked, read and canceled, tasks to hand in, approvals to decide. */
-export interface AgentSources {
-  skills: SkillsSlice;
-  invocations: InvocationsSlice;
-  executions: ExecutionsSlice;
-  tasks: TasksSlice;
-  approvals: ApprovalsSlice;
-}
+/** The paths MCP and A2A answer at (/mcp, /a2a and below, the Agent Card): the first loads them. */
+const PROTOCOL_PATHS = /^\/(?:mcp|a2a)(?:\/|$)|^\/\.well-known\/agent-card\.json$/;
 
 /**
- * Skills for agents: tool definitions, MCP and A2A, mounted at the root (their paths are whole);
- * MCP sessions, A2A and the tool list's watch are closed with the slice.
+ * Skills for agents, mounted at the root (their paths are whole): tool definitions (GET /tools,
+ * GET /skills/{id}/tools), and MCP and A2A. The protocols and their SDKs (some 25 MB of a gateway's
+ * memory) are loaded on the first request to one of their paths, as the HTML pages' libraries are;
+ * their sessions and the tool list's watch are closed with the slice.
  */
 export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice {
-  const { config } = shared;
-  const agents = new AgentGateway({
-    discovery: sources.skills.discovery,
-    identities: shared.identities,
-    invocations: sources.invocations.service,
-    executions: sources.executions.reader,
-    canceler: sources.executions.canceler,
-    tasks: sources.tasks.desk,
-    taskSecret: sources.tasks.secret,
-    approvals: sources.approvals.desk,
-    history: sources.executions.history,
-    notes: new TaskNotes(shared.redis, shared.keys, config.EXECUTION_TTL_SECONDS),
-    webhooks: shared.webhooks,
-    webhookUrls: shared.webhookUrls,
-    store: shared.store,
-    registry: shared.registry,
-    baseUrl: config.PUBLIC_BASE_URL,
-    logger: shared.logger,
-    callWaitSeconds: config.MCP_CALL_WAIT_SECONDS,
-    toolsPageSize: config.MCP_TOOLS_PAGE_SIZE,
-    listChangedPollMs: config.MCP_LIST_CHANGED_POLL_MS,
-    maxSessions: config.MCP_MAX_SESSIONS,
-    maxSessionsPerCaller: config.MCP_MAX_SESSIONS_PER_CALLER,
-    maxSessionsPerAddress: config.MCP_MAX_SESSIONS_PER_ADDRESS,
-    allowedOrigins: config.mcpAllowedOrigins,
-    a2aSendWaitSeconds: config.A2A_SEND_WAIT_SECONDS,
-    ...(config.A2A_DEFAULT_SKILL === undefined ? {} : { a2aDefaultSkill: config.A2A_DEFAULT_SKILL }),
-    ...(config.LLM_BASE_URL === undefined || config.LLM_MODEL === undefined
-      ? {}
-      : {
-          a2aRouterLlm: {
-            baseUrl: config.LLM_BASE_URL,
-            model: config.LLM_MODEL,
-            ...(config.LLM_API_KEY === undefined ? {} : { apiKey: config.LLM_API_KEY }),
-          },
-        }),
-    providerName: config.PROVIDER_NAME,
-    retentionSeconds: config.EXECUTION_TTL_SECONDS,
-    handInSeconds: config.TASK_LINK_TTL_SECONDS,
+  const tools = measuredRouter();
+  toolRoutes(tools, () => ({ discovery: sources.skills.discovery, identities: shared.identities }));
+  let started: AgentProtocols | undefined;
+  const protocols = lazyRouter(async () => {
+    const { agentProtocols } = await import('./agent-protocols');
+    started = agentProtocols(shared, sources);
+    return started.router;
   });
+  const routes: Mount[] = [
+    { path: '/', router: tools },
+    {
+      path: '/',
+      router: (req, res, next) => (PROTOCOL_PATHS.test(req.path) ? protocols(req, res, next) : next()),
+    },
+  ];
   return {
-    routes: [{ path: '/', router: agentRoutes(agents) }],
+    routes,
     jsonRpc: [{ path: '/mcp' }, { path: A2A_JSONRPC_PATH, invalidRequestStatus: 200 }],
     paths: agentPaths,
-    close: () => agents.close(),
+    close: () => started?.agents.close(),
   };
 }
