@@ -50,6 +50,18 @@ describe('SkillSchemas.validate', () => {
     expect(input.options).toEqual({});
   });
 
+
+  it('leaves the input untouched when the default is in a definition the schema refers to', () => {
+    const schema = {
+      type: 'object',
+      properties: { options: { $ref: '#/$defs/options' } },
+      $defs: { options: { type: 'object', properties: { fuzzy: { type: 'boolean', default: false } } } },
+    };
+    const input = { options: {} };
+    const result = new SkillSchemas().validate(schema, input);
+    expect(result).toEqual({ ok: true, value: { options: { fuzzy: false } } });
+    expect(input).toEqual({ options: {} });
+  });
   it('prefixes paths with the base path', () => {
     const result = new SkillSchemas().validate(search, { query: '' }, '/output');
     expect(result).toEqual({

@@ -63,10 +63,16 @@ export class Authenticator {
     return key === undefined ? ANONYMOUS : this.apiKey(key);
   }
 
+  /**
+   * A key the store made is verified there first, and ADMIN_API_KEY compared only when the store
+   * knows no such key: each comparison hashes the key, and a caller's invocation (the hot path)
+   * then pays one hash instead of two.
+   */
   private async apiKey(key: string): Promise<Identity> {
-    if (this.isAdminKey(key)) return { kind: 'principal', principal: ADMIN_KEY_PRINCIPAL };
     const principal = await this.deps.apiKeys.verify(key);
-    return principal ? { kind: 'principal', principal } : { kind: 'invalid', method: 'api_key' };
+    if (principal) return { kind: 'principal', principal };
+    if (this.isAdminKey(key)) return { kind: 'principal', principal: ADMIN_KEY_PRINCIPAL };
+    return { kind: 'invalid', method: 'api_key' };
   }
 
   private async jwt(token: string): Promise<Identity> {
