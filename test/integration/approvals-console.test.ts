@@ -1,6 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBrowser, type ConsoleTab } from '../support/console-browser';
 import { repoRoot } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -8,38 +7,23 @@ const SKILLS_DIR = `${repoRoot}test/fixtures/approval-skills`;
 
 /** The console's approvals page, in Chromium: pending approvals for their approvers, decided there. */
 describe('the console shows pending approvals, and an approver decides them there', () => {
-  let system: TestSystem;
-  let browser: Browser;
-  let origin: string;
+  const ui = ConsoleBrowser.use(() => TestSystem.start({ SKILLS_DIR }));
   const keys: Record<string, string> = {};
-  const tabs: ConsoleTab[] = [];
 
   async function open(caller: string): Promise<ConsoleTab> {
-    const tab = await ConsoleTab.open(browser, origin, '/console/#/approvals');
-    tabs.push(tab);
+    const tab = await ui.open('/console/#/approvals');
     await tab.signIn(keys[caller] ?? '');
     return tab;
   }
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([TestSystem.start({ SKILLS_DIR }), launchChromium()]);
-    await system.addWorker({ SKILLS_DIR });
-    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
-    for (const caller of ['approver', 'stranger']) keys[caller] = await system.client.createKey(caller);
-  });
-  afterAll(async () => {
-    for (const tab of tabs) {
-      expect(tab.foreignRequests).toEqual([]);
-      expect(tab.pageErrors).toEqual([]);
-      await tab.close();
-    }
-    await browser?.close();
-    await system?.stop();
+    await ui.system.addWorker({ SKILLS_DIR });
+    for (const caller of ['approver', 'stranger']) keys[caller] = await ui.system.client.createKey(caller);
   });
 
   it('lists an execution awaiting approval for its approver only, and approving it there runs it', async () => {
-    const approve = await system.client.invoke('transfer', { amount: 1500, to: 'max' });
-    const reject = await system.client.invoke('transfer', { amount: 2500, to: 'ned' });
+    const approve = await ui.system.client.invoke('transfer', { amount: 1500, to: 'max' });
+    const reject = await ui.system.client.invoke('transfer', { amount: 2500, to: 'ned' });
     const [approveId, rejectId] = [String(approve.body.execution_id), String(reject.body.execution_id)];
 
     const stranger = await open('stranger');
@@ -59,18 +43,18 @@ describe('the console shows pending approvals, and an approver decides them ther
       .getByRole('status')
       .getByText(/approved: now (accepted|running|completed)/)
       .waitFor();
-    expect((await system.client.waitForEnd('transfer', approveId)).final).toMatchObject({
+    expect((await ui.system.client.waitForEnd('transfer', approveId)).final).toMatchObject({
       status: 'completed',
       approval: { state: 'approved', decided_by: 'approver', via: 'api' },
     });
 
     await page.locator(`tr[data-execution="${rejectId}"]`).getByRole('button', { name: 'Reject' }).click();
     await page.getByRole('status').getByText('rejected: now failed').waitFor();
-    expect((await system.client.status('transfer', rejectId)).error?.code).toBe('APPROVAL_REJECTED');
+    expect((await ui.system.client.status('transfer', rejectId)).error?.code).toBe('APPROVAL_REJECTED');
     await tab.screenshot('approvals');
 
     // The execution's page says who approved it, how and when.
-    await page.goto(`${origin}/console/#/executions/transfer/${approveId}`);
+    await page.goto(`${ui.origin}/console/#/executions/transfer/${approveId}`);
     await page.getByText(/approved by approver via api at .+ \(asked because amount > 1000\)/).waitFor();
   });
 });

@@ -1,20 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBrowser } from '../support/console-browser';
 import { ADMIN_HEADERS, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
 /** The console's audit log page, in Chromium, against a real gateway. */
 describe("the console's audit log", () => {
-  let system: TestSystem;
-  let browser: Browser;
-  let origin: string;
+  const ui = ConsoleBrowser.use(() => TestSystem.start());
   let operatorKey: string;
-  let tab: ConsoleTab | undefined;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([TestSystem.start(), launchChromium()]);
-    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    const { system } = ui;
     operatorKey = await system.client.createKey('operator-7');
     // Acts that succeed and acts that are refused.
     await system.client.request('/admin/keys', {
@@ -31,20 +26,9 @@ describe("the console's audit log", () => {
     });
     await system.client.request('/schedules/sch_0000000000000000000000', { method: 'DELETE' });
   });
-  afterEach(async () => {
-    if (!tab) return;
-    expect(tab.foreignRequests).toEqual([]);
-    expect(tab.pageErrors).toEqual([]);
-    await tab.close();
-    tab = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
 
   it('shows an admin every act, refusals included, and filters them by outcome and actor', async () => {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     await tab.signIn(TEST_ADMIN_KEY);
     const { page } = tab;
     await page.getByRole('link', { name: 'Audit' }).click();
@@ -79,11 +63,11 @@ describe("the console's audit log", () => {
   });
 
   it('is not offered to a caller without the admin scope, and refused if asked for', async () => {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     await tab.signIn(operatorKey);
     const { page } = tab;
     expect(await page.getByRole('link', { name: 'Audit' }).count()).toBe(0);
-    await page.goto(`${origin}/console/#/audit`);
+    await page.goto(`${ui.origin}/console/#/audit`);
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByText('The audit log needs the admin role').waitFor();
     expect(await page.locator('tr[data-audit-id]').count()).toBe(0);

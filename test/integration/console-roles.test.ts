@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
-import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { ConsoleBrowser, type ConsoleTab } from '../support/console-browser';
 import { ADMIN_HEADERS } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -11,27 +10,22 @@ const SKILLS_DIR = fileURLToPath(new URL('../fixtures/auth-skills', import.meta.
 
 /** The console hides what a role may not do, in Chromium: a viewer's pages carry no payload. */
 describe('the console by role, in a browser', () => {
-  let system: TestSystem;
+  const ui = ConsoleBrowser.use(() => TestSystem.start({ SKILLS_DIR }));
   let client: Client;
-  let browser: Browser;
-  let origin: string;
   const keys: Record<string, string> = {};
-  let tab: ConsoleTab | undefined;
   const secret = `secret-${randomUUID()}`;
   let executionId = '';
 
   async function open(name: string, hash: string): Promise<ConsoleTab> {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     await tab.signIn(keys[name] ?? '');
-    await tab.page.goto(`${origin}/console/${hash}`);
+    await tab.page.goto(`${ui.origin}/console/${hash}`);
     return tab;
   }
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([TestSystem.start({ SKILLS_DIR }), launchChromium()]);
-    await system.addWorker({ SKILLS_DIR });
-    client = system.client;
-    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    await ui.system.addWorker({ SKILLS_DIR });
+    client = ui.system.client;
     const roles = { alice: undefined, vera: 'viewer', otto: 'operator' };
     for (const [caller, role] of Object.entries(roles)) {
       const answer = await client.request<{ key: string }>('/admin/keys', {
@@ -51,17 +45,6 @@ describe('the console by role, in a browser', () => {
     executionId = String(started.body.execution_id);
     await client.waitForEnd('open_echo', executionId, 20_000, { 'x-api-key': keys.alice ?? '' });
   });
-  afterEach(async () => {
-    if (!tab) return;
-    expect(tab.foreignRequests).toEqual([]);
-    expect(tab.pageErrors).toEqual([]);
-    await tab.close();
-    tab = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
 
   it("shows a viewer another caller's execution without its inputs or output, and no action", async () => {
     const { page } = await open('vera', `#/executions/open_echo/${executionId}`);
@@ -71,7 +54,7 @@ describe('the console by role, in a browser', () => {
     expect(await page.locator('main').textContent()).not.toContain(secret);
     expect(await page.getByRole('button', { name: 'Replay' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Workers' }).count()).toBe(1);
-    await page.goto(`${origin}/console/#/skills/open_echo`);
+    await page.goto(`${ui.origin}/console/#/skills/open_echo`);
     await page
       .getByRole('heading', { name: /open_echo/ })
       .first()
@@ -85,7 +68,7 @@ describe('the console by role, in a browser', () => {
     expect(await page.locator('#who').textContent()).toBe('otto (operator)');
     await page.getByRole('button', { name: 'Replay' }).waitFor();
     await page.getByText(secret).first().waitFor();
-    await page.goto(`${origin}/console/#/skills/open_echo`);
+    await page.goto(`${ui.origin}/console/#/skills/open_echo`);
     await page.getByRole('button', { name: 'Pause skill open_echo' }).waitFor();
   });
 });

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SkillRollout } from '@skillrun/core';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleBrowser } from '../support/console-browser';
 import { ADMIN_HEADERS, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -10,36 +9,20 @@ const registrySkills = fileURLToPath(new URL('../fixtures/registry-skills', impo
 
 /** A skill's rollout on its console page, in Chromium, against a real gateway and worker. */
 describe("the console's rollout of a skill, in a browser", () => {
-  let system: TestSystem;
-  let browser: Browser;
-  let origin: string;
-  let tab: ConsoleTab | undefined;
+  const ui = ConsoleBrowser.use(() => TestSystem.start());
 
   const rollout = async () =>
-    (await system.client.request<SkillRollout>('/skills/greet/rollout', { headers: ADMIN_HEADERS })).body;
+    (await ui.system.client.request<SkillRollout>('/skills/greet/rollout', { headers: ADMIN_HEADERS })).body;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([TestSystem.start(), launchChromium()]);
-    await system.addWorker({ SKILLS_DIR: registrySkills, WORKER_SKILLS: 'greet@1.0.0,greet@1.1.0' });
-    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
-  });
-  afterEach(async () => {
-    if (!tab) return;
-    expect(tab.foreignRequests).toEqual([]);
-    expect(tab.pageErrors).toEqual([]);
-    await tab.close();
-    tab = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+    await ui.system.addWorker({ SKILLS_DIR: registrySkills, WORKER_SKILLS: 'greet@1.0.0,greet@1.1.0' });
   });
 
   it('shows an admin the split, and ramps, pins, unpins and rolls back from the skill page', async () => {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     await tab.signIn(TEST_ADMIN_KEY);
     const { page } = tab;
-    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.goto(`${ui.origin}/console/#/skills/greet`);
     const split = page.locator('.rollout-split');
     await expect
       .poll(() => split.textContent())
@@ -84,11 +67,11 @@ describe("the console's rollout of a skill, in a browser", () => {
   });
 
   it('shows no rollout to a caller who is not an admin', async () => {
-    const key = await system.client.createKey('console-viewer');
-    tab = await ConsoleTab.open(browser, origin);
+    const key = await ui.system.client.createKey('console-viewer');
+    const tab = await ui.open();
     await tab.signIn(key);
     const { page } = tab;
-    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.goto(`${ui.origin}/console/#/skills/greet`);
     await page.getByRole('button', { name: 'Invoke' }).waitFor();
     expect(await page.locator('.rollout').count()).toBe(0);
   });

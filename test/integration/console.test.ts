@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
-import { CONSOLE_HOST, ConsoleTab, launchChromium } from '../support/console-browser';
+import { ConsoleBrowser, type ConsoleTab } from '../support/console-browser';
 import { ADMIN_HEADERS, repoRoot, TEST_ADMIN_KEY } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -12,43 +11,25 @@ const SKILLS_DIR = `${repoRoot}test/fixtures/console-skills`;
  * against a real gateway and worker: what an operator does there, as they would do it.
  */
 describe('the console, in a browser', () => {
-  let system: TestSystem;
+  const ui = ConsoleBrowser.use(() => TestSystem.start({ SKILLS_DIR }));
   let client: Client;
-  let browser: Browser;
-  /** The console as the browser reaches it: by a host name, over plain HTTP. */
-  let origin: string;
   const keys: Record<string, string> = {};
   const headers = (caller: string) => ({ 'x-api-key': keys[caller] ?? '' });
-  let tab: ConsoleTab | undefined;
 
   async function open(caller: string): Promise<ConsoleTab> {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     await tab.signIn(caller === 'admin' ? TEST_ADMIN_KEY : (keys[caller] ?? ''));
     return tab;
   }
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([TestSystem.start({ SKILLS_DIR }), launchChromium()]);
-    await system.addWorker({ SKILLS_DIR });
-    client = system.client;
-    origin = system.gateway.url.replace('127.0.0.1', CONSOLE_HOST);
+    await ui.system.addWorker({ SKILLS_DIR });
+    client = ui.system.client;
     for (const caller of ['alice', 'bob']) keys[caller] = await client.createKey(caller);
-  });
-  afterEach(async () => {
-    if (!tab) return;
-    // Nothing but the gateway was asked for anything, and no script failed or was refused by the CSP.
-    expect(tab.foreignRequests).toEqual([]);
-    expect(tab.pageErrors).toEqual([]);
-    await tab.close();
-    tab = undefined;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
   });
 
   it('is served under /console with a CSP of its own that works over plain HTTP', async () => {
-    const answer = await fetch(`${system.gateway.url}/console/`);
+    const answer = await fetch(`${ui.system.gateway.url}/console/`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     const csp = answer.headers.get('content-security-policy') ?? '';
@@ -60,12 +41,12 @@ describe('the console, in a browser', () => {
     const html = await answer.text();
     expect(html).not.toMatch(/<script>|https?:\/\//);
     // Its API docs, opened the same way, are not blank either: the same CSP rule.
-    const docs = await fetch(`${system.gateway.url}/docs/`);
+    const docs = await fetch(`${ui.system.gateway.url}/docs/`);
     expect(docs.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
     // Without an authorization server, signing in takes a pasted key or token only.
     expect((await client.request('/console/sign-in')).body).toEqual({});
     const exchange = await client.request('/console/sign-in/token', {
-      json: { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: `${origin}/console/` },
+      json: { code: 'c', code_verifier: 'v'.repeat(43), redirect_uri: `${ui.origin}/console/` },
     });
     expect([exchange.status, exchange.body.error]).toEqual([
       501,
@@ -74,7 +55,7 @@ describe('the console, in a browser', () => {
   });
 
   it('shows the API docs at a host name over plain HTTP, without a validator badge or any other host', async () => {
-    tab = await ConsoleTab.open(browser, origin, '/docs/');
+    const tab = await ui.open('/docs/');
     const { page } = tab;
     await page.locator('.swagger-ui .info .title').getByText('skillrun').waitFor();
     await page.locator('.opblock').first().waitFor();
@@ -84,7 +65,7 @@ describe('the console, in a browser', () => {
   });
 
   it('asks for a key, refuses a wrong one, and says who a right one is', async () => {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     const { page } = tab;
     await page.getByLabel('API key or access token').fill('srk_not_a_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -102,7 +83,8 @@ describe('the console, in a browser', () => {
     await client.waitForEnd('slow', slept, 20_000, headers('alice'));
     const others = await client.invokeAs('bob', 'greet', { name: 'Bob' }, headers('bob'));
 
-    const { page } = await open('alice');
+    const tab = await open('alice');
+    const { page } = tab;
     const row = (id: string) => page.locator(`tr[data-execution-id="${id}"]`);
     await row(greeted).waitFor();
     await row(slept).waitFor();
@@ -121,7 +103,7 @@ describe('the console, in a browser', () => {
       'alice',
     ]);
     expect(await row(others).count()).toBe(0);
-    await tab?.screenshot('executions');
+    await tab.screenshot('executions');
 
     await page.getByLabel('Skill', { exact: true }).fill('slow');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -168,7 +150,8 @@ describe('the console, in a browser', () => {
   });
 
   it('shows a new execution in the list as it starts, and follows one live to its end', async () => {
-    const { page } = await open('alice');
+    const tab = await open('alice');
+    const { page } = tab;
     await page.locator('p.live').getByText('Live').waitFor();
     // Started elsewhere (here, over HTTP) while the list is open: it appears without a reload.
     const id = await client.invokeAs('alice', 'slow', { ms: 3000 }, headers('alice'));
@@ -177,7 +160,7 @@ describe('the console, in a browser', () => {
     await page.getByRole('heading', { name: `Execution ${id}` }).waitFor();
     await page.locator('.headline .status-running').waitFor();
     await page.locator('progress').waitFor();
-    await tab?.screenshot('execution-running');
+    await tab.screenshot('execution-running');
     await page.locator('.headline .status-completed').waitFor({ timeout: 20_000 });
     await page.getByText('"slept_ms"').waitFor();
     await page.getByText('Ended: completed.').waitFor();
@@ -191,7 +174,7 @@ describe('the console, in a browser', () => {
       headers('alice'),
     );
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/greet_pair/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/greet_pair/${id}`);
     await page.locator('.headline .status-completed').waitFor({ timeout: 20_000 });
     const steps = page.locator('ul.steps > li');
     await steps.nth(1).waitFor();
@@ -210,7 +193,7 @@ describe('the console, in a browser', () => {
       [2, 'TOOL_EXECUTION_FAILED', 'the upstream was busy (attempt 2)'],
     ]);
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/flaky/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/flaky/${id}`);
     await page.locator('.headline .status-completed').waitFor();
     const failures = page.locator('ol.timeline li.attempt-failed');
     expect(await failures.allTextContents()).toEqual([
@@ -236,7 +219,7 @@ describe('the console, in a browser', () => {
     expect(delayed.status).toBe(202);
     const id = String(delayed.body.execution_id);
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/greet/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/greet/${id}`);
     await page.locator('.headline .status-accepted').waitFor();
     expect(await page.locator('ol.timeline').textContent()).toMatch(
       /Accepted.*Due .+Delayed: starts in \d+ min/s,
@@ -249,7 +232,7 @@ describe('the console, in a browser', () => {
   it('holds a large output back behind "Show all", and keeps it whole', async () => {
     const id = await client.invokeAs('alice', 'big', { lines: 2000 }, headers('alice'));
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/big/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/big/${id}`);
     await page.getByText(/^Showing 20,000 of [\d,]+ characters/).waitFor();
     const output = page
       .getByRole('region', { name: 'Output' })
@@ -277,7 +260,7 @@ describe('the console, in a browser', () => {
   });
 
   it('says on its sign-in page where a first key comes from', async () => {
-    tab = await ConsoleTab.open(browser, origin);
+    const tab = await ui.open();
     const help = tab.page.getByRole('region', { name: 'No key yet?' });
     await help.waitFor();
     const text = (await help.textContent()) ?? '';
@@ -306,8 +289,7 @@ describe('the console, in a browser', () => {
     await client.waitForEnd('greet', executionId, 20_000, headers('alice'));
     const found: Record<string, string[]> = {};
     // Signing in, with the message for a key the service does not know.
-    const opened = await ConsoleTab.open(browser, origin);
-    tab = opened;
+    const opened = await ui.open();
     const { page } = opened;
     await page.getByLabel('API key or access token').fill('srk_not_a_key');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -337,12 +319,12 @@ describe('the console, in a browser', () => {
       ],
     ];
     for (const [address, shown] of pages) {
-      await page.goto(`${origin}/console/${address}`);
+      await page.goto(`${ui.origin}/console/${address}`);
       await shown();
       found[address] = await opened.accessibilityViolations();
     }
     // The try-it form with the service's messages beside its fields.
-    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.goto(`${ui.origin}/console/#/skills/greet`);
     await page.getByLabel('times').fill('9');
     await page.getByRole('button', { name: 'Invoke' }).click();
     await page.locator('.field-error:not([hidden])').first().waitFor();
@@ -351,7 +333,8 @@ describe('the console, in a browser', () => {
   });
 
   it('tries a skill from a form generated from its inputs: the service says what is wrong, then it runs', async () => {
-    const { page } = await open('alice');
+    const tab = await open('alice');
+    const { page } = tab;
     await page.getByRole('link', { name: 'Skills' }).click();
     await page.getByRole('searchbox', { name: 'Search' }).fill('greets');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -367,7 +350,7 @@ describe('the console, in a browser', () => {
       '1–40 chars',
       'Who to greet.',
     ]);
-    await tab?.screenshot('skill');
+    await tab.screenshot('skill');
 
     await page.getByLabel('times').fill('9');
     await page.getByRole('button', { name: 'Invoke' }).click();
@@ -380,7 +363,7 @@ describe('the console, in a browser', () => {
     expect(await (await errorOf('name')).textContent()).toMatch(/required/);
     expect(await (await errorOf('times')).textContent()).toMatch(/5/);
     expect(await page.locator('.field-error:not([hidden])').count()).toBe(2);
-    await tab?.screenshot('skill-refused');
+    await tab.screenshot('skill-refused');
 
     await page.getByLabel('name').fill('Grace');
     await page.getByLabel('times').fill('2');
@@ -396,14 +379,15 @@ describe('the console, in a browser', () => {
       .poll(async () => (await client.status('approve', id, headers('alice'))).task?.state)
       .toBe('open');
 
-    const { page } = await open('bob');
+    const tab = await open('bob');
+    const { page } = tab;
     await page.getByRole('link', { name: 'Tasks' }).click();
     await page.getByRole('link', { name: `${id.slice(0, 8)}…` }).click();
     await page.getByText('Read the text, then approve it or not.').waitFor();
     await page.getByText('"Ship it?"').waitFor();
     await page.getByRole('button', { name: 'Claim' }).click();
     await page.getByText('Claimed by bob').waitFor();
-    await tab?.screenshot('task');
+    await tab.screenshot('task');
 
     await page.getByLabel('approved').check();
     await page.getByLabel('note').fill('far too long a note for this field');
@@ -420,7 +404,7 @@ describe('the console, in a browser', () => {
   it('cancels an execution that runs, and replays one that ended', async () => {
     const id = await client.invokeAs('alice', 'slow', { ms: 60000 }, headers('alice'));
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/slow/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/slow/${id}`);
     await page.locator('.headline .status-running').waitFor();
     await page.getByRole('button', { name: 'Cancel execution' }).click();
     await page.locator('.headline .status-canceled').waitFor();
@@ -438,7 +422,8 @@ describe('the console, in a browser', () => {
   it('shows an admin the workers alive, what they host, their queues and the last hour in lines', async () => {
     const id = await client.invokeAs('alice', 'greet', { name: 'Lin' }, headers('alice'));
     await client.waitForEnd('greet', id, 20_000, headers('alice'));
-    const { page } = await open('admin');
+    const tab = await open('admin');
+    const { page } = tab;
     await page.getByRole('link', { name: 'Workers' }).click();
     await page.getByRole('heading', { name: 'Workers and queues' }).waitFor();
     const worker = page.locator('tr[data-worker-id]');
@@ -453,14 +438,14 @@ describe('the console, in a browser', () => {
     await expect
       .poll(async () => (await greet.locator('svg.sparkline-ok').getAttribute('aria-label')) ?? '')
       .toMatch(/[1-9]\d*$/);
-    await tab?.screenshot('workers');
+    await tab.screenshot('workers');
     // Not for callers: the fleet is the admin's.
     expect((await client.request('/admin/fleet', { headers: headers('alice') })).status).toBe(403);
   });
 
   it('lets an admin pause a skill and resume it, from its page and from the workers page', async () => {
     const { page } = await open('admin');
-    await page.goto(`${origin}/console/#/skills/greet`);
+    await page.goto(`${ui.origin}/console/#/skills/greet`);
     await page.getByRole('button', { name: 'Pause skill greet' }).click();
     await page
       .getByText(/^Paused since .* by admin: its executions are accepted and wait; none starts\.$/)
@@ -491,7 +476,7 @@ describe('the console, in a browser', () => {
     ];
     const bobs = await client.invokeAs('bob', 'slow', { ms: 60000 }, headers('bob'));
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions?skill_id=slow&status=accepted,running`);
+    await page.goto(`${ui.origin}/console/#/executions?skill_id=slow&status=accepted,running`);
     await page.locator(`tr[data-execution-id="${ids[0]}"]`).waitFor();
     await page.getByRole('button', { name: 'Cancel matching executions…' }).click();
     await page.getByText('Cancel every execution these filters find that has not ended (yours)?').waitFor();
@@ -577,7 +562,8 @@ describe('the console, in a browser', () => {
     const [greeted, slowOne, refused, slowTwo] = batch.body.executions.map((slot) => slot.execution_id);
     expect(refused).toBeUndefined();
     const outside = await client.invokeAs('alice', 'greet', { name: 'Alone' }, headers('alice'));
-    const { page } = await open('alice');
+    const tab = await open('alice');
+    const { page } = tab;
     const row = (id: unknown) => page.locator(`tr[data-execution-id="${id}"]`);
 
     // The list, filtered by the batch: its three executions, nothing else.
@@ -606,7 +592,7 @@ describe('the console, in a browser', () => {
     await expect.poll(async () => count('completed').textContent()).toBe('completed 1');
     expect(await page.locator('dl.facts').textContent()).toMatch(/Items4Executions3/);
     await page.getByText('1 of 3 ended').waitFor();
-    await tab?.screenshot('batch');
+    await tab.screenshot('batch');
     // One canceled elsewhere (over HTTP) while the page is open: it shows without a reload.
     expect((await client.cancel('slow', String(slowOne), headers('alice'))).status).toBe(200);
     await row(slowOne).locator('.status-canceled').waitFor();
@@ -638,8 +624,8 @@ describe('the console, in a browser', () => {
 
     // Another caller's batch is not found, as an unknown one.
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await tab?.signIn(keys.bob ?? '');
-    await page.goto(`${origin}/console/#/batches/${batchId}`);
+    await tab.signIn(keys.bob ?? '');
+    await page.goto(`${ui.origin}/console/#/batches/${batchId}`);
     await page.getByText('BATCH_NOT_FOUND').waitFor();
   });
 
@@ -679,7 +665,7 @@ describe('the console, in a browser', () => {
 
   it("shows what an execution's skill streams on its page as it comes, then its output", async () => {
     // Its own worker, last: the skills the other tests list stay as they were.
-    await system.addWorker({ SKILLS_DIR: `${repoRoot}test/fixtures/emit-skills` });
+    await ui.system.addWorker({ SKILLS_DIR: `${repoRoot}test/fixtures/emit-skills` });
     const id = await client.invokeAs(
       'alice',
       'emitter',
@@ -687,7 +673,7 @@ describe('the console, in a browser', () => {
       headers('alice'),
     );
     const { page } = await open('alice');
-    await page.goto(`${origin}/console/#/executions/emitter/${id}`);
+    await page.goto(`${ui.origin}/console/#/executions/emitter/${id}`);
     const streamed = page.getByLabel('Streamed output');
     await streamed.getByText('line 2').waitFor();
     // Live: more arrives while it runs, in order, each line once.

@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { repoRoot } from './service-process';
+import type { TestSystem } from './system';
 
 /** Debian's chromium (CI installs it with apt); CHROMIUM_PATH names another. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,5 +96,64 @@ export class ConsoleTab {
 
   close(): Promise<void> {
     return this.context.close();
+  }
+}
+
+/**
+ * A test system's console in Chromium, for the tests of one describe block: `use` registers the
+ * block's hooks. Before all its tests the system and the browser start at once; after each test,
+ * every tab the test opened must have asked nothing of another host and logged no error, and is
+ * closed; after all, the browser closes and the system stops.
+ */
+export class ConsoleBrowser {
+  private started?: { system: TestSystem; browser: Browser; origin: string };
+  /** The tabs the running test opened (`open`), checked and closed after it. */
+  private readonly tabs: ConsoleTab[] = [];
+
+  private constructor() {}
+
+  /** `start` starts the system; what else the block needs before its tests goes in a later beforeAll. */
+  static use(start: () => Promise<TestSystem>): ConsoleBrowser {
+    const used = new ConsoleBrowser();
+    beforeAll(async () => {
+      const [system, browser] = await Promise.all([start(), launchChromium()]);
+      used.started = { system, browser, origin: system.gateway.url.replace('127.0.0.1', CONSOLE_HOST) };
+    });
+    afterEach(async () => {
+      for (const tab of used.tabs.splice(0)) {
+        // Nothing but the gateway was asked for anything, and no script failed or was refused by the CSP.
+        expect(tab.foreignRequests).toEqual([]);
+        expect(tab.pageErrors).toEqual([]);
+        await tab.close();
+      }
+    });
+    afterAll(async () => {
+      await used.started?.browser.close();
+      await used.started?.system.stop();
+    });
+    return used;
+  }
+
+  /** The system under test. */
+  get system(): TestSystem {
+    return this.running().system;
+  }
+
+  /** The console as the browser reaches it: by a host name, over plain HTTP. */
+  get origin(): string {
+    return this.running().origin;
+  }
+
+  /** A new tab on the console at `path` (ConsoleTab.open), checked and closed after the test. */
+  async open(path?: string): Promise<ConsoleTab> {
+    const { browser, origin } = this.running();
+    const tab = await ConsoleTab.open(browser, origin, path);
+    this.tabs.push(tab);
+    return tab;
+  }
+
+  private running(): NonNullable<ConsoleBrowser['started']> {
+    if (!this.started) throw new Error('The console browser is used before its beforeAll has run');
+    return this.started;
   }
 }

@@ -1,7 +1,7 @@
 import { ApprovalDecision, ApprovalListQuery, SchemaValidator } from '@skillrun/core';
 import type { Request, Router } from 'express';
+import { linkedDeskRoutes } from '../http/linked-desk-routes';
 import { requireJson } from '../http/require-json';
-import { measuredRouter } from '../metrics/measured-router';
 import type { ApprovalDesk } from './approval-desk';
 
 const listQuery = new SchemaValidator(ApprovalListQuery, 'query', { coerceTypes: true });
@@ -17,23 +17,7 @@ const VERDICTS = { approve: 'approved', reject: 'rejected' } as const;
  * or rejecting one, and its one-time links.
  */
 export function approvalRoutes(desk: ApprovalDesk): Router {
-  const router = measuredRouter();
-  router.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    next();
-  });
-  router.get('', async (req, res) => {
-    res.json(await desk.list(listQuery.parse({ ...req.query }), req.headers));
-  });
-  router.get('/link/:token', async (req: LinkRequest, res) => {
-    res.json(await desk.getByLink(req.params.token));
-  });
-  router.get('/:executionId', async (req: ApprovalRequest, res) => {
-    res.json(await desk.get(req.params.executionId, req.headers));
-  });
-  router.post('/:executionId/link', async (req: ApprovalRequest, res) => {
-    res.status(201).json(await desk.link(req.params.executionId, req.headers));
-  });
+  const router = linkedDeskRoutes(desk, listQuery);
   for (const [action, verdict] of Object.entries(VERDICTS)) {
     router.post(`/link/:token/${action}`, requireJson({ optional: true }), async (req: LinkRequest, res) => {
       const { reason } = decision.parse(req.body ?? {});

@@ -11,7 +11,7 @@ import {
 import HAND_IN from './hand-in-task.lua';
 import type { RedisKeys } from './keys/redis-keys';
 import OPEN from './open-task.lua';
-import { tagsInUse } from './tags-in-use';
+import { pageAcrossTags, type ScoredId } from './page-across-tags';
 
 export type ClaimResult = 'claimed' | 'not-open' | 'claimed-by-another';
 export type HandInResult = TransitionResult | 'claimed-by-another';
@@ -65,45 +65,14 @@ export class TaskStore {
     return reply === -2 ? 'claimed-by-another' : transitionSettled(this.redis, end.executionId, reply);
   }
 
-  /**
-   * Open task ids, oldest first (then by id), from `after` (exclusive score/id cursor), at most
-   * `count`: the sets of every tag in use read apart (a cluster client sends no command across
-   * slots) and merged.
-   */
-  async list(
-    skillId: string | undefined,
-    after: { score: number; id: string } | undefined,
-    count: number,
-  ): Promise<{ id: string; score: number }[]> {
-    const read = tagsInUse(this.keys.shards).map((tag) => this.listOn(tag, skillId, after, count));
-    const merged = (await Promise.all(read)).flat();
-    if (read.length > 1) merged.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return merged.slice(0, count);
-  }
-
-  /** One tag's open task ids, as `list` (ZRANGEBYSCORE orders ties by id, as `list` merges them). */
-  private async listOn(
-    tag: string,
-    skillId: string | undefined,
-    after: { score: number; id: string } | undefined,
-    count: number,
-  ): Promise<{ id: string; score: number }[]> {
-    const flat = await this.redis.zrangebyscore(
-      this.keys.openTasks(skillId, tag),
-      after?.score ?? '-inf',
-      '+inf',
-      'WITHSCORES',
-      'LIMIT',
-      0,
-      count + 50,
+  /** Open task ids, oldest first (then by id), from `after` (exclusive cursor), at most `count`. */
+  list(skillId: string | undefined, after: ScoredId | undefined, count: number): Promise<ScoredId[]> {
+    return pageAcrossTags(
+      this.redis,
+      this.keys.shards,
+      (tag) => this.keys.openTasks(skillId, tag),
+      after,
+      count,
     );
-    const entries: { id: string; score: number }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      const entry = { id: flat[i] as string, score: Number(flat[i + 1]) };
-      // Ties on the cursor's score: those up to the cursor's id were on an earlier page.
-      if (after && entry.score === after.score && entry.id <= after.id) continue;
-      entries.push(entry);
-    }
-    return entries.slice(0, count);
   }
 }

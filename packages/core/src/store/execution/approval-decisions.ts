@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { SkillError } from '../../errors/skill-error';
 import { type RedisScript, redisScript } from '../../redis/redis-script';
 import type { RedisKeys } from '../keys/redis-keys';
-import { tagsInUse } from '../tags-in-use';
+import { pageAcrossTags, type ScoredId } from '../page-across-tags';
 import DECIDE from './approval-decision.lua';
 import { type ApprovalDecisionFields, decisionFields } from './approval-fields';
 import type { ExecutionTransitions } from './execution-transitions';
@@ -46,41 +46,15 @@ export class ApprovalDecisions {
     return reply === -3 ? 'decided' : transitionSettled(this.redis, executionId, reply);
   }
 
-  /**
-   * Pending approvals' ids, oldest first (then by id), from `after` (exclusive score/id cursor), at
-   * most `count`: every tag's list read apart and merged, as TaskStore.list.
-   */
-  async list(
-    after: { score: number; id: string } | undefined,
-    count: number,
-  ): Promise<{ id: string; score: number }[]> {
-    const read = tagsInUse(this.keys.shards).map((tag) => this.listOn(tag, after, count));
-    const merged = (await Promise.all(read)).flat();
-    merged.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return merged.slice(0, count);
-  }
-
-  private async listOn(
-    tag: string,
-    after: { score: number; id: string } | undefined,
-    count: number,
-  ): Promise<{ id: string; score: number }[]> {
-    const flat = await this.redis.zrangebyscore(
-      this.keys.pendingApprovals(tag),
-      after?.score ?? '-inf',
-      '+inf',
-      'WITHSCORES',
-      'LIMIT',
-      0,
-      count + 50,
+  /** Pending approvals' ids, oldest first (then by id), from `after` (exclusive cursor), at most `count`. */
+  list(after: ScoredId | undefined, count: number): Promise<ScoredId[]> {
+    return pageAcrossTags(
+      this.redis,
+      this.keys.shards,
+      (tag) => this.keys.pendingApprovals(tag),
+      after,
+      count,
     );
-    const entries: { id: string; score: number }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      const entry = { id: flat[i] as string, score: Number(flat[i + 1]) };
-      if (after && entry.score === after.score && entry.id <= after.id) continue;
-      entries.push(entry);
-    }
-    return entries.slice(0, count);
   }
 
   private callOf(executionId: string, decision: ApprovalDecisionFields): TransitionCall {
