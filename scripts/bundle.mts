@@ -15,46 +15,41 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  * node_modules, loaded by Node as usual: some read files beside themselves at run time (Swagger UI's
  * and bull-board's assets) and esbuild, which the worker uses to bundle skills, is a native binary.
  *
- * The entries of one folder (an app's dist/) are bundled together with code splitting: what a
- * process imports only when first needed (`await import(...)`, such as the gateway's agent
- * protocols) is a chunk of its own beside the entries, so that the packages that chunk imports are
- * loaded then too, not at start (in one file, esbuild hoists every package import to its top).
- * Chunks sit in the entries' folder, at the same depth, so paths derived from import.meta.url hold.
+ * Each entry is bundled on its own, with code splitting: what a process imports only when first
+ * needed (`await import(...)`, such as the gateway's agent protocols) is a chunk beside the entry,
+ * so that the packages it imports load then, not at start (in one file, esbuild hoists every
+ * package import to its top). Entries share no chunk: a sandbox thread's entry must not load the
+ * worker's packages with code both use. Chunks sit in the entry's folder, at the same depth, so
+ * paths derived from import.meta.url hold.
  */
 export async function bundle(entries: Record<string, string>): Promise<void> {
   await Promise.all(
     [...entriesByFolder(entries)].map(async ([folder, named]) => {
       await removeChunks(folder);
-      await build({
-        entryPoints: named,
-        absWorkingDir: repoRoot,
-        outdir: folder,
-        outExtension: { '.js': '.mjs' },
-        bundle: true,
-        splitting: true,
-        chunkNames: '[name]-[hash]',
-        platform: 'node',
-        format: 'esm',
-        // The oldest Node package.json's engines accept.
-        target: 'node24',
-        sourcemap: 'linked',
-        logLevel: 'warning',
-        // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).
-        loader: { '.lua': 'text' },
-        plugins: [thirdPartyExternal],
-      });
+      await Promise.all(Object.entries(named).map(([name, source]) => bundleOne(folder, name, source)));
     }),
   );
 }
 
-/** An earlier build's chunks (`<name>-<hash>.mjs` and their maps): each build names its own anew. */
-async function removeChunks(folder: string): Promise<void> {
-  const names = await readdir(`${repoRoot}${folder}`).catch(() => [] as string[]);
-  await Promise.all(
-    names
-      .filter((name) => /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name))
-      .map((name) => rm(`${repoRoot}${folder}/${name}`, { force: true })),
-  );
+function bundleOne(folder: string, name: string, source: string) {
+  return build({
+    entryPoints: { [name]: source },
+    absWorkingDir: repoRoot,
+    outdir: folder,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    format: 'esm',
+    // The oldest Node package.json's engines accept.
+    target: 'node24',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    // The Redis scripts, imported as their text (packages/core/src/redis/lua-module.d.ts).
+    loader: { '.lua': 'text' },
+    plugins: [thirdPartyExternal],
+  });
 }
 
 /** The entries grouped by the folder they are written to, each named by its file there. */
@@ -66,6 +61,16 @@ function entriesByFolder(entries: Record<string, string>): Map<string, Record<st
     folders.set(folder, { ...folders.get(folder), [output.slice(slash + 1)]: source });
   }
   return folders;
+}
+
+/** An earlier build's chunks (`<name>-<hash>.mjs` and their maps): each build names its own anew. */
+async function removeChunks(folder: string): Promise<void> {
+  const names = await readdir(`${repoRoot}${folder}`).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name))
+      .map((name) => rm(`${repoRoot}${folder}/${name}`, { force: true })),
+  );
 }
 
 const WORKSPACE_PREFIX = '@skillrun/';
