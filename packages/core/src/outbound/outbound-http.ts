@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { AddressPolicy } from './address-policy';
 
 /** An outbound call refused before or while it was made; `reason` says which bound it broke. */
@@ -47,25 +47,25 @@ export interface OutboundResponse {
  */
 export class OutboundHttp {
   private readonly policy: AddressPolicy;
-  private readonly agent: Agent;
+  /**
+   * undici and this client's agent, loaded on the first call: some 5 MB of memory that a gateway
+   * which calls out to no one (no custom authorizer, no remote provider) does not pay for.
+   */
+  private client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
 
   constructor(private readonly options: OutboundHttpOptions) {
     this.policy = new AddressPolicy(options.allow);
-    this.agent = new Agent({
-      connect: { lookup: this.checkedLookup, timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
   }
 
   async send(url: string, init: OutboundRequest = {}): Promise<OutboundResponse> {
     const target = checkedUrl(url, this.policy);
     const signals = [AbortSignal.timeout(this.options.timeoutMs), ...(init.signal ? [init.signal] : [])];
+    const { agent, request } = await this.clientOf();
     const answer = await request(target, {
       method: init.method ?? 'GET',
       ...(init.headers ? { headers: init.headers } : {}),
       ...(init.body === undefined ? {} : { body: init.body }),
-      dispatcher: this.agent,
+      dispatcher: agent,
       signal: AbortSignal.any(signals),
     });
     if (answer.statusCode >= 300 && answer.statusCode < 400) {
@@ -83,7 +83,19 @@ export class OutboundHttp {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.client) await (await this.client).agent.close();
+  }
+
+  private clientOf(): NonNullable<OutboundHttp['client']> {
+    this.client ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({
+        connect: { lookup: this.checkedLookup, timeout: this.options.timeoutMs },
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      }),
+      request,
+    }));
+    return this.client;
   }
 
   private readonly checkedLookup: LookupFunction = (hostname, options, callback) => {
