@@ -50,10 +50,11 @@ export function attemptErrorField(
 
 function attemptErrorsOf(fields: Record<string, string>): { attempt_errors?: AttemptError[] } {
   const errors: AttemptError[] = [];
-  for (const [field, value] of Object.entries(fields)) {
-    const match = ATTEMPT_ERROR_FIELD.exec(field);
+  // A loop over the keys, not Object.entries: every read of a record (and every launch) passes here.
+  for (const field in fields) {
+    const match = field.startsWith('attempt_error:') ? ATTEMPT_ERROR_FIELD.exec(field) : null;
     if (!match) continue;
-    const stored = JSON.parse(value) as StoredAttemptError;
+    const stored = JSON.parse(fields[field] as string) as StoredAttemptError;
     errors.push({
       attempt: Number(match[1]),
       error: stored.error,

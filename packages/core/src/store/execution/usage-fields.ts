@@ -39,23 +39,31 @@ export function spentFields({ increments, costNano }: Spent): string[] {
 
 /** What an execution's record says it spent, summed over its models (none: it spent nothing). */
 export function usageOf(fields: Record<string, string>): Usage | undefined {
-  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, requests: 0, models: [] };
-  for (const [field, value] of Object.entries(fields)) {
-    const match = USAGE_FIELD.exec(field);
+  const costNano = Number(fields[COST_FIELD] ?? 0);
+  let usage: Usage | undefined;
+  // A loop over the keys, not Object.entries, and the usage made only once a field is found: every
+  // read of a record (and every launch) passes here, and most records have none.
+  for (const field in fields) {
+    const match = field.startsWith('usage:') ? USAGE_FIELD.exec(field) : null;
     if (!match) continue;
     const [, kind, model] = match as unknown as [
       string,
       'prompt_tokens' | 'completion_tokens' | 'requests',
       string,
     ];
-    usage[kind] += Number(value);
+    usage ??= emptyUsage();
+    usage[kind] += Number(fields[field]);
     if (!usage.models.includes(model)) usage.models.push(model);
   }
-  const costNano = Number(fields[COST_FIELD] ?? 0);
-  if (usage.models.length === 0 && costNano === 0) return undefined;
+  if (usage === undefined && costNano === 0) return undefined;
+  usage ??= emptyUsage();
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   usage.models.sort();
   return costNano > 0 ? { ...usage, cost_usd: usdOfNano(costNano) } : usage;
+}
+
+function emptyUsage(): Usage {
+  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, requests: 0, models: [] };
 }
 
 /** Per model, and its cost, what an execution's record says it spent (to add a step's to its parent's). */
