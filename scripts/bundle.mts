@@ -25,8 +25,13 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export async function bundle(entries: Record<string, string>): Promise<void> {
   await Promise.all(
     [...entriesByFolder(entries)].map(async ([folder, named]) => {
-      await removeChunks(folder);
-      await Promise.all(Object.entries(named).map(([name, source]) => bundleOne(folder, name, source)));
+      const built = await Promise.all(
+        Object.entries(named).map(([name, source]) => bundleOne(folder, name, source)),
+      );
+      await removeStaleChunks(
+        folder,
+        new Set(built.flatMap(({ metafile }) => Object.keys(metafile.outputs))),
+      );
     }),
   );
 }
@@ -38,6 +43,7 @@ function bundleOne(folder: string, name: string, source: string) {
     outdir: folder,
     outExtension: { '.js': '.mjs' },
     bundle: true,
+    metafile: true,
     splitting: true,
     chunkNames: '[name]-[hash]',
     platform: 'node',
@@ -63,12 +69,16 @@ function entriesByFolder(entries: Record<string, string>): Map<string, Record<st
   return folders;
 }
 
-/** An earlier build's chunks (`<name>-<hash>.mjs` and their maps): each build names its own anew. */
-async function removeChunks(folder: string): Promise<void> {
+/**
+ * The chunks (`<name>-<hash>.mjs` and their maps) of earlier builds that this one did not write:
+ * removed after the build, never before, so that a process starting meanwhile (`npm start` builds
+ * first, while other processes may be starting) never misses a chunk its entry imports.
+ */
+async function removeStaleChunks(folder: string, written: Set<string>): Promise<void> {
   const names = await readdir(`${repoRoot}${folder}`).catch(() => [] as string[]);
   await Promise.all(
     names
-      .filter((name) => /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name))
+      .filter((name) => /-[A-Z0-9]{8}\.mjs(\.map)?$/.test(name) && !written.has(`${folder}/${name}`))
       .map((name) => rm(`${repoRoot}${folder}/${name}`, { force: true })),
   );
 }
