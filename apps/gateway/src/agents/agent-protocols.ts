@@ -1,34 +1,25 @@
 import { TaskNotes } from '@skillrun/core/a2a';
-import type { Router } from 'express';
+import type { Request, Response } from 'express';
 import type { GatewayShared } from '../gateway-shared';
-import { measuredRouter } from '../metrics/measured-router';
-import { a2aRoutes } from './a2a/a2a-routes';
+import { type A2aHandlers, a2aHandlers } from './a2a/a2a-handlers';
 import type { AgentDeps, AgentSources } from './agent-deps';
 import { AgentGateway } from './agent-gateway';
-import { mcpOriginCheck } from './mcp/mcp-origin-check';
 
-/** The agent protocols, started: their routes, and the gateway that serves them (closed at shutdown). */
+/** The agent protocols, started: what serves their routes, and the gateway behind it (closed at shutdown). */
 export interface AgentProtocols {
-  router: Router;
   agents: AgentGateway;
+  mcp(req: Request, res: Response): Promise<void>;
+  a2a: A2aHandlers;
 }
 
 /**
- * MCP over Streamable HTTP (POST, GET and DELETE /mcp, from allowed origins only) and A2A (the
- * Agent Card, JSON-RPC at POST /a2a, the HTTP+JSON binding under /a2a/rest), on a router mounted
- * at the root. This module is what loads the protocols' SDKs: the gateway imports it on the first
- * request to one of their paths (see buildAgents).
+ * MCP (both eras) and A2A, started over the gateway's services. This module is what loads the
+ * protocols' SDKs: the gateway imports it on the first request to one of their routes (see
+ * buildAgents), which agentRoutes registers at start.
  */
 export function agentProtocols(shared: GatewayShared, sources: AgentSources): AgentProtocols {
-  const deps = agentDepsOf(shared, sources);
-  const agents = new AgentGateway(deps);
-  const router = measuredRouter();
-  const originCheck = mcpOriginCheck({ baseUrl: deps.baseUrl, allowedOrigins: deps.allowedOrigins });
-  router.post('/mcp', originCheck, (req, res) => agents.mcp.handle(req, res));
-  router.get('/mcp', originCheck, (req, res) => agents.mcp.handle(req, res));
-  router.delete('/mcp', originCheck, (req, res) => agents.mcp.handle(req, res));
-  a2aRoutes(router, () => agents);
-  return { router, agents };
+  const agents = new AgentGateway(agentDepsOf(shared, sources));
+  return { agents, mcp: (req, res) => agents.mcp.handle(req, res), a2a: a2aHandlers(agents) };
 }
 
 /** What the protocols are served from: the gateway's services, and its settings for agents. */

@@ -1,9 +1,8 @@
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { authRequired } from '../../auth/skill-access';
 import { assertJsonRpcRequest } from '../../http/json-rpc-request';
 import type { AgentGateway } from '../agent-gateway';
-import { A2A_JSONRPC_PATH, A2A_REST_PATH } from './a2a-agent-card';
 import { applyImpliedVersion } from './a2a-version';
 import { CLIENT_ADDRESS_HEADER } from './skill-a2a-handler';
 
@@ -15,8 +14,15 @@ const LIST_TASKS_REFUSED =
 /** Whether a request of the HTTP+JSON binding lists tasks: GET tasks, with or without a tenant. */
 const listsTasks = (req: Request) => req.method === 'GET' && /^\/(?:[^/]+\/)?tasks\/?$/.test(req.path);
 
+/** What serves A2A's three routes (agentRoutes registers them). */
+export interface A2aHandlers {
+  agentCard: RequestHandler;
+  rpc: RequestHandler;
+  rest: RequestHandler;
+}
+
 /**
- * A2A on the agents' router: the Agent Card at /.well-known/agent-card.json, and JSON-RPC at
+ * A2A: the Agent Card at /.well-known/agent-card.json, and JSON-RPC at
  * POST /a2a (A2A 1.0, and the v0.3 method names, which the SDK's compat layer serves when the
  * request's A2A-Version is 0.3, or absent and the method a 0.3 name). Credentials that are
  * presented must be valid (401 otherwise, a JSON-RPC error at /a2a); what each skill asks for is
@@ -24,9 +30,13 @@ const listsTasks = (req: Request) => req.method === 'GET' && /^\/(?:[^/]+\/)?tas
  * (1.0) is the SDK's router under /a2a/rest (POST message:send, message:stream, GET tasks/{id},
  * POST tasks/{id}:cancel, GET or POST tasks/{id}:subscribe, ...).
  */
-export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
-  let rpc: RequestHandler | undefined;
-  let rest: RequestHandler | undefined;
+export function a2aHandlers(gateway: AgentGateway): A2aHandlers {
+  const rpc = jsonRpcHandler({
+    requestHandler: gateway.a2a,
+    userBuilder: UserBuilder.noAuthentication,
+    legacyCompat: { enabled: true },
+  });
+  const rest = restHandler({ requestHandler: gateway.a2a, userBuilder: UserBuilder.noAuthentication });
 
   /**
    * Presented credentials must be valid, whatever the skill asks for; a list of tasks, which is the
@@ -36,37 +46,29 @@ export function a2aRoutes(router: Router, agents: () => AgentGateway): void {
    */
   const checkCredentials = async (req: Request, listing: boolean) => {
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const gateway = agents();
     const identity = await gateway.deps.identities.of(req.headers);
     if (identity.kind === 'invalid') throw authRequired({ type: 'api_key' }, 'The credentials are not valid');
     if (listing && identity.kind === 'anonymous') throw authRequired({ type: 'api_key' }, LIST_TASKS_REFUSED);
-    return gateway;
   };
 
-  router.get('/.well-known/agent-card.json', async (_req, res) => {
-    const card = await agents().a2a.agentCardJson();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.json(card);
-  });
-
-  router.post(A2A_JSONRPC_PATH, async (req: Request, res, next) => {
-    const gateway = await checkCredentials(req, LIST_TASKS.has(req.body?.method));
-    // The SDK's 1.0 handler answers a malformed request -32602 where JSON-RPC says -32600.
-    assertJsonRpcRequest(req.body);
-    applyImpliedVersion(req);
-    rpc ??= jsonRpcHandler({
-      requestHandler: gateway.a2a,
-      userBuilder: UserBuilder.noAuthentication,
-      legacyCompat: { enabled: true },
-    });
-    // The SDK's router serves its own root.
-    req.url = '/';
-    rpc(req, res, next);
-  });
-
-  router.use(A2A_REST_PATH, async function a2aRest(req: Request, res, next) {
-    const gateway = await checkCredentials(req, listsTasks(req));
-    rest ??= restHandler({ requestHandler: gateway.a2a, userBuilder: UserBuilder.noAuthentication });
-    rest(req, res, next);
-  });
+  return {
+    agentCard: async (_req, res) => {
+      const card = await gateway.a2a.agentCardJson();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.json(card);
+    },
+    rpc: async (req, res, next) => {
+      await checkCredentials(req, LIST_TASKS.has(req.body?.method));
+      // The SDK's 1.0 handler answers a malformed request -32602 where JSON-RPC says -32600.
+      assertJsonRpcRequest(req.body);
+      applyImpliedVersion(req);
+      // The SDK's router serves its own root.
+      req.url = '/';
+      rpc(req, res, next);
+    },
+    rest: async (req, res, next) => {
+      await checkCredentials(req, listsTasks(req));
+      rest(req, res, next);
+    },
+  };
 }
