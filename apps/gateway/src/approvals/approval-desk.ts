@@ -82,14 +82,7 @@ export class ApprovalDesk {
     headers: RequestHeaders,
     via: Channel = 'api',
   ): Promise<Execution> {
-    const principal = await this.principal(headers);
-    return this.decideAs(
-      await this.decidable(executionId, principal),
-      verdict,
-      principal.callerId,
-      via,
-      reason,
-    );
+    return this.decideFor(executionId, verdict, await this.principal(headers), via, reason);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { type Artifact, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
 import type { ErrorBody } from '../schemas/error-body';
-import type { Execution, ExecutionStatus } from '../schemas/execution';
+import { EXECUTION_STATUSES, type Execution, type ExecutionStatus } from '../schemas/execution';
 import type { TaskNote } from './task-note';
 
 /** An execution's status as an A2A task state. */
@@ -24,16 +24,7 @@ export function taskStateOf(status: Execution['status']): TaskState {
 
 /** The statuses an execution in this task state has (none for a state no execution is ever in). */
 export function statusesOf(state: TaskState): ExecutionStatus[] {
-  const all: ExecutionStatus[] = [
-    'awaiting_approval',
-    'accepted',
-    'running',
-    'completed',
-    'failed',
-    'timeout',
-    'canceled',
-  ];
-  return all.filter((status) => taskStateOf(status) === state);
+  return EXECUTION_STATUSES.filter((status) => taskStateOf(status) === state);
 }
 
 export function dataPart(value: unknown): Part {

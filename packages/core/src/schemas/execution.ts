@@ -6,12 +6,8 @@ import { Priority } from './invocation-request';
 import { StringEnum } from './json-schema';
 import { WebhookId, WebhookSecret } from './webhook';
 
-/**
- * Spec 001's statuses, and ours: `canceled` (ended by a cancel request, never by the skill) and
- * `awaiting_approval` (before `accepted`: its skill's approval policy holds it until an approver
- * decides; approved it goes on `accepted`, rejected or timed out it ends `failed` without running).
- */
-export const ExecutionStatus = StringEnum([
+/** Every status an execution can be in, in the order of its life. */
+export const EXECUTION_STATUSES = [
   'awaiting_approval',
   'accepted',
   'running',
@@ -19,7 +15,14 @@ export const ExecutionStatus = StringEnum([
   'failed',
   'timeout',
   'canceled',
-]);
+] as const;
+
+/**
+ * Spec 001's statuses, and ours: `canceled` (ended by a cancel request, never by the skill) and
+ * `awaiting_approval` (before `accepted`: its skill's approval policy holds it until an approver
+ * decides; approved it goes on `accepted`, rejected or timed out it ends `failed` without running).
+ */
+export const ExecutionStatus = StringEnum(EXECUTION_STATUSES);
 export type ExecutionStatus = Static<typeof ExecutionStatus>;
 export type TerminalStatus = Extract<ExecutionStatus, 'completed' | 'failed' | 'timeout' | 'canceled'>;
 
