@@ -16,17 +16,16 @@ export function buildAgents(shared: GatewayShared, sources: AgentSources): Slice
   let started: AgentProtocols | undefined;
   let loading: Promise<AgentProtocols> | undefined;
   const protocols = (): Promise<AgentProtocols> => {
-    loading ??= import('./agent-protocols').then(
-      ({ agentProtocols }) => {
+    loading ??= import('./agent-protocols')
+      .then(({ agentProtocols }) => {
         started = agentProtocols(shared, sources);
         return started;
-      },
-      (error: unknown) => {
-        // Tried again on the next request.
+      })
+      .catch((error: unknown) => {
+        // A failed load or start is tried again on the next request, not kept.
         loading = undefined;
         throw error;
-      },
-    );
+      });
     return loading;
   };
   const router = agentRoutes({
