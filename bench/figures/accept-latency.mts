@@ -61,6 +61,8 @@ export async function acceptLatency(ctx: BenchContext): Promise<void> {
       `row 3 rep ${rep}: minimal p50 ${b.p50.toFixed(2)} p99 ${b.p99.toFixed(2)} ms, service p50 ${o.p50.toFixed(2)} p99 ${o.p99.toFixed(2)} ms`,
     );
   }
+  // Issue 44's bounds: the p99 has room for the scavenges a request's allocation brings.
+  const bound = { p50: 1.3, p99: 2 };
   for (const q of ['p50', 'p99'] as const) {
     ctx.figures.push({
       row: `3 ${q}`,
@@ -69,7 +71,7 @@ export async function acceptLatency(ctx: BenchContext): Promise<void> {
       ours: ours[q],
       baseline: baseline[q],
       baselineName: 'B',
-      target: { kind: 'ratio-at-most', value: 1.2 },
+      target: { kind: 'ratio-at-most', value: bound[q] },
     });
   }
 }
