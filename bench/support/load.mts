@@ -28,10 +28,13 @@ export function answered(result: LoadResult): number {
   return total;
 }
 
-/** Runs autocannon for `duration` seconds or `amount` requests over `connections` connections. */
+/**
+ * Runs autocannon for `duration` seconds or `amount` requests over `connections` connections, as
+ * fast as answers come or, with `rate`, paced to that many requests per second in all.
+ */
 export function load(
   target: HttpTarget,
-  options: { connections: number; duration?: number; amount?: number },
+  options: { connections: number; duration?: number; amount?: number; rate?: number },
 ): Promise<LoadResult> {
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
@@ -42,6 +45,7 @@ export function load(
         url: target.url,
         connections: options.connections,
         ...(options.amount === undefined ? { duration: options.duration ?? 5 } : { amount: options.amount }),
+        ...(options.rate === undefined ? {} : { overallRate: options.rate }),
         headers: { 'content-type': 'application/json', ...target.headers },
         requests: target.requests.map(({ path, body }) => ({ method: 'POST' as const, path, body })),
         // A slow answer is a figure; only a stuck one is an error.
