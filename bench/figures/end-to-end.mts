@@ -6,6 +6,7 @@
  * With BENCH_SCALING=1, the service with 2 worker processes against 1. At the end of each
  * repetition, the RSS of the worker and the gateway that served it, against the minimal ones'.
  */
+import { redisCpuUs } from '@skillrun/redis-server';
 import type { BenchContext } from '../context.mjs';
 import type { Child } from '../support/child.mjs';
 import { answered, count, type HttpTarget, load } from '../support/load.mjs';
@@ -26,19 +27,21 @@ export interface Throughput {
   gatewayCpuUs: number | undefined;
 }
 
-/** Row 1's window: `depth` reads the queues the load's executions go to. */
+/** Row 1's window: `depth` reads the queues the load's executions go to; `rate` paces it. */
 export async function httpThroughput(
   ctx: BenchContext,
   target: HttpTarget,
   depth: QueueDepth,
   label: string,
   counted: { invocations: number; gateway: Child },
+  rate?: number,
 ): Promise<Throughput> {
   const cpuBefore = procCpu(counted.gateway.pid);
   const started = performance.now();
   const result = await load(target, {
     connections: ctx.config.connections,
     duration: ctx.config.loadSeconds,
+    ...(rate === undefined ? {} : { rate }),
   });
   const finished = await depth.drained();
   const accepted = count(result, 202);
@@ -64,6 +67,51 @@ export async function warmUp(
   });
   counted.invocations += answered(result);
   await depth.drained();
+}
+
+/**
+ * The CPU each process spent on a window, per execution accepted, in µs: on two shared cores the
+ * rate is their time over the sum, so the sums of the two systems explain row 1's ratio.
+ */
+interface CpuShares {
+  gateway: number;
+  worker: number;
+  redis: number;
+  /** The bench's own process: the load generator (and the queue polling). */
+  bench: number;
+}
+
+async function withCpuShares(
+  ctx: BenchContext,
+  pids: { gateway: number; worker: number },
+  window: () => Promise<Throughput>,
+): Promise<{ run: Throughput; cpu: CpuShares }> {
+  const before = {
+    worker: procCpu(pids.worker),
+    redis: await redisCpuUs(ctx.redis),
+    bench: process.cpuUsage(),
+  };
+  const run = await window();
+  const bench = process.cpuUsage(before.bench);
+  const per = (us: number) => us / run.accepted;
+  return {
+    run,
+    cpu: {
+      gateway: run.gatewayCpuUs ?? Number.NaN,
+      worker: cpuPer(before.worker, procCpu(pids.worker), run.accepted)?.totalUs ?? Number.NaN,
+      redis: per((await redisCpuUs(ctx.redis)) - before.redis),
+      bench: per(bench.user + bench.system),
+    },
+  };
+}
+
+function sharesText(shares: CpuShares[]): string {
+  return shares
+    .map(
+      ({ gateway, worker, redis, bench }) =>
+        `${[gateway, worker, redis, bench].map((us) => us.toFixed(0)).join(' / ')} = ${(gateway + worker + redis + bench).toFixed(0)}`,
+    )
+    .join(', ');
 }
 
 async function rawThroughput(ctx: BenchContext): Promise<number> {
@@ -99,12 +147,21 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     gateway: [] as number[],
     minimalGateway: [] as number[],
   };
+  const shares = { minimal: [] as CpuShares[], service: [] as CpuShares[] };
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
-    baseline.push(
-      await httpThroughput(ctx, minimal.target(), baselineQueue, `row 1 minimal rep ${rep}`, minimal),
+    const b = await withCpuShares(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
+      httpThroughput(ctx, minimal.target(), baselineQueue, `row 1 minimal rep ${rep}`, minimal),
     );
-    ours.push(await httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service));
+    const o = await withCpuShares(
+      ctx,
+      { gateway: service.gateway.pid, worker: serviceWorker.child.pid },
+      () => httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service),
+    );
+    baseline.push(b.run);
+    ours.push(o.run);
+    shares.minimal.push(b.cpu);
+    shares.service.push(o.cpu);
     rss.worker.push(rssMb(serviceWorker.child.pid));
     rss.gateway.push(rssMb(service.gateway.pid));
     rss.minimalWorker.push(rssMb(minimalWorker.pid));
@@ -115,6 +172,10 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
         `service ${cpuText(ours.at(-1))}; RSS worker ${rss.worker.at(-1)?.toFixed(0)} MB, gateway ${rss.gateway.at(-1)?.toFixed(0)} MB`,
     );
   }
+  ctx.details.push(
+    `Row 1, CPU per accepted execution by process (gateway / worker / Redis / the bench's load generator = all), ` +
+      `reps 1–${config.repetitions}: minimal ${sharesText(shares.minimal)} µs; service ${sharesText(shares.service)} µs.`,
+  );
   const title = `end-to-end completed executions/s, ${config.connections} connections, ${config.loadSeconds} s`;
   ctx.figures.push({
     row: '1',
