@@ -175,6 +175,18 @@ describe('the audit log: every administrative act recorded, refusals too, read b
       (record) => record.error_code === 'INVALID_INPUT',
     );
     expect(refused.map((record) => record.error_code)).toContain('INVALID_INPUT');
+    // Express serves a path in any case and with a trailing slash: so spelled, the act is audited too.
+    const spelled = '/SKILLS/audited-spelling/Pause/';
+    const paused = await system.client.request<Envelope>(spelled, { method: 'POST', headers: operator });
+    expect(paused.status).toBe(403);
+    const records = await recordsOnce(
+      { action: 'skill.pause', outcome: 'refused' },
+      (record) => record.path === spelled,
+    );
+    expect(records.find((record) => record.path === spelled)).toMatchObject({
+      target: { skill_id: 'audited-spelling' },
+      status: 403,
+    });
   });
 
   it('never records a credential set for a skill', async () => {

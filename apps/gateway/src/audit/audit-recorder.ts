@@ -27,12 +27,31 @@ const MOST = 20;
 export function auditRecorder(deps: AuditRecorderDeps, acts: readonly AuditedAct[]): RequestHandler {
   const router = Router();
   for (const act of acts) router[act.method](routeOf(act.path), recordAct(deps, act));
+  const audited = auditedPaths(acts);
   // Express' router answers an OPTIONS request itself with the methods of its own routes that
-  // match: left to the routers that serve the path, which know all of them.
+  // match: left to the routers that serve the path, which know all of them. A request no act can
+  // match (every invocation) passes at once: the router would try each act's route in turn.
   return function auditRecorder(req, res, next) {
-    if (req.method === 'OPTIONS') next();
-    else router(req, res, next);
+    if (audited.get(req.method)?.test(req.path)) router(req, res, next);
+    else next();
   };
+}
+
+/**
+ * By method, one expression matching every path an act of it has, as Express' routes match them
+ * (a parameter is one segment, a trailing slash is optional, case is ignored): what the router
+ * could match, tested once.
+ */
+function auditedPaths(acts: readonly AuditedAct[]): Map<string, RegExp> {
+  const byMethod = new Map<string, string[]>();
+  for (const { method, path } of acts) {
+    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+    const key = method.toUpperCase();
+    byMethod.set(key, [...(byMethod.get(key) ?? []), pattern]);
+  }
+  return new Map(
+    [...byMethod].map(([method, patterns]) => [method, new RegExp(`^(?:${patterns.join('|')})/?$`, 'i')]),
+  );
 }
 
 function recordAct({ log, identities, logger }: AuditRecorderDeps, act: AuditedAct): RequestHandler {
