@@ -30,8 +30,9 @@ export interface GatewayParts {
 
 /**
  * The gateway's slices, one per resource, in the order the app mounts them and the OpenAPI
- * document lists their paths (those under /skills first: the hot path). A new resource is a folder
- * with its `build…` and a line here.
+ * document lists their paths: the invocations first (POST invoke is the hot path, and Express tries
+ * each route mounted before it), then the rest under /skills. A new resource is a folder with its
+ * `build…` and a line here.
  */
 export function gatewaySlices(shared: GatewayShared): Slice[] {
   const skills = buildSkills(shared);
@@ -40,8 +41,8 @@ export function gatewaySlices(shared: GatewayShared): Slice[] {
   const tasks = buildTasks(shared);
   const approvals = buildApprovals(shared, { tasks });
   return [
-    skills,
     invocations,
+    skills,
     executions,
     buildBatches(shared, { invocations, executions }),
     tasks,
