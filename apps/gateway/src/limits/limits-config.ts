@@ -70,7 +70,11 @@ export interface EffectiveLimits {
   dailyBudgetUsd?: number;
 }
 
+/** What applies when `LIMITS` sets nothing: shared, as every invocation asks three times. */
+const UNLIMITED: EffectiveLimits = Object.freeze({ overall: Object.freeze({}), skill: Object.freeze({}) });
+
 export function limitsFor(limits: Limits, callerId: string | undefined, skillId: string): EffectiveLimits {
+  if (limits.default === undefined && limits.callers === undefined) return UNLIMITED;
   const fallback = limits.default ?? {};
   const own = callerId === undefined ? undefined : limits.callers?.[callerId];
   const dailyBudgetUsd =
