@@ -60,6 +60,8 @@ describe('fuzzing the gateway: invalid requests get a 4xx in the error envelope,
     // A JSON answer carries what JSON needs; the HTML page helmet's set, usable over plain HTTP.
     expect(document.headers.get('x-content-type-options')).toBe('nosniff');
     expect(document.headers.get('content-security-policy')).toBeNull();
+    // Every answer names the service's description at its public base URL (RFC 8631).
+    expect(document.headers.get('link')).toBe(`<${system.gateway.url}/openapi.json>; rel="service-desc"`);
     const docs = await fetch(`${system.gateway.url}/docs/`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toMatch(/^text\/html/);

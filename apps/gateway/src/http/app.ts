@@ -2,13 +2,12 @@ import type { Logger } from '@skillrun/core';
 import express, { type Express } from 'express';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
 import { httpMetrics } from '../metrics/http-metrics';
+import { answerHeaders } from './answer-headers';
 import { apiDocsRoutes, openApiRoutes } from './api-docs-routes';
 import { errorHandler, notFound } from './error-handler';
-import { jsonApiHeaders } from './json-api-headers';
 import { jsonBody } from './json-body';
 import { jsonRpcErrors } from './json-rpc-errors';
 import { openApiDocument } from './openapi-document';
-import { serviceDescriptionLink } from './service-description-link';
 import type { Slice } from './slice';
 
 /** What the app itself needs, beside the slices it mounts. */
@@ -37,8 +36,7 @@ export function createApp(settings: AppSettings, slices: readonly Slice[]): Expr
   app.set('etag', false);
   if (settings.trustProxy !== undefined) app.set('trust proxy', settings.trustProxy);
   app.use(httpMetrics(settings.metrics));
-  app.use(jsonApiHeaders());
-  app.use(serviceDescriptionLink(settings.baseUrl));
+  app.use(answerHeaders(settings.baseUrl));
   for (const { path, router } of slices.flatMap((slice) => slice.before ?? [])) app.use(path, router);
   app.use(jsonBody(settings.bodyLimitBytes, settings.maxJsonDepth));
   for (const { path, router } of slices.flatMap((slice) => slice.routes)) app.use(path, router);
