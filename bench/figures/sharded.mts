@@ -7,8 +7,8 @@
  * 44's, the cluster's Redis CPU per execution within 1.5 times one Redis'. Two more windows tell
  * what the sharded layout costs Redis (more queues, each emptier) from what N servers each fed a
  * Nth of the load cost: a third service at REDIS_SHARDS=N on a Redis server of its own, and the one
- * Redis paced to the cluster's rate over N (a Redis' CPU per command grows as its load falls: each
- * wake-up reads and answers fewer commands).
+ * Redis paced to the cluster's rate over N (whether a Redis fed less spends more per command, each
+ * wake-up reading and answering fewer of them).
  */
 import {
   type NodeStats,
