@@ -53,12 +53,20 @@ describe('a Sentinels promotion that closes no connection', () => {
     try {
       if (connection.status !== 'ready') await once(connection, 'ready');
       expect(connection.stream.remotePort).toBe(Number(new URL(master.url).port));
-      // The Sentinel must know the replica, and find it fit, before it can promote it.
+      // The Sentinel must know the replica, and find it fit, before it can promote it: it learns of
+      // it from the master's INFO, and finds it fit only once its own INFO of the replica reads the
+      // link to the master up (until then FAILOVER answers NOGOODSLAVE).
       await expect
-        .poll(async () => {
-          const replicas = (await asked.call('SENTINEL', 'REPLICAS', NAME)) as string[][];
-          return replicas.some((fields) => fields[fields.indexOf('flags') + 1] === 'slave');
-        })
+        .poll(
+          async () => {
+            const replicas = (await asked.call('SENTINEL', 'REPLICAS', NAME)) as string[][];
+            const field = (fields: string[], name: string) => fields[fields.indexOf(name) + 1];
+            return replicas.some(
+              (fields) => field(fields, 'flags') === 'slave' && field(fields, 'master-link-status') === 'ok',
+            );
+          },
+          { timeout: 30_000 },
+        )
         .toBe(true);
       await asked.call('SENTINEL', 'FAILOVER', NAME);
 
