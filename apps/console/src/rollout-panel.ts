@@ -12,11 +12,13 @@ import { time } from './format';
  */
 export function rolloutPanel(api: Api, skillId: string, versions: SkillVersionList | undefined): HTMLElement {
   const path = `/skills/${encodeURIComponent(skillId)}`;
-  const area = h('section', {
-    class: 'rollout',
-    'aria-labelledby': 'rollout-heading',
-    'aria-live': 'polite',
-  });
+  // The heading is there from the start: the section is labelled by it while the rollout loads.
+  const heading = h('h2', { id: 'rollout-heading' }, 'Rollout');
+  const area = h(
+    'section',
+    { class: 'rollout', 'aria-labelledby': 'rollout-heading', 'aria-live': 'polite' },
+    heading,
+  );
   const outcome = h('div', { class: 'action-result' });
   const available = versions?.versions.map((version) => version.version) ?? [];
 
@@ -29,7 +31,7 @@ export function rolloutPanel(api: Api, skillId: string, versions: SkillVersionLi
     replace(outcome);
     replace(
       area,
-      h('h2', { id: 'rollout-heading' }, 'Rollout'),
+      heading,
       splitOf(rollout, available, versions?.latest),
       rollout.pins.length > 0 ? pinsTable(rollout) : h('p', {}, 'No caller is pinned.'),
       rampForm(rollout),
@@ -159,7 +161,7 @@ export function rolloutPanel(api: Api, skillId: string, versions: SkillVersionLi
 
   api
     .request<SkillRollout>(`${path}/rollout`)
-    .then(show, (error: unknown) => replace(area, errorView(error)));
+    .then(show, (error: unknown) => replace(area, heading, errorView(error)));
   return area;
 }
 
