@@ -84,7 +84,5 @@ const FLUSH_MS = 100;
  * busy worker a tenth of its main thread; pino writes what is left when the process exits.
  */
 function logDestination() {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
-  setInterval(() => destination.flush(), FLUSH_MS).unref();
-  return destination;
+  return pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS });
 }
