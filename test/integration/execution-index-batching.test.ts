@@ -13,6 +13,7 @@ import {
 import { commandCalls, type RedisCluster, startCluster } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitorRedis } from '../support/redis-monitor';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 const PREFIX = '{skillrun}';
@@ -136,18 +137,15 @@ describe.each([
     'sends the RPUSH before the jobs: a launch ends with its job',
     async () => {
       const home = await cluster?.masterOf(PREFIX);
-      const watcher = new Redis(home?.url ?? '');
       const sent: string[] = [];
+      const monitor = await monitorRedis(home?.url ?? '', ({ args, source }) => {
+        if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
+      });
       try {
-        const monitor = await watcher.monitor();
-        monitor.on('monitor', (_time: string, args: string[], source: string) => {
-          if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
-        });
         await burst(3);
         await expect.poll(() => sent.filter((command) => command === 'evalsha')).toHaveLength(3);
-        monitor.disconnect();
       } finally {
-        watcher.disconnect();
+        monitor.stop();
       }
       const launched = sent.filter((command) => ['hset', 'rpush', 'evalsha'].includes(command));
       expect(launched).toEqual(['hset', 'hset', 'hset', 'rpush', 'rpush', 'evalsha', 'evalsha', 'evalsha']);

@@ -2,6 +2,7 @@ import { RedisKeys, skillQueueName } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitorRedis, type RedisMonitor } from '../support/redis-monitor';
 import { TestSystem } from '../support/system';
 
 // An execution's record says its outcome before BullMQ ends its job (a composite waiting for a
@@ -14,20 +15,19 @@ const keys = new RedisKeys(PREFIX);
 describe("an execution's record ends with its job", () => {
   let system: TestSystem;
   let admin: Redis;
-  let monitor: Redis;
+  let monitor: RedisMonitor | undefined;
   const scripts: string[][] = [];
 
   beforeAll(async () => {
     system = await TestSystem.start();
     await system.addWorker({ WORKER_SKILLS: 'echo,flaky,fatal', WORKER_CONCURRENCY: '4' });
     admin = new Redis(system.redis.url);
-    monitor = await admin.duplicate().monitor();
-    monitor.on('monitor', (_time: string, args: string[]) => {
+    monitor = await monitorRedis(system.redis.url, ({ args }) => {
       if (/^eval/i.test(args[0] ?? '')) scripts.push(args);
     });
   });
   afterAll(async () => {
-    monitor?.disconnect();
+    monitor?.stop();
     admin?.disconnect();
     await system?.stop();
   });

@@ -5,6 +5,7 @@ import { ReplicaAck } from '@skillrun/core/data';
 import { type RedisCluster, RedisServerProcess, startCluster } from '@skillrun/redis-server';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitorRedis, type RedisMonitor } from '../support/redis-monitor';
 import { RedisReplica } from '../support/redis-replica';
 import { TcpProxy } from '../support/tcp-proxy';
 
@@ -17,7 +18,7 @@ describe('ReplicaAck', () => {
   let replica: RedisReplica;
   let dir: string;
   let connection: Redis;
-  let monitor: Redis;
+  let monitor: RedisMonitor | undefined;
   const waits: string[][] = [];
 
   beforeAll(async () => {
@@ -25,15 +26,14 @@ describe('ReplicaAck', () => {
     master = await RedisServerProcess.start();
     replica = await RedisReplica.start(master.port, dir);
     connection = new Redis(master.url);
-    monitor = await new Redis(master.url).monitor();
-    monitor.on('monitor', (_time: string, args: string[]) => {
+    monitor = await monitorRedis(master.url, ({ args }) => {
       if (/^wait$/i.test(args[0] ?? '')) waits.push(args);
     });
   });
 
   afterAll(async () => {
     replica?.resume();
-    monitor?.disconnect();
+    monitor?.stop();
     connection?.disconnect();
     await replica?.stop();
     await master?.stop();

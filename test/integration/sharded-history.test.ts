@@ -4,6 +4,7 @@ import type { RedisCluster } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/client';
+import { monitorRedis } from '../support/redis-monitor';
 import { ADMIN_HEADERS } from '../support/service-process';
 import { TestSystem } from '../support/system';
 
@@ -138,25 +139,22 @@ describe('GET /executions over three masters, REDIS_SHARDS=3', () => {
     expect(tagsListed).toEqual(new Set(shards.active().map((vshard) => shards.tag(vshard))));
   });
   it("runs invocations to their end without touching a key of theirs or of the index on KEY_PREFIX's tag", async () => {
-    const home = new Redis((await system.redis.masterOf(PREFIX)).url);
     /** The first key of each command the global tag's master ran on a key of that tag. */
     const touched: string[] = [];
     const ids: string[] = [];
+    // A script's own commands are shown apart (source `lua`), each with its key first.
+    const monitor = await monitorRedis((await system.redis.masterOf(PREFIX)).url, ({ args }) => {
+      const key = String(args[1]);
+      if (!SCRIPTS.has(String(args[0]).toLowerCase()) && key.startsWith(`${PREFIX}:`)) touched.push(key);
+    });
     try {
-      const monitor = await home.monitor();
-      // A script's own commands are shown apart (source `lua`), each with its key first.
-      monitor.on('monitor', (_time: string, args: unknown[]) => {
-        const key = String(args[1]);
-        if (!SCRIPTS.has(String(args[0]).toLowerCase()) && key.startsWith(`${PREFIX}:`)) touched.push(key);
-      });
       for (let i = 0; i < 3; i++) {
         const id = await client.invokeAs('alice', 'echo', { text: `watched ${i}` }, as('alice'));
         await client.waitForEnd('echo', id, undefined, as('alice'));
         ids.push(id);
       }
-      monitor.disconnect();
     } finally {
-      home.disconnect();
+      monitor.stop();
     }
     // The global tag's own periodic work (worker heartbeats, the registry, the schedules' queue) goes on.
     const theirs = (key: string) =>
