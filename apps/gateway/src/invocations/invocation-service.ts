@@ -15,7 +15,6 @@ import {
   traceIdFromTraceparent,
   type VersionChoice,
   type WebhookMode,
-  type WebhookTarget,
   withTimeout,
 } from '@skillrun/core';
 import {
@@ -139,6 +138,12 @@ export type InvocationOutcome = { headers: Record<string, string> } & (
   | { refused: unknown }
 );
 
+/** An invocation whose caller, version and idempotency key are checked: what admit passes on. */
+interface Admitted {
+  invocation: Invocation;
+  checked: Checked;
+}
+
 /**
  * An invocation checked, limited and ready to launch, holding what it took on the way (its
  * concurrency slots, its idempotency key's claim, its watch) until it is launched or given up.
@@ -210,7 +215,7 @@ export class InvocationService {
   }
 
   async invoke(invocation: Invocation): Promise<InvocationOutcome> {
-    const prepared = (await this.prepareAll([invocation]))[0] as Preparation;
+    const prepared = await this.ready(await this.admit(invocation));
     if (!('ready' in prepared)) return prepared;
     return this.settle(prepared.ready, await this.launch(prepared.ready), prepared.headers);
   }
@@ -232,19 +237,24 @@ export class InvocationService {
    */
   async prepareAll(invocations: Invocation[]): Promise<Preparation[]> {
     const admitted = await Promise.all(invocations.map((invocation) => this.admit(invocation)));
-    return Promise.all(
-      admitted.map(async (each): Promise<Preparation> => {
-        if (!('checked' in each)) return each;
-        const answer: { headers: Record<string, string> } = { headers: {} };
-        try {
-          const ready = await this.prepare(each.invocation, each.checked, answer);
-          return { headers: answer.headers, ready };
-        } catch (refused) {
-          await each.checked.claim?.release().catch(() => {});
-          return { headers: answer.headers, refused };
-        }
-      }),
-    );
+    return Promise.all(admitted.map((each) => this.ready(each)));
+  }
+
+  /**
+   * An admitted invocation limited and made ready to launch, or refused (its key's claim given
+   * back); one answered already (admit's) as it is. POST invoke comes here straight from admit:
+   * prepareAll's steps for one invocation, without the arrays.
+   */
+  private async ready(each: Admitted | InvocationOutcome): Promise<Preparation> {
+    if (!('checked' in each)) return each;
+    const answer: { headers: Record<string, string> } = { headers: {} };
+    try {
+      const ready = await this.prepare(each.invocation, each.checked, answer);
+      return { headers: answer.headers, ready };
+    } catch (refused) {
+      await each.checked.claim?.release().catch(() => {});
+      return { headers: answer.headers, refused };
+    }
   }
 
   /**
@@ -283,7 +293,7 @@ export class InvocationService {
       await this.deps.limits.release(ready.launch.payload.execution_id, ready.slots).catch(() => {});
     }
     // Started either way: a key left unbound (Redis failed just now) lapses with its claim.
-    await claim?.accept(execution).catch(() => {});
+    if (claim) await claim.accept(execution).catch(() => {});
     const { skill_id, skill_version } = ready.launch.payload;
     if (!joined) this.deps.versionChosen(skill_id, skill_version, ready.chosenBy);
     return {
@@ -299,9 +309,7 @@ export class InvocationService {
   }
 
   /** Who invokes what, and their idempotency key's claim: checked, or answered already. */
-  private async admit(
-    invocation: Invocation,
-  ): Promise<{ invocation: Invocation; checked: Checked } | InvocationOutcome> {
+  private async admit(invocation: Invocation): Promise<Admitted | InvocationOutcome> {
     try {
       const checked = await this.check(invocation);
       const { idempotencyKey } = invocation;
@@ -355,7 +363,9 @@ export class InvocationService {
       request.caller.id,
       (candidate) => this.deps.access.canSee(candidate, principal),
     );
-    identity = await this.identifyFor(entry, identity, headers);
+    const auth = authOf(entry, this.deps.defaultAuth);
+    if (asksAnotherIdentity(auth, identity))
+      identity = await this.identifyFor(entry, auth, identity, headers);
     this.deps.access.assertMayInvoke(entry, identity);
     const acting = principalOf(identity);
     const owner = acting?.callerId;
@@ -448,8 +458,11 @@ export class InvocationService {
       executionId,
     );
     // Before a slot is taken: nothing between taking one and the launch may throw (the slot would stay).
-    const webhook = await this.webhookOf(request.webhook, owner, payload.execution_id);
-    await beforeLaunch?.run(payload.execution_id);
+    // The webhook the invocation names is made for its execution before the execution exists.
+    const webhook = request.webhook
+      ? await this.deps.webhooks.createForExecution(owner, request.webhook, payload.execution_id)
+      : undefined;
+    if (beforeLaunch) await beforeLaunch.run(payload.execution_id);
     const hook = strongest(webhook?.on, beforeLaunch?.notify, this.deps.notified.modeOf(owner));
     const watch =
       waitSeconds === undefined || webhook
@@ -524,23 +537,17 @@ export class InvocationService {
     }
   }
 
-  /** The webhook the invocation names, made for its execution (before the execution exists). */
-  private async webhookOf(target: WebhookTarget | undefined, owner: string | undefined, executionId: string) {
-    if (target === undefined) return undefined;
-    return this.deps.webhooks.createForExecution(owner, target, executionId);
-  }
-
   /**
    * The identity the skill's own auth asks for: a key in the header its descriptor names, or, for
    * `custom` auth, what the custom authorizer says of its credential.
    */
   private async identifyFor(
     entry: RegistryEntry,
+    auth: AuthConfig,
     identity: Identity,
     headers: RequestHeaders,
   ): Promise<Identity> {
-    const { identities, defaultAuth } = this.deps;
-    const auth = authOf(entry, defaultAuth);
+    const { identities } = this.deps;
     const { header } = auth;
     let found = identity;
     if (found.kind === 'anonymous' && header) {
@@ -554,6 +561,14 @@ export class InvocationService {
     }
     return found;
   }
+}
+
+/** Whether the skill's own auth asks for an identity other than the request's (see identifyFor). */
+function asksAnotherIdentity(auth: AuthConfig, identity: Identity): boolean {
+  return (
+    (identity.kind === 'anonymous' && Boolean(auth.header)) ||
+    (auth.type === 'custom' && identity.kind !== 'principal')
+  );
 }
 
 /** What the webhooks that hear of an execution want: every change if one of them does. */

@@ -62,13 +62,22 @@ export class CallerLimits {
   ) {}
 
   /** Counts one invocation against the subject's rate limits. */
-  async consume(subject: Subject): Promise<LimitCheck> {
+  consume(subject: Subject): Promise<LimitCheck> {
     const dailyBudgetUsd =
       subject.dailyBudgetUsd ?? limitsFor(this.limits, subject.callerId, subject.skillId).dailyBudgetUsd;
     if (dailyBudgetUsd === undefined || subject.callerId === undefined) return this.consumeRates(subject);
+    return this.consumeWithBudget(subject, subject.callerId, dailyBudgetUsd);
+  }
+
+  /** The rates, and the caller's daily budget beside them. */
+  private async consumeWithBudget(
+    subject: Subject,
+    callerId: string,
+    dailyBudgetUsd: number,
+  ): Promise<LimitCheck> {
     const [rates, budget] = await Promise.all([
       this.consumeRates(subject),
-      this.checkDailyBudget(subject.callerId, dailyBudgetUsd),
+      this.checkDailyBudget(callerId, dailyBudgetUsd),
     ]);
     return {
       headers: joinRateLimitHeaders(rates.headers, budget.headers),
