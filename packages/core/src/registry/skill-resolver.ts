@@ -75,7 +75,8 @@ export class SkillResolver {
     callerId: string,
     isVisible: (entry: RegistryEntry) => boolean = this.visible,
   ): Promise<ChosenSkill> {
-    const { versions, rollout } = await this.catalogOf(skillId);
+    // A catalog still cached is taken without a turn of the event loop (the hot path: POST invoke).
+    const { versions, rollout } = this.cached(skillId) ?? (await this.catalogOf(skillId));
     if (range !== undefined)
       return { ...resolveAmong(skillId, versions, range, isVisible), chosenBy: 'request' };
     const pin = rollout.pins.get(callerId);
@@ -100,9 +101,15 @@ export class SkillResolver {
     };
   }
 
-  private async catalogOf(skillId: string): Promise<Catalog> {
+  /** The skill's catalog as cached, while it is still trusted. */
+  private cached(skillId: string): Catalog | undefined {
     const hit = this.cache.get(skillId);
-    if (hit && hit.until > Date.now()) return hit;
+    return hit && hit.until > Date.now() ? hit : undefined;
+  }
+
+  private async catalogOf(skillId: string): Promise<Catalog> {
+    const hit = this.cached(skillId);
+    if (hit) return hit;
     const shared = this.reading.get(skillId);
     if (shared) {
       const catalog = await shared;
