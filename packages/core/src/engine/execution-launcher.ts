@@ -76,7 +76,8 @@ export class ExecutionLauncher {
       payload,
       parentJob ? { ...options, parent: parentJob, removeDependencyOnFailure: true } : options,
     );
-    const [outcome] = await this.settled([{ request, queue, written: Promise.all([record, job]), session }]);
+    const launch = { request, queue, written: Promise.all([record, job]), session };
+    const [outcome] = await this.confirmed([launch], [await this.outcomeOf(launch)]);
     if (outcome && 'execution' in outcome) return outcome.execution;
     throw outcome?.refused;
   }
@@ -181,20 +182,21 @@ export class ExecutionLauncher {
    * Redis holds. Of a bulk, every launch in a queue whose addBulk failed is asked.
    */
   private async settled(launches: Written[]): Promise<LaunchOutcome[]> {
-    const outcomes = await Promise.all(
-      launches.map(async ({ request, queue, written }): Promise<LaunchOutcome> => {
-        const { execution_id: id } = request.payload;
-        try {
-          const [execution] = await written;
-          return { execution };
-        } catch (error) {
-          if ((await this.fate.settle(id, queue)) !== 'launched') return { refused: error };
-          const execution = await this.deps.store.records.get(id);
-          return execution ? { execution } : { refused: error };
-        }
-      }),
-    );
+    const outcomes = await Promise.all(launches.map((launch) => this.outcomeOf(launch)));
     return this.confirmed(launches, outcomes);
+  }
+
+  /** A launch's outcome on the master; one whose write failed, as Redis has it (LaunchFate). */
+  private async outcomeOf({ request, queue, written }: Written): Promise<LaunchOutcome> {
+    const { execution_id: id } = request.payload;
+    try {
+      const [execution] = await written;
+      return { execution };
+    } catch (error) {
+      if ((await this.fate.settle(id, queue)) !== 'launched') return { refused: error };
+      const execution = await this.deps.store.records.get(id);
+      return execution ? { execution } : { refused: error };
+    }
   }
 
   /**

@@ -65,11 +65,12 @@ export class ExecutionRecords {
       pending ? { ...extras, slots: [...(extras.slots ?? []), pending] } : extras,
       now,
     );
-    await Promise.all([
+    const written: Promise<unknown>[] = [
       this.redis.hset(this.keys.execution(id), fields),
       this.index.add(id, payload.owner, now),
-      pending ? this.redis.zadd(pending, now, id) : undefined,
-    ]);
+    ];
+    if (pending) written.push(this.redis.zadd(pending, now, id));
+    await Promise.all(written);
     return toExecution(payload.execution_id, fields) as Execution;
   }
 
