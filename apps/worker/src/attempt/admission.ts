@@ -10,7 +10,7 @@ import {
 import type { ExecutionEngine, ExecutionStore } from '@skillrun/core/data';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { SkillBody } from '../bodies/skill-body';
-import type { FlowControl } from '../flow/flow-control';
+import { type FlowControl, UNGATED } from '../flow/flow-control';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { LoadedSkill } from '../skills/loaded-skill';
 import { ApprovalGate } from './approval-gate';
@@ -73,7 +73,10 @@ export class Admission {
       this.deps.logger.info({ execution_id: payload.execution_id }, 'execution ended before its approval');
       return undefined;
     }
-    const admitted = await this.deps.flow.admit(job, token, payload, skill.definition, start);
+    const { flow } = this.deps;
+    const admitted = flow.gates(payload, skill.definition)
+      ? await flow.admit(job, token, payload, skill.definition, start)
+      : UNGATED;
     // BullMQ counts each time a job is taken, parked ones too, which did not start.
     const attemptsStarted = job.attemptsStarted - admitted.parks;
     const number = job.attemptsMade + 1;

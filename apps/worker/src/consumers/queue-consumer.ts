@@ -26,6 +26,8 @@ export type JobHandler = (job: Job, token: string, start?: string) => Promise<un
  * for a start before each job is taken off the queue, holding no job meanwhile.
  */
 export interface StartGate {
+  /** Whether starts are limited now (the skill has a rate limit): when not, none is taken. */
+  limits(): boolean;
   /** Takes a start named `start` (unique), or answers how long until one may be taken. */
   take(start: string): Promise<StartTaken>;
   /** Gives back a start that took no job (the queue had none). */
@@ -170,7 +172,7 @@ export class QueueConsumer {
   /** A start of the queue's StartGate (none when it has no gate), or how long until one may be. */
   private async askStart(): Promise<StartAsked> {
     const gate = this.options.starts;
-    if (!gate) return {};
+    if (!gate?.limits()) return {};
     const start = `${this.worker.id}:start:${this.starts++}`;
     const taken = await this.persist(() => gate.take(start));
     if (!taken) return { waitMs: 1000 };
@@ -349,6 +351,8 @@ export class QueueConsumer {
    */
   private async carried(): Promise<{ start?: string } | undefined> {
     if (!this.carries()) return undefined;
+    // Without a rate limit, no start to ask for: the job's end goes on without a turn of the loop.
+    if (!this.options.starts?.limits()) return {};
     const asked = await this.askStart();
     return 'waitMs' in asked ? undefined : asked;
   }

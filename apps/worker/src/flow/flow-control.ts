@@ -25,6 +25,9 @@ export interface Admitted {
   parks: number;
 }
 
+/** The admission of an execution its skill's concurrency limits do not gate. */
+export const UNGATED: Readonly<Admitted> = Object.freeze({ ended: false, parks: 0 });
+
 /**
  * The worker's side of a skill's concurrency limits (skill.json `concurrency`): as a job is taken,
  * its execution runs if it holds or gets its slots; otherwise its job is parked in BullMQ's delayed
@@ -33,6 +36,11 @@ export interface Admitted {
  */
 export class FlowControl {
   constructor(private readonly deps: FlowControlDeps) {}
+
+  /** Whether the skill's concurrency limits gate the execution: if not, it is admitted as UNGATED. */
+  gates(payload: JobPayload, { concurrency }: SkillDefinition): boolean {
+    return isGated(concurrency, payload.concurrency_key);
+  }
 
   /**
    * Admits the job's execution, or parks its job (moved to delayed, DelayedError thrown, as BullMQ's
@@ -46,7 +54,7 @@ export class FlowControl {
     start?: string,
   ): Promise<Admitted> {
     const gated = gatedOf(payload, definition);
-    if (!gated) return { ended: false, parks: 0 };
+    if (!gated) return UNGATED;
     const { verdict, parks, granted } = await this.deps.gate.admit({
       ...gated,
       ...(start === undefined ? {} : { rateStart: start }),

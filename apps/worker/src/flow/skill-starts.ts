@@ -15,6 +15,10 @@ export class SkillStarts implements StartGate {
     private readonly metrics: WorkerMetrics,
   ) {}
 
+  limits(): boolean {
+    return Boolean(this.definition().rate_limit);
+  }
+
   async take(start: string): Promise<StartTaken> {
     const { name, rate_limit: limit } = this.definition();
     if (!limit) return { taken: true };
