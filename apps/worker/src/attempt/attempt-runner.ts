@@ -157,8 +157,10 @@ export class AttemptRunner {
     const outcome = await body.run(Object.assign(attempt, { input }));
     if ('waiting' in outcome) return outcome;
     // Before the outcome is recorded, so that a finished composite shows all its steps spent.
-    await body.reportUsage?.(attempt.payload.execution_id, attempt.number).catch(() => {});
-    await this.fixedCost.charge(attempt.payload, attempt.skill).catch(() => {});
+    if (body.reportUsage)
+      await body.reportUsage(attempt.payload.execution_id, attempt.number).catch(() => {});
+    if (this.fixedCost.applies(attempt.skill))
+      await this.fixedCost.charge(attempt.payload, attempt.skill).catch(() => {});
     return outcome;
   }
 }

@@ -55,7 +55,11 @@ export class AttemptStart {
    */
   async due(job: Job, admitted: Admitted): Promise<Started> {
     const { skill, body, number, attemptsStarted, startedAt, log } = admitted;
-    const { payload, dueAt } = await this.asDue(admitted.payload, job);
+    // Only a trailing debounced execution reads its start from Redis (asDue).
+    const { payload, dueAt } =
+      admitted.payload.debounce?.mode === 'trailing'
+        ? await this.asDue(admitted.payload, job)
+        : { payload: admitted.payload, dueAt: jobDueAt(job) };
     if (
       job.attemptsMade === 0 &&
       attemptsStarted <= 1 &&
@@ -63,7 +67,8 @@ export class AttemptStart {
     ) {
       await this.neverStarted(payload, dueAt, startedAt, log.logger);
     }
-    const fresh = await this.isNewAttempt(payload, body, number);
+    // Only an attempt that goes on (body.resumes) asks Redis whether this run starts it.
+    const fresh = body.resumes ? await this.isNewAttempt(payload, body, number) : true;
     // A job held back until its launch was on the replicas (ACK_REPLICAS) and let go then starts
     // before the end of its hold, which its delay says: it waited no time past being due.
     const waitedMs = Math.max(0, startedAt - dueAt);
@@ -75,7 +80,9 @@ export class AttemptStart {
     // BullMQ counts each start of the job: a takeover after a lost worker is one more, but so is each
     // run of a composite after its steps end, which is the same attempt going on.
     const starts = body.countsStarts ? Math.max(number, attemptsStarted) : number;
-    const limit = await this.deadline(payload, skill, body, number);
+    const limit = deadlineOf(payload, skill);
+    // An attempt that goes on keeps the deadline its first run fixed.
+    if (body.resumes) limit.at = await this.deps.store.deadlines.fix(payload.execution_id, number, limit.at);
     return { ...admitted, payload, starts, fresh, progress, limit };
   }
 
@@ -86,8 +93,7 @@ export class AttemptStart {
    * execution.
    */
   private async asDue(payload: JobPayload, job: Job): Promise<{ payload: JobPayload; dueAt: number }> {
-    const started =
-      payload.debounce?.mode === 'trailing' ? await this.deps.store.debounce.start(payload) : null;
+    const started = await this.deps.store.debounce.start(payload);
     if (!started) return { payload, dueAt: jobDueAt(job) };
     return { payload: { ...payload, inputs: started.inputs }, dueAt: started.dueAt };
   }
@@ -121,28 +127,20 @@ export class AttemptStart {
     const entries = await this.deps.store.steps.entries(payload.execution_id);
     return !entries.some((entry) => entry.attempt === number);
   }
+}
 
-  /**
-   * When this attempt times out: the caller's timeout_ms or the skill's timeout, whichever is
-   * sooner, and never after the deadline of the composite that called it. An attempt that goes on
-   * (a composite waiting for its steps, a task, a remote skill between polls) keeps its deadline.
-   */
-  private async deadline(
-    payload: JobPayload,
-    { definition }: LoadedSkill,
-    body: SkillBody,
-    attempt: number,
-  ): Promise<Deadline> {
-    const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
-    const start = Date.now();
-    let at = Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY);
-    if (body.resumes) {
-      at = await this.deps.store.deadlines.fix(payload.execution_id, attempt, at);
-    }
-    return {
-      at,
-      timeoutMs,
-      byParent: payload.deadline !== undefined && payload.deadline < start + timeoutMs,
-    };
-  }
+/**
+ * When an attempt starting now times out: the caller's timeout_ms or the skill's timeout, whichever
+ * is sooner, and never after the deadline of the composite that called it. An attempt that goes on
+ * (a composite waiting for its steps, a task, a remote skill between polls) keeps the deadline its
+ * first run fixed instead (see due).
+ */
+function deadlineOf(payload: JobPayload, { definition }: LoadedSkill): Deadline {
+  const timeoutMs = Math.min(payload.timeout_ms ?? Number.POSITIVE_INFINITY, definition.timeout);
+  const start = Date.now();
+  return {
+    at: Math.min(start + timeoutMs, payload.deadline ?? Number.POSITIVE_INFINITY),
+    timeoutMs,
+    byParent: payload.deadline !== undefined && payload.deadline < start + timeoutMs,
+  };
 }

@@ -17,9 +17,14 @@ export interface FixedCostDeps {
 export class FixedCost {
   constructor(private readonly deps: FixedCostDeps) {}
 
+  /** Whether the skill's runs cost anything to charge (most skills': no, and nothing is awaited). */
+  applies({ definition, body }: LoadedSkill): boolean {
+    return Boolean(definition.cost_usd) && (body.kind === 'code' || body.kind === 'remote');
+  }
+
   async charge(payload: JobPayload, skill: LoadedSkill): Promise<void> {
     const { cost_usd: usd } = skill.definition;
-    if (!usd || (skill.body.kind !== 'code' && skill.body.kind !== 'remote')) return;
+    if (!usd || !this.applies(skill)) return;
     const costNano = Math.round(usd * NANO_DOLLARS);
     const { store, dailySpend, metrics } = this.deps;
     metrics.cost(skill.definition.name, payload.caller.id, costNano);

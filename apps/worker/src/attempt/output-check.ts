@@ -25,12 +25,15 @@ export interface OutputCheckDeps {
 export class OutputCheck {
   constructor(private readonly deps: OutputCheckDeps) {}
 
-  /** `chunks`: the attempt's chunk writer, if it streamed; closed here, before the outcome is written. */
-  async check(
+  /**
+   * `chunks`: the attempt's chunk writer, if it streamed; closed here, before the outcome is
+   * written. Without one the check is synchronous (the attempt's end goes on in the same turn).
+   */
+  check(
     outcome: BodyOutcome,
     chunks: ChunkWriter | undefined,
     { definition }: LoadedSkill,
-  ): Promise<CheckedOutcome> {
+  ): CheckedOutcome | Promise<CheckedOutcome> {
     const checked =
       'waiting' in outcome || !outcome.ok ? outcome : this.output(outcome.output, definition.output);
     // Every chunk is in Redis before the outcome is written: the end comes after all of them.

@@ -29,14 +29,15 @@ export class Settlement {
   /**
    * Settle: a canceled execution's record was written by the cancel request; a waiting one's job is
    * parked (WaitingChildrenError, DelayedError); any other has its outcome written as its job ends,
-   * completed or failed (retried, or for good).
+   * completed or failed (retried, or for good). Synchronous but for a waiting one (its job's park):
+   * the outcome's write is only attached here, so the attempt ends in the same turn.
    */
-  async settle(
+  settle(
     job: Job,
     token: string | undefined,
     started: Started,
     outcome: CheckedOutcome,
-  ): Promise<void> {
+  ): Promise<never> | undefined {
     const { payload, progress, log, limit } = started;
     if ('canceled' in outcome) {
       // Whatever the skill did after the cancel request is not recorded.
