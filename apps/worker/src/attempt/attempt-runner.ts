@@ -86,8 +86,11 @@ export class AttemptRunner {
     if (!admitted) return;
     const started = await this.starting.due(job, admitted);
     const ran = await this.runBody(job, token, started);
-    const outcome = await this.output.check(ran.outcome, ran.chunks, skill);
-    await this.settlement.settle(job, token, started, outcome);
+    const checked = this.output.check(ran.outcome, skill);
+    // Awaited only when there is something to wait for: the streamed chunks, a parked job.
+    const outcome = ran.chunks ? await this.output.closed(checked, ran.chunks) : checked;
+    const parked = this.settlement.settle(job, token, started, outcome);
+    if (parked) await parked;
   }
 
   /**

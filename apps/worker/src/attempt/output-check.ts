@@ -25,19 +25,22 @@ export interface OutputCheckDeps {
 export class OutputCheck {
   constructor(private readonly deps: OutputCheckDeps) {}
 
+  /** The run's outcome, its output (if it ended well) checked against the skill's schema and size. */
+  check(outcome: BodyOutcome, { definition }: LoadedSkill): CheckedOutcome {
+    return 'waiting' in outcome || !outcome.ok ? outcome : this.output(outcome.output, definition.output);
+  }
+
   /**
-   * `chunks`: the attempt's chunk writer, if it streamed; closed here, before the outcome is
-   * written. Without one the check is synchronous (the attempt's end goes on in the same turn).
+   * The checked outcome of an attempt that streamed, once its chunk writer is closed: every chunk is
+   * in Redis before the outcome is written, so that the end comes after all of them. A run that
+   * ended well or failed fails with OUTPUT_TOO_LARGE if it streamed over a bound (one that timed
+   * out, was canceled or waits is as it was).
    */
-  check(
-    outcome: BodyOutcome,
-    chunks: ChunkWriter | undefined,
-    { definition }: LoadedSkill,
-  ): CheckedOutcome | Promise<CheckedOutcome> {
-    const checked =
-      'waiting' in outcome || !outcome.ok ? outcome : this.output(outcome.output, definition.output);
-    // Every chunk is in Redis before the outcome is written: the end comes after all of them.
-    return chunks ? streamed(checked, chunks) : checked;
+  async closed(outcome: CheckedOutcome, chunks: ChunkWriter): Promise<CheckedOutcome> {
+    const exceeded = await chunks.close();
+    return exceeded && 'ok' in outcome && !('timedOut' in outcome) && !('canceled' in outcome)
+      ? { ok: false, error: exceeded.toBody() }
+      : outcome;
   }
 
   private output(output: unknown, schema: LoadedSkill['definition']['output']): CheckedOutcome {
@@ -62,15 +65,4 @@ export class OutputCheck {
     );
     return { ok: false, error: error.toBody() };
   }
-}
-
-/**
- * The attempt's outcome once its chunks are written: a run that ended well or failed fails with
- * OUTPUT_TOO_LARGE if it streamed over a bound (one that timed out, was canceled or waits is as it was).
- */
-async function streamed(outcome: CheckedOutcome, chunks: ChunkWriter): Promise<CheckedOutcome> {
-  const exceeded = await chunks.close();
-  return exceeded && 'ok' in outcome && !('timedOut' in outcome) && !('canceled' in outcome)
-    ? { ok: false, error: exceeded.toBody() }
-    : outcome;
 }
