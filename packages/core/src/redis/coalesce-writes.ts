@@ -1,27 +1,27 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
-/** Per connection, what is to be written just before its held writes go out. */
-const lastWrites = new WeakMap<Redis, (() => void)[]>();
+/** Per connection holding its writes this turn, what is to be written just before they go out. */
+const held = new WeakMap<Redis, (() => void)[]>();
 
 /**
  * Holds the connection's writes until the end of this turn of the event loop, so that the commands
  * issued in it (every request read in it joins) reach Redis in one write instead of one system call
  * each. On a loaded gateway a write to the socket cost about as much as a whole command's encoding:
- * an invocation's record and job went out as two. Order is kept (they only wait in Node's buffer),
- * and so are the round trips. No-op when the connection has no socket of its own (a cluster
- * client).
+ * an invocation's record and job went out as two; Redis pays as much again to read them one by
+ * one. Order is kept (they only wait in Node's buffer), and so are the round trips. A cluster client
+ * holds the writes to each of its masters.
  */
 export function coalesceWrites(redis: Redis): void {
-  const socket = (redis as Partial<Pick<Redis, 'stream'>>).stream;
-  if (!socket || redis.status !== 'ready') return;
-  socket.cork();
+  if (held.has(redis)) return;
+  const sockets = socketsOf(redis);
+  if (sockets.length === 0) return;
+  for (const socket of sockets) socket.cork();
+  const sends: (() => void)[] = [];
+  held.set(redis, sends);
   setImmediate(() => {
-    const sends = lastWrites.get(redis);
-    if (sends) {
-      lastWrites.delete(redis);
-      for (const send of sends) send();
-    }
-    socket.uncork();
+    held.delete(redis);
+    for (const send of sends) send();
+    for (const socket of sockets) socket.uncork();
   });
 }
 
@@ -32,10 +32,19 @@ export function coalesceWrites(redis: Redis): void {
  * this connection holds no writes now.
  */
 export function joinHeldWrites(redis: Redis, send: () => void): boolean {
-  const socket = (redis as Partial<Pick<Redis, 'stream'>>).stream;
-  if (!socket || socket.writableCorked === 0) return false;
-  const sends = lastWrites.get(redis);
-  if (sends) sends.push(send);
-  else lastWrites.set(redis, [send]);
-  return true;
+  const sends = held.get(redis);
+  sends?.push(send);
+  return sends !== undefined;
+}
+
+/** The sockets the connection writes its commands to now: a cluster client's, one per master. */
+function socketsOf(redis: Redis): Redis['stream'][] {
+  const connections = redis.isCluster ? (redis as unknown as Cluster).nodes('master') : [redis];
+  const sockets: Redis['stream'][] = [];
+  for (const connection of connections) {
+    // Absent until the connection first connects.
+    const socket = (connection as Partial<Pick<Redis, 'stream'>>).stream;
+    if (socket && connection.status === 'ready') sockets.push(socket);
+  }
+  return sockets;
 }

@@ -36,11 +36,11 @@ export interface IndexScope {
  *
  * A busy gateway launches tens of executions in one turn of the event loop, their records and jobs
  * in one write (coalesce-writes.ts). Their ids go to each list in one RPUSH at the end of that
- * write, not one RPUSH each (two Redis commands an invocation). A connection that holds no writes
- * (a cluster client's never does) sends them as soon as the code that launched them yields, before
- * their jobs (BullMQ sends a job after awaiting its client): one RPUSH for a bulk launch or a burst
- * started together, and a job still the last write of its launch, as with an RPUSH each. Not later:
- * a list written after the jobs let a Redis killed in between refuse launches that then ran
+ * write, not one RPUSH each (two Redis commands an invocation); a cluster client holds its writes to
+ * each master, and an execution's list is on its record's and job's master. A connection that holds
+ * no writes (not connected yet) sends them as soon as the code that launched them yields, before
+ * their jobs (BullMQ sends a job after awaiting its client). Not in a later write than the jobs: a
+ * list written after them let a Redis killed in between refuse launches that then ran
  * (docs/performance.md, 2026-11-25 17:50).
  */
 export class ExecutionIndex {
