@@ -45,6 +45,7 @@ export type { ScheduledStart } from './queue/scheduled-start';
 export { SkillPauses } from './queue/skill-pauses';
 export { type QueuePlace, remoteQueueName, skillJobOptions, skillQueueName } from './queue/skill-queue';
 export { type DeliveryJob, deliveryJobOptions, WEBHOOK_QUEUE } from './queue/webhook-queue';
+export { coalesceWrites } from './redis/coalesce-writes';
 export { createRedis, targetOptions } from './redis/create-redis';
 export { execAll } from './redis/exec-all';
 export { type RedisAddress, redisAddressOf } from './redis/redis-address';

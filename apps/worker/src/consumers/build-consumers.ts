@@ -1,5 +1,5 @@
 import { SkillError } from '@skillrun/core';
-import { remoteQueueName, skillQueueName } from '@skillrun/core/data';
+import { coalesceWrites, remoteQueueName, skillQueueName } from '@skillrun/core/data';
 import { queueTelemetry } from '@skillrun/telemetry';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { AttemptPart } from '../attempt/build-attempt';
@@ -88,8 +88,12 @@ function consume(
       slots,
       handler: (job, token, start) => running.track(job, token, () => run(job, token, start)),
       ...(starts ? { starts } : {}),
-      // The store and the consumers share one connection (`connection`): the outcome is run first.
-      settle: (job) => outcomes.write(String(job.id)),
+      // The store and the consumers share one connection (`connection`): the outcome is run first,
+      // and leaves in one write with BullMQ's end of the job (and those of the turn's other jobs).
+      settle: (job) => {
+        coalesceWrites(connection);
+        return outcomes.write(String(job.id));
+      },
       givenUp: (job) =>
         void recordStalledFailure(job, { store, engine, metrics, logger, retryDelayMs: liveness.intervalMs })
           .then(() => released?.(job))
