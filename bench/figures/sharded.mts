@@ -15,6 +15,7 @@ import {
   type RedisCluster,
   RedisServerProcess,
   redisCpuUs,
+  redisReads,
   startCluster,
 } from '@skillrun/redis-server';
 import { Cluster, Redis } from 'ioredis';
@@ -35,6 +36,8 @@ interface MasterWindow {
   tags: string[];
   commands: number;
   cpuUs: number;
+  /** Reads of its clients' sockets. */
+  reads: number;
   calls: Map<string, number>;
 }
 
@@ -59,6 +62,7 @@ function between(
       tags: tagsOf.get(end.port) ?? [],
       commands,
       cpuUs: end.cpuUs - (start?.cpuUs ?? 0),
+      reads: end.reads - (start?.reads ?? 0),
       calls,
     };
   });
@@ -83,7 +87,7 @@ function describe(masters: MasterWindow[], executions: number): string {
     .map(
       (master) =>
         `:${master.port} (${master.tags.join(' ')}) ${share(master, masters).toFixed(1)}% of commands ` +
-        `(${(master.commands / executions).toFixed(1)} per execution), ` +
+        `(${(master.commands / executions).toFixed(1)} per execution, in ${(master.reads / executions).toFixed(1)} reads), ` +
         `${(master.cpuUs / executions).toFixed(0)} µs Redis CPU per execution`,
     )
     .join('; ');
@@ -99,16 +103,27 @@ async function tagsByMaster(cluster: RedisCluster, tags: string[]): Promise<Map<
   return byPort;
 }
 
-/** A row-1 window on a service on one Redis server: its rate, and that server's CPU per execution. */
+/**
+ * A row-1 window on a service on one Redis server: its rate, and that server's CPU and socket reads
+ * per execution.
+ */
 async function oneRedisWindow(
   ctx: BenchContext,
   on: { service: Service; redis: Redis; depth: QueueDepth },
   label: string,
   rate?: number,
-): Promise<{ perSecond: number; cpuUs: number }> {
-  const before = await redisCpuUs(on.redis);
+): Promise<{ perSecond: number; cpuUs: number; reads: number }> {
+  const [cpuBefore, readsBefore] = [await redisCpuUs(on.redis), await redisReads(on.redis)];
   const run = await httpThroughput(ctx, on.service.target(), on.depth, label, on.service, rate);
-  return { perSecond: run.perSecond, cpuUs: ((await redisCpuUs(on.redis)) - before) / run.accepted };
+  return {
+    perSecond: run.perSecond,
+    cpuUs: ((await redisCpuUs(on.redis)) - cpuBefore) / run.accepted,
+    reads: ((await redisReads(on.redis)) - readsBefore) / run.accepted,
+  };
+}
+
+function oneRedisText({ perSecond, cpuUs, reads }: { perSecond: number; cpuUs: number; reads: number }) {
+  return `${perSecond.toFixed(0)}/s (${cpuUs.toFixed(0)} µs Redis CPU, ${reads.toFixed(1)} reads per execution)`;
 }
 
 /** The same figure's repetitions, each window's in one list. */
@@ -182,9 +197,9 @@ export async function sharded(ctx: BenchContext): Promise<void> {
       runs.layoutCpu.push(layoutWindow.cpuUs);
       runs.pacedCpu.push(paced.cpuUs);
       ctx.progress(
-        `${label}: one Redis ${oneWindow.perSecond.toFixed(0)}/s (${oneWindow.cpuUs.toFixed(0)} µs Redis CPU per execution), ` +
-          `one Redis at REDIS_SHARDS=${masters} ${layoutWindow.perSecond.toFixed(0)}/s (${layoutWindow.cpuUs.toFixed(0)} µs), ` +
-          `one Redis paced to ${(run.perSecond / masters).toFixed(0)}/s (${paced.cpuUs.toFixed(0)} µs), ` +
+        `${label}: one Redis ${oneRedisText(oneWindow)}, ` +
+          `one Redis at REDIS_SHARDS=${masters} ${oneRedisText(layoutWindow)}, ` +
+          `one Redis paced to ${(run.perSecond / masters).toFixed(0)}/s: ${oneRedisText(paced)}, ` +
           `${masters} masters ${run.perSecond.toFixed(0)}/s; ` +
           describe(window, run.accepted),
       );

@@ -10,7 +10,7 @@ import {
   RedisKeys,
   redisTargetOf,
 } from '@skillrun/core/data';
-import { commandCalls, info, type RedisCluster, startCluster } from '@skillrun/redis-server';
+import { commandCalls, type RedisCluster, redisReads, startCluster } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monitorRedis } from '../support/redis-monitor';
@@ -93,10 +93,7 @@ describe.each([
   /** Every key of the index on any master. */
   const indexKeys = async () => (await onEveryMaster((node) => node.keys('*:executions:*'))).flat();
   /** The reads of a client's commands every master has made so far (INFO stats). */
-  const reads = async () =>
-    (
-      await onEveryMaster(async (node) => Number((await info(node, 'stats')).get('total_reads_processed')))
-    ).reduce((sum, count) => sum + count, 0);
+  const reads = async () => (await onEveryMaster(redisReads)).reduce((sum, count) => sum + count, 0);
 
   beforeAll(async () => {
     let rpush: () => Promise<number>;

@@ -7,5 +7,5 @@ export {
   type RedisCluster,
   startCluster,
 } from './redis-cluster';
-export { commandCalls, info, redisCpuUs } from './redis-info';
+export { commandCalls, info, redisCpuUs, redisReads } from './redis-info';
 export { findRedisServer, type RedisServerOptions, RedisServerProcess } from './redis-server-process';

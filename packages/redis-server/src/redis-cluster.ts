@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port';
-import { commandCalls, redisCpuUs } from './redis-info';
+import { commandCalls, redisCpuUs, redisReads } from './redis-info';
 import { RedisServerProcess } from './redis-server-process';
 
 const LAST_SLOT = 16_383;
@@ -33,6 +33,8 @@ export interface NodeStats {
   calls: Map<string, number>;
   /** CPU time it has used (user + system), in µs. */
   cpuUs: number;
+  /** Reads of its clients' sockets (the INFO it was asked included). */
+  reads: number;
 }
 
 /** A Redis Cluster of its owner's own (a test's, the bench's): redis-server children on free ports, their files in a temporary folder. */
@@ -158,5 +160,5 @@ async function statsOf(port: number, admin: Redis): Promise<NodeStats> {
   const calls = await commandCalls(admin);
   let commands = 0;
   for (const count of calls.values()) commands += count;
-  return { port, commands, calls, cpuUs: await redisCpuUs(admin) };
+  return { port, commands, calls, cpuUs: await redisCpuUs(admin), reads: await redisReads(admin) };
 }

@@ -18,6 +18,14 @@ export async function redisCpuUs(redis: Redis): Promise<number> {
 }
 
 /**
+ * Reads of clients' sockets the server has made so far: fewer than its commands when clients send
+ * several in one write (a pipeline, or writes held to the end of a turn).
+ */
+export async function redisReads(redis: Redis): Promise<number> {
+  return Number((await info(redis, 'stats')).get('total_reads_processed'));
+}
+
+/**
  * Calls per command since the last `CONFIG RESETSTAT`. Redis counts a command called from a Lua
  * script (BullMQ's scripts) like one sent by a client, so scripts' insides are included. The
  * caller's own CONFIG and INFO calls are left out.
