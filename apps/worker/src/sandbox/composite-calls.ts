@@ -16,14 +16,14 @@ export class CompositeCalls {
     this.resume = resolve;
   });
 
-  constructor(private readonly composite: NonNullable<SkillTask['composite']> | undefined) {}
+  constructor(private readonly composite: NonNullable<SkillTask['composite']>) {}
 
   /**
    * Whether the composite is still making again the calls an earlier run made: what it emits
    * meanwhile was emitted then (a composite decides from its input and its calls' answers alone).
    */
   get replaying(): boolean {
-    return this.composite !== undefined && this.made < this.composite.answered.length;
+    return this.made < this.composite.answered.length;
   }
 
   invoke = (
@@ -33,9 +33,6 @@ export class CompositeCalls {
   ): Promise<unknown> => {
     const index = this.made++;
     const step = options.step ?? `call-${index + 1}`;
-    if (!this.composite) {
-      return refuse('TOOL_NOT_AVAILABLE', 'ctx.invoke is for skills whose mode is "composite"');
-    }
     if (!this.composite.calls.includes(skill)) {
       return refuse('TOOL_NOT_AVAILABLE', `"${skill}" is not listed in this skill's "calls"`);
     }
@@ -61,6 +58,11 @@ export class CompositeCalls {
     if (this.requests.length === 1) setImmediate(() => this.resume?.(this.requests));
     return new Promise(() => {});
   };
+}
+
+/** `ctx.invoke` of any other skill. */
+export function notComposite(): Promise<never> {
+  return refuse('TOOL_NOT_AVAILABLE', 'ctx.invoke is for skills whose mode is "composite"');
 }
 
 function refuse(code: string, message: string): Promise<never> {

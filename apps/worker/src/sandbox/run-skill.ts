@@ -4,7 +4,7 @@ import { createRedis, MemoryStore, RedisKeys, RedisLiveness } from '@skillrun/co
 import type { SkillContext } from '@skillrun/skill';
 import type { Redis } from 'ioredis';
 import { StreamBudget, type StreamLimits } from '../streaming/stream-budget';
-import { CompositeCalls } from './composite-calls';
+import { CompositeCalls, notComposite } from './composite-calls';
 import type { MemoryTarget, SkillEvent, SkillOutcome, SkillTask } from './messages';
 import { createSkillContext } from './skill-context';
 
@@ -29,18 +29,25 @@ export class SkillRunner {
       const execute = await this.load(task.module);
       // Aborted while its module loaded: the skill never starts (a listener added now would never fire).
       signal.throwIfAborted();
-      const calls = new CompositeCalls(task.composite);
-      const ctx = createSkillContext(task, send, signal, () => this.memoryOf(task), calls.invoke, {
-        budget,
-        replaying: () => calls.replaying,
-      });
+      // Only a composite's run can be suspended on its calls.
+      const calls = task.composite && new CompositeCalls(task.composite);
+      const ctx = createSkillContext(
+        task,
+        send,
+        signal,
+        () => this.memoryOf(task),
+        calls ? calls.invoke : notComposite,
+        { budget, replaying: () => calls?.replaying ?? false },
+      );
       const ran = Promise.resolve(execute(task.input, ctx)).then(
         (output): SkillOutcome => ({ ok: true, output: asJson(output) }),
       );
-      const outcome = await Promise.race([
-        ran,
-        calls.suspended.then((requests): SkillOutcome => ({ ok: false, calls: requests })),
-      ]);
+      const outcome = calls
+        ? await Promise.race([
+            ran,
+            calls.suspended.then((requests): SkillOutcome => ({ ok: false, calls: requests })),
+          ])
+        : await ran;
       return overBudget(budget) ?? outcome;
     } catch (error) {
       return overBudget(budget) ?? { ok: false, error: toErrorBody(error, 'TOOL_EXECUTION_FAILED') };

@@ -12,7 +12,9 @@ export function skillMetadata(
   launched: Record<string, unknown> | undefined,
   send: (event: SkillEvent) => void,
 ): SkillMetadata {
-  let current: Record<string, unknown> = structuredClone(launched ?? {});
+  // Never changed in place (a change makes a new object; `current()` gives a copy): not copied
+  // here, where most runs would pay a structured clone of it and never read it.
+  let current: Record<string, unknown> = launched ?? {};
   const replace = (next: Record<string, unknown>) => {
     const json = JSON.stringify(next);
     const bytes = Buffer.byteLength(json);
