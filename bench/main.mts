@@ -26,6 +26,7 @@ import { CpuProfiles } from './support/cpu-profiles.mjs';
 import { Minimal } from './support/minimal.mjs';
 import { redisVersion } from './support/redis-info.mjs';
 import { BENCH_SKILLS, Service, skillIn } from './support/service.mjs';
+import { wakeUpCost } from './support/wake-up.mjs';
 import { markdownTable, verdict } from './table.mjs';
 
 const config = loadConfig();
@@ -65,7 +66,7 @@ async function run(): Promise<void> {
   redisServer = await RedisServerProcess.start();
   redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   console.log('# skillrun benchmark\n');
-  for (const line of machineLines(await redisVersion(redis))) console.log(`- ${line}`);
+  for (const line of machineLines(await redisVersion(redis), await wakeUpCost())) console.log(`- ${line}`);
   console.log(
     `- settings: ${config.quick ? 'BENCH_QUICK, ' : ''}${config.repetitions} repetition(s), ${config.loadSeconds} s load windows, ` +
       `${config.connections} connections, service worker concurrency ${serviceConcurrency} (its default), rows ${[...config.rows].join(',')}` +
