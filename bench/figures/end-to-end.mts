@@ -6,13 +6,13 @@
  * With BENCH_SCALING=1, the service with 2 worker processes against 1. At the end of each
  * repetition, the RSS of the worker and the gateway that served it, against the minimal ones'.
  */
-import { redisCpuUs } from '@skillrun/redis-server';
+import { info, redisCpuUs } from '@skillrun/redis-server';
 import type { BenchContext } from '../context.mjs';
 import type { Child } from '../support/child.mjs';
 import { answered, count, type HttpTarget, load } from '../support/load.mjs';
 import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
-import { cpuPer, procCpu } from '../support/proc-cpu.mjs';
+import { cpuPer, procCpu, procSleeps } from '../support/proc-cpu.mjs';
 import { procMemory } from '../support/proc-memory.mjs';
 import { QueueDepth } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
@@ -85,7 +85,13 @@ async function withCpuShares(
   ctx: BenchContext,
   pids: { gateway: number; worker: number },
   window: () => Promise<Throughput>,
-): Promise<{ run: Throughput; cpu: CpuShares }> {
+): Promise<{ run: Throughput; cpu: CpuShares; sleeps: CpuShares }> {
+  const all = {
+    ...pids,
+    redis: Number((await info(ctx.redis, 'server')).get('process_id')),
+    bench: process.pid,
+  };
+  const sleepsBefore = sleepsOf(all);
   const before = {
     worker: procCpu(pids.worker),
     redis: await redisCpuUs(ctx.redis),
@@ -93,6 +99,7 @@ async function withCpuShares(
   };
   const run = await window();
   const bench = process.cpuUsage(before.bench);
+  const sleepsAfter = sleepsOf(all);
   const per = (us: number) => us / run.accepted;
   return {
     run,
@@ -102,7 +109,27 @@ async function withCpuShares(
       redis: per((await redisCpuUs(ctx.redis)) - before.redis),
       bench: per(bench.user + bench.system),
     },
+    sleeps: {
+      gateway: per(sleepsAfter.gateway - sleepsBefore.gateway),
+      worker: per(sleepsAfter.worker - sleepsBefore.worker),
+      redis: per(sleepsAfter.redis - sleepsBefore.redis),
+      bench: per(sleepsAfter.bench - sleepsBefore.bench),
+    },
   };
+}
+
+/** Each process' sleeps so far (NaN for one that has ended). */
+function sleepsOf(pids: Record<keyof CpuShares, number>): CpuShares {
+  const of = (pid: number) => procSleeps(pid) ?? Number.NaN;
+  return { gateway: of(pids.gateway), worker: of(pids.worker), redis: of(pids.redis), bench: of(pids.bench) };
+}
+
+function sleepsText(shares: CpuShares[]): string {
+  return shares
+    .map(({ gateway, worker, redis, bench }) =>
+      [gateway, worker, redis, bench].map((n) => n.toFixed(2)).join(' / '),
+    )
+    .join(', ');
 }
 
 function sharesText(shares: CpuShares[]): string {
@@ -148,6 +175,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     minimalGateway: [] as number[],
   };
   const shares = { minimal: [] as CpuShares[], service: [] as CpuShares[] };
+  const sleeps = { minimal: [] as CpuShares[], service: [] as CpuShares[] };
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
     const b = await withCpuShares(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
@@ -162,6 +190,8 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     ours.push(o.run);
     shares.minimal.push(b.cpu);
     shares.service.push(o.cpu);
+    sleeps.minimal.push(b.sleeps);
+    sleeps.service.push(o.sleeps);
     rss.worker.push(rssMb(serviceWorker.child.pid));
     rss.gateway.push(rssMb(service.gateway.pid));
     rss.minimalWorker.push(rssMb(minimalWorker.pid));
@@ -175,6 +205,11 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   ctx.details.push(
     `Row 1, CPU per accepted execution by process (gateway / worker / Redis / the bench's load generator = all), ` +
       `reps 1–${config.repetitions}: minimal ${sharesText(shares.minimal)} µs; service ${sharesText(shares.service)} µs.`,
+  );
+  ctx.details.push(
+    `Row 1, sleeps per accepted execution by process (voluntary context switches of all its threads; ` +
+      `gateway / worker / Redis / the bench), reps 1–${config.repetitions}: ` +
+      `minimal ${sleepsText(sleeps.minimal)}; service ${sleepsText(sleeps.service)}.`,
   );
   const title = `end-to-end completed executions/s, ${config.connections} connections, ${config.loadSeconds} s`;
   ctx.figures.push({

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU time a process has used, in µs: its main thread's and the whole process' (all its threads). */
 export interface ProcCpu {
@@ -36,4 +36,32 @@ export function cpuPer(
     mainUs: (after.mainUs - before.mainUs) / units,
     totalUs: (after.totalUs - before.totalUs) / units,
   };
+}
+
+/**
+ * How many times the process' threads have gone to sleep waiting (voluntary context switches, every
+ * thread together); undefined once it has ended. Each is a wake-up later, which on a virtual machine
+ * costs tens of µs of CPU (the report's machine lines): a side that waits more often per execution
+ * pays more for each.
+ */
+export function procSleeps(pid: number): number | undefined {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  let sleeps = 0;
+  for (const thread of threads) sleeps += threadSleeps(`/proc/${pid}/task/${thread}/status`);
+  return sleeps;
+}
+
+/** A thread's voluntary context switches; 0 for one that ended meanwhile. */
+function threadSleeps(statusPath: string): number {
+  try {
+    const status = readFileSync(statusPath, 'utf8');
+    return Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
