@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { median } from '../stats.mjs';
 
 /** What handing work to a sleeping thread costs on this machine, in µs (medians or means). */
 export interface WakeUpCost {
@@ -33,11 +34,6 @@ parentPort.on('message', (m) => {
   if (m === 'busy') { const end = Date.now() + ${BUSY_MS}; while (Date.now() < end); return; }
   messages++;
 });`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 function timedPost(thread: Worker, message: string): number {
   const start = performance.now();
