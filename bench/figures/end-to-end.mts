@@ -70,10 +70,11 @@ export async function warmUp(
 }
 
 /**
- * The CPU each process spent on a window, per execution accepted, in µs: on two shared cores the
- * rate is their time over the sum, so the sums of the two systems explain row 1's ratio.
+ * A figure of each process for a window, per execution accepted: the CPU each spent (µs; on two
+ * shared cores the rate is their time over the sum, so the sums of the two systems explain row 1's
+ * ratio), or the times each slept.
  */
-interface CpuShares {
+interface PerProcess {
   gateway: number;
   worker: number;
   redis: number;
@@ -81,11 +82,11 @@ interface CpuShares {
   bench: number;
 }
 
-async function withCpuShares(
+async function withProcessFigures(
   ctx: BenchContext,
   pids: { gateway: number; worker: number },
   window: () => Promise<Throughput>,
-): Promise<{ run: Throughput; cpu: CpuShares; sleeps: CpuShares }> {
+): Promise<{ run: Throughput; cpu: PerProcess; sleeps: PerProcess }> {
   const all = {
     ...pids,
     redis: Number((await info(ctx.redis, 'server')).get('process_id')),
@@ -119,12 +120,12 @@ async function withCpuShares(
 }
 
 /** Each process' sleeps so far (NaN for one that has ended). */
-function sleepsOf(pids: Record<keyof CpuShares, number>): CpuShares {
+function sleepsOf(pids: Record<keyof PerProcess, number>): PerProcess {
   const of = (pid: number) => procSleeps(pid) ?? Number.NaN;
   return { gateway: of(pids.gateway), worker: of(pids.worker), redis: of(pids.redis), bench: of(pids.bench) };
 }
 
-function sleepsText(shares: CpuShares[]): string {
+function sleepsText(shares: PerProcess[]): string {
   return shares
     .map(({ gateway, worker, redis, bench }) =>
       [gateway, worker, redis, bench].map((n) => n.toFixed(2)).join(' / '),
@@ -132,11 +133,11 @@ function sleepsText(shares: CpuShares[]): string {
     .join(', ');
 }
 
-function cpuSum({ gateway, worker, redis, bench }: CpuShares): number {
+function cpuSum({ gateway, worker, redis, bench }: PerProcess): number {
   return gateway + worker + redis + bench;
 }
 
-function sharesText(shares: CpuShares[]): string {
+function sharesText(shares: PerProcess[]): string {
   return shares
     .map(
       (cpu) =>
@@ -178,15 +179,15 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     gateway: [] as number[],
     minimalGateway: [] as number[],
   };
-  const shares = { minimal: [] as CpuShares[], service: [] as CpuShares[] };
-  const sleeps = { minimal: [] as CpuShares[], service: [] as CpuShares[] };
-  const paced: CpuShares[] = [];
+  const shares = { minimal: [] as PerProcess[], service: [] as PerProcess[] };
+  const sleeps = { minimal: [] as PerProcess[], service: [] as PerProcess[] };
+  const paced: PerProcess[] = [];
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
-    const b = await withCpuShares(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
+    const b = await withProcessFigures(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
       httpThroughput(ctx, minimal.target(), baselineQueue, `row 1 minimal rep ${rep}`, minimal),
     );
-    const o = await withCpuShares(
+    const o = await withProcessFigures(
       ctx,
       { gateway: service.gateway.pid, worker: serviceWorker.child.pid },
       () => httpThroughput(ctx, service.target(), skillQueue, `row 1 service rep ${rep}`, service),
@@ -194,7 +195,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     // The minimal system again, at the service's rate: on a virtual machine a process that waits
     // more often per execution (it is fed less) spends more on each, so CPU per execution compares
     // best at one rate.
-    const p = await withCpuShares(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
+    const p = await withProcessFigures(ctx, { gateway: minimal.gateway.pid, worker: minimalWorker.pid }, () =>
       httpThroughput(
         ctx,
         minimal.target(),
