@@ -33,4 +33,4 @@ COPY skills ./skills
 RUN npm run build
 USER node
 EXPOSE 3000 9464
-CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=512", "--v8-pool-size=2", "--import", "./apps/gateway/dist/tracing.mjs", "apps/gateway/dist/main.mjs"]
+CMD ["node", "--no-flush-bytecode", "--max-semi-space-size=8", "--max-old-space-size=512", "--v8-pool-size=2", "--import", "./apps/gateway/dist/tracing.mjs", "apps/gateway/dist/main.mjs"]
