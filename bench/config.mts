@@ -31,8 +31,14 @@ export interface BenchConfig {
   repetitions: number;
   /** Every child under `--cpu-prof`, and their top frames printed at the end (BENCH_PROFILE=1). */
   profile: boolean;
-  /** Length of a timed HTTP load window, and of the warm-up before a figure's first one. */
+  /** Length of a timed HTTP load window. */
   loadSeconds: number;
+  /**
+   * Length of the untimed load before a figure's first window. V8 compiles a gateway's hot path
+   * over its first several seconds of load (Maglev, then TurboFan, on its helper threads): after a
+   * 1 s warm-up the service's gateway's helper threads still spent some 0.5 s of CPU compiling in
+   * the first 5 s window, against a fifth of that in its third (docs/performance.md).
+   */
   warmupSeconds: number;
   /** HTTP connections for throughput figures, and concurrent adders for raw BullMQ. */
   connections: number;
@@ -81,7 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     repetitions: Number(env.BENCH_REPETITIONS ?? (quick ? 1 : 3)),
     profile: env.BENCH_PROFILE === '1' || env.BENCH_PROFILE === 'true',
     loadSeconds: quick ? 2 : 5,
-    warmupSeconds: 1,
+    warmupSeconds: quick ? 1 : 5,
     connections: 50,
     drainJobs: quick ? 2000 : 10_000,
     drainWarmUpJobs: quick ? 1000 : 5000,
