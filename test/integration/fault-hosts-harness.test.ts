@@ -280,7 +280,7 @@ describe.skipIf(!NetworkNamespace.available())(
     });
 
     it('statuses never went backwards, and each execution has one final status', () => {
-      expect(durable.backwards()).toEqual([]);
+      expect(durable.backwards(), JSON.stringify(windows)).toEqual([]);
     });
 
     it('every refused invocation was answered 503 with Retry-After', () => {

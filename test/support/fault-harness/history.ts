@@ -25,6 +25,8 @@ export class History {
   readonly sent: Sent[] = [];
   /** Per execution, the statuses sampled, in order (a repeat only when it changed). */
   readonly sampled = new Map<string, string[]>();
+  /** Per execution, when each of `sampled` was read (epoch ms). */
+  readonly sampledAt = new Map<string, number[]>();
   readonly finals = new Map<string, Final>();
   /** Per execution, each run of its body: `worker startedAtMs attempt`. */
   readonly runs = new Map<string, string[]>();
@@ -35,10 +37,12 @@ export class History {
       .map((sent) => sent.executionId as string);
   }
 
-  sample(executionId: string, status: string): void {
+  sample(executionId: string, status: string, at = Date.now()): void {
     const seen = this.sampled.get(executionId) ?? [];
-    if (seen.at(-1) !== status) seen.push(status);
+    if (seen.at(-1) === status) return;
+    seen.push(status);
     this.sampled.set(executionId, seen);
+    this.sampledAt.set(executionId, [...(this.sampledAt.get(executionId) ?? []), at]);
   }
 
   /** Reads the runs the `recorded` skill wrote down in `log`. */
@@ -61,17 +65,24 @@ export class History {
 
   /**
    * Executions whose sampled statuses went backwards (accepted, running, ended: in that order), or
-   * that were seen with more than one final status, each with what was seen.
+   * that were seen with more than one final status, each with what was seen and when (`status@ms`,
+   * epoch ms: a failure says which fault it was read around) and its body's runs.
    */
-  backwards(): [string, string[]][] {
+  backwards(): { id: string; seen: string[]; runs: string[] }[] {
     const rank = (status: string) => (isTerminalStatus(status) ? 2 : status === 'running' ? 1 : 0);
-    return [...this.sampled].filter(([, seen]) => {
-      const ranks = seen.map(rank);
-      return (
-        ranks.some((value, index) => index > 0 && value < (ranks[index - 1] as number)) ||
-        seen.filter(isTerminalStatus).length > 1
-      );
-    });
+    return [...this.sampled]
+      .filter(([, seen]) => {
+        const ranks = seen.map(rank);
+        return (
+          ranks.some((value, index) => index > 0 && value < (ranks[index - 1] as number)) ||
+          seen.filter(isTerminalStatus).length > 1
+        );
+      })
+      .map(([id, seen]) => ({
+        id,
+        seen: seen.map((status, index) => `${status}@${this.sampledAt.get(id)?.[index]}`),
+        runs: this.runs.get(id) ?? [],
+      }));
   }
 
   /** Invocations answered neither 202 nor 503 with Retry-After (a 500, say): what no fault may cause. */
