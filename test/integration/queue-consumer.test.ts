@@ -39,7 +39,6 @@ describe('queues consumed under one bound of slots', () => {
     handler: JobHandler,
     settle: (job: Job) => Promise<void> = async () => {},
     drainDelay?: number,
-    ordered = true,
   ): QueueConsumer {
     const consumer = new QueueConsumer({
       queue,
@@ -47,7 +46,6 @@ describe('queues consumed under one bound of slots', () => {
       slots,
       handler,
       settle,
-      ordered,
       givenUp: () => {},
       worker: { connection, prefix: PREFIX, lockDuration: 30_000, ...(drainDelay ? { drainDelay } : {}) },
     });
@@ -164,39 +162,5 @@ describe('queues consumed under one bound of slots', () => {
     }
     expect(Object.keys(seen)).toHaveLength(5);
     await queue.close();
-  });
-
-  it("on a connection that does not keep two commands' order, ends a job only once its settle is answered", async () => {
-    // A cluster client sends each command again on its own after a lost connection: the job's end
-    // must not be on its way before the outcome is written.
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    let settling = false;
-    consume(
-      'unordered',
-      new ExecutionSlots(1),
-      async () => 'done',
-      () => {
-        settling = true;
-        return answered;
-      },
-      undefined,
-      false,
-    );
-    const queue = new Queue('unordered', { connection, prefix: PREFIX });
-    try {
-      const job = await queue.add('ok', {});
-      await expect.poll(() => settling).toBe(true);
-      // Held well past a round trip: still active, its end not sent.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await queue.getJobState(String(job.id))).toBe('active');
-      answer();
-      await expect.poll(() => queue.getJobState(String(job.id))).toBe('completed');
-    } finally {
-      answer();
-      await queue.close();
-    }
   });
 });

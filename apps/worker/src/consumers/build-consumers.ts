@@ -89,13 +89,11 @@ function consume(
       handler: (job, token, start) => running.track(job, token, () => run(job, token, start)),
       ...(starts ? { starts } : {}),
       // The store and the consumers share one connection (`connection`): the outcome is run first,
-      // and leaves in one write with BullMQ's end of the job (and those of the turn's other jobs)
-      // where the connection keeps their order; a cluster client's does not.
+      // and leaves in one write with BullMQ's end of the job (and those of the turn's other jobs).
       settle: (job) => {
         coalesceWrites(connection);
         return outcomes.write(String(job.id));
       },
-      ordered: !connection.isCluster,
       givenUp: (job) =>
         void recordStalledFailure(job, { store, engine, metrics, logger, retryDelayMs: liveness.intervalMs })
           .then(() => released?.(job))

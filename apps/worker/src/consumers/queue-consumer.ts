@@ -43,20 +43,10 @@ export interface QueueConsumerOptions {
   handler: JobHandler;
   /**
    * Sends what must be written as a job ends (its outcome) just before BullMQ is asked to end it,
-   * without waiting between the two where the connection keeps their order (`ordered`): Redis runs
-   * it first. Resolves once Redis has it (sent again while Redis is away): a job's end sent again
-   * waits for it.
+   * without waiting between the two: on the worker's connection, Redis runs it first. Resolves once
+   * Redis has it (sent again while Redis is away): a job's end sent again waits for it.
    */
   settle(job: Job): Promise<void>;
-  /**
-   * Whether the connection applies two commands in the order they were sent even when it sends
-   * them again: one server's does (ioredis sends what was out again, in order, once reconnected).
-   * A cluster client sends each again on its own, after a lost connection to a random master that
-   * redirects it or not, so a job's end could be applied before its outcome, and a reader find the
-   * record `accepted` behind an ended job: a status gone backwards (cluster-job-end-order.test.ts).
-   * Not ordered, a job's end is sent once its outcome is answered.
-   */
-  ordered: boolean;
   /** Told of a job BullMQ gave up after it stalled too often (failed here without running it). */
   givenUp(job: Job): void;
   /** Told of each job once BullMQ has completed or failed it (not of one its handler moved). */
@@ -324,9 +314,8 @@ export class QueueConsumer {
   /**
    * Settles the job, then completes or fails it (a failure BullMQ retries is moved back, with its
    * backoff), fetching the next one in the same call when the slot carries on: the two are sent one
-   * after the other and awaited together, one round trip, where the connection keeps their order
-   * (else one after the other's answer). A job its handler moved (delayed, or waiting for its
-   * children) is left where it is.
+   * after the other and awaited together, one round trip. A job its handler moved (delayed, or
+   * waiting for its children) is left where it is.
    */
   private async end(job: Job, token: string, ending: Ending): Promise<Taken | undefined> {
     const moved = 'error' in ending && MOVED_BY_HANDLER.has(ending.error.name);
@@ -337,7 +326,6 @@ export class QueueConsumer {
       await settled;
       return undefined;
     }
-    if (!this.options.ordered) await settled;
     const fetchNext = carried !== undefined;
     const [answer] = await Promise.all([
       this.persist(
