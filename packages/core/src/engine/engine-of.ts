@@ -8,7 +8,7 @@ import { ExecutionEngine, type ExecutionEngineOptions } from './execution-engine
  * the liveness of its Redis), and the settings every process reads for it (CommonConfig's).
  */
 export interface EngineParts
-  extends Pick<ExecutionEngineOptions, 'redis' | 'keys' | 'store' | 'queues' | 'handover'> {
+  extends Pick<ExecutionEngineOptions, 'redis' | 'keys' | 'store' | 'queues' | 'handover' | 'endings'> {
   config: {
     RETRY_BACKOFF_MS: number;
     ACK_REPLICAS: number;
@@ -27,13 +27,14 @@ export interface EngineParts
  * ACK_REPLICAS, what it writes and tells is confirmed on the replicas (ExecutionEngine).
  */
 export function engineOf(parts: EngineParts): ExecutionEngine {
-  const { redis, keys, store, queues, handover, config, liveness, telemetry } = parts;
+  const { redis, keys, store, queues, handover, endings, config, liveness, telemetry } = parts;
   return new ExecutionEngine({
     redis,
     keys,
     store,
     queues,
     handover,
+    ...(endings ? { endings } : {}),
     retryBackoffMs: config.RETRY_BACKOFF_MS,
     durability: {
       replicas: config.ACK_REPLICAS,

@@ -30,6 +30,12 @@ export interface ExecutionEngineOptions {
   /** RETRY_BACKOFF_MS: a job's first retry delay, unless its skill says otherwise. */
   retryBackoffMs: number;
   /**
+   * The store on the connection a worker's ends of jobs go down, when that is not `redis` (a
+   * cluster's: see the worker's WorkerShared.endings): its outcomes are sent there (`outcomes`), in
+   * the same write as BullMQ's end of their job.
+   */
+  endings?: ExecutionStore;
+  /**
    * ACK_REPLICAS and what its writes' own connection needs (a gateway's, a worker's); none: every
    * write is answered, and every status told, once the master has it.
    */
@@ -69,6 +75,8 @@ export interface StepPlace {
 export class ExecutionEngine {
   /** The status moves a process makes itself (the store's transitions: StatusMoves). */
   readonly transitions: StatusMoves;
+  /** Where a worker sends the outcomes it built with `transitions`, just before BullMQ ends their job. */
+  readonly outcomes: Pick<StatusMoves, 'send'>;
   private readonly durable: DurableWrites;
   private readonly ids: ExecutionIds;
   /** Schedules' vshards, in a turn of their own (see placeSchedule). */
@@ -83,6 +91,7 @@ export class ExecutionEngine {
   constructor(private readonly options: ExecutionEngineOptions) {
     const { redis, keys, store, queues, handover } = options;
     this.transitions = store.transitions;
+    this.outcomes = (options.endings ?? store).transitions;
     this.durable = durableWrites(options.durability, { redis, store, queues, keys });
     this.ids = new ExecutionIds(keys.shards);
     this.schedules = new ExecutionIds(keys.shards);

@@ -9,6 +9,14 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Watches the connection for a Redis that stopped answering, and bounds connecting likewise. */
   liveness?: RedisLiveness;
+  /**
+   * On a cluster, whether a command a lost connection or a cluster down refused is answered to its
+   * caller (an error saying Redis is away) rather than sent again by the client (the default). The
+   * client sends each such command again on its own, to a random master that runs it or redirects
+   * it, so two sent in one order may run in the other: for a connection whose caller sends again
+   * itself what must stay in order (the worker's: a job's outcome, then BullMQ's end of the job).
+   */
+  callerRetries?: boolean;
 }
 
 /** The ioredis options that reach a target: one server, or the master its Sentinels name. */
@@ -30,7 +38,7 @@ export function targetOptions(target: RedisTarget): RedisOptions {
  */
 export function createRedis(
   target: RedisTarget | string,
-  { role, commandTimeoutMs = 800, liveness }: RedisConnectionOptions,
+  { role, commandTimeoutMs = 800, liveness, callerRetries = false }: RedisConnectionOptions,
 ): Redis {
   const resolved = typeof target === 'string' ? { url: target } : target;
   const common: RedisOptions = {
@@ -44,7 +52,7 @@ export function createRedis(
       ? { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: commandTimeoutMs }
       : { ...common, maxRetriesPerRequest: null, enableOfflineQueue: true };
   const redis = resolved.cluster
-    ? clusterClient(resolved.url, resolved.cluster.nodes, options)
+    ? clusterClient(resolved.url, resolved.cluster.nodes, options, callerRetries)
     : liveness
       ? new WatchedRedis(resolved.url, options, liveness)
       : new Redis(resolved.url, options);
@@ -82,12 +90,19 @@ class WatchedRedis extends Redis {
  * all of them, and every script's keys, live in one slot: the cluster client then serves the same
  * commands as a single server, which is why it is typed as one.
  */
-function clusterClient(url: string, nodes: RedisNode[], options: RedisOptions): Redis {
+function clusterClient(
+  url: string,
+  nodes: RedisNode[],
+  options: RedisOptions,
+  callerRetries: boolean,
+): Redis {
   const { username, password, protocol } = new URL(url);
   const { enableOfflineQueue, retryStrategy, ...perNode } = options;
   const cluster = new Cluster(nodes, {
     enableOfflineQueue: enableOfflineQueue ?? true,
     ...(retryStrategy ? { clusterRetryStrategy: retryStrategy } : {}),
+    // 0 turns the client's own sending again off (ioredis' ClusterOptions).
+    ...(callerRetries ? { retryDelayOnFailover: 0, retryDelayOnClusterDown: 0 } : {}),
     redisOptions: {
       ...perNode,
       ...(username ? { username: decodeURIComponent(username) } : {}),
