@@ -46,6 +46,8 @@ describe('queues consumed under one bound of slots', () => {
       slots,
       handler,
       settle,
+      settleAgain: async () => {},
+      unsettle: () => {},
       givenUp: () => {},
       worker: { connection, prefix: PREFIX, lockDuration: 30_000, ...(drainDelay ? { drainDelay } : {}) },
     });

@@ -94,7 +94,9 @@ export class WorkerService {
     await parts.sandbox.close();
     parts.attempt.cancellations.close();
     await parts.skills.bundler.close();
-    parts.shared.redis.disconnect();
+    const { endings, redis } = parts.shared;
+    if (endings !== redis) endings.disconnect();
+    redis.disconnect();
   }
 
   /**

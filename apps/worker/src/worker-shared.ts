@@ -29,8 +29,9 @@ export interface WorkerContext {
 }
 
 /**
- * What the worker's parts share: the process's queue connection (on which the consumers, the
- * store and the outcomes' writes go, in that order) and the stores and queues over it.
+ * What the worker's parts share: the process's queue connection (on which the store goes, and on
+ * one server the consumers and the outcomes' writes too: see `endings`) and the stores and queues
+ * over it.
  */
 export interface WorkerShared extends WorkerContext {
   /** Watches every connection of the process: this one, and its duplicates (BullMQ's too). */
@@ -52,6 +53,14 @@ export interface WorkerShared extends WorkerContext {
    * confirmed on ACK_REPLICAS replicas on a connection of its own, closed by the service.
    */
   engine: ExecutionEngine;
+  /**
+   * Where BullMQ's ends of jobs go, with the outcomes written just before them (the consumers'
+   * connection). On one server the shared connection, which keeps their order (ioredis sends again
+   * what was out, in order). On a cluster a connection of its own whose lost commands are answered
+   * to the caller (createRedis' callerRetries), for the consumer to send an outcome and its job's end
+   * again itself, in order (QueueConsumer): the client would send each again on its own.
+   */
+  endings: Redis;
   /** How much an attempt may stream (MAX_CHUNK_BYTES, MAX_STREAM_BYTES). */
   stream: StreamLimits;
 }
@@ -73,7 +82,13 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
   const store = new ExecutionStore(redis, keys, config.EXECUTION_TTL_SECONDS, {
     expired: (id) => handover.ended(id),
   });
+  const endings = config.redisTarget.cluster
+    ? createRedis(config.redisTarget, { role: 'queue', liveness, callerRetries: true })
+    : redis;
   const engine = engineOf({
+    ...(endings === redis
+      ? {}
+      : { endings: new ExecutionStore(endings, keys, config.EXECUTION_TTL_SECONDS) }),
     config,
     redis,
     keys,
@@ -87,6 +102,7 @@ export function buildShared(context: WorkerContext, schemas: SkillSchemas): Work
     ...context,
     liveness,
     redis,
+    endings,
     keys,
     registry,
     queues,

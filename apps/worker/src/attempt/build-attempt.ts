@@ -19,7 +19,7 @@ export function buildAttempt(
   { bodies, flow }: { bodies: Bodies; flow: FlowPart },
 ): AttemptPart {
   const { config, logger, metrics, redis, keys, store, engine, schemas, stream } = shared;
-  const outcomes = new PendingOutcomes((call) => engine.transitions.send(call), shared.liveness.intervalMs);
+  const outcomes = new PendingOutcomes((call) => engine.outcomes.send(call), shared.liveness.intervalMs);
   const cancellations = new Cancellations({
     subscriber: redis.duplicate(),
     channel: keys.canceled(),

@@ -21,6 +21,8 @@ interface Pending {
  */
 export class PendingOutcomes {
   private readonly pending = new Map<string, Pending>();
+  /** Outcomes written whose job has not ended yet: sent again before its end is (`writeAgain`). */
+  private readonly written = new Map<string, TransitionCall>();
 
   /** `retryDelayMs`: how long to wait before sending again while Redis is away. */
   constructor(
@@ -45,7 +47,25 @@ export class PendingOutcomes {
     const pending = this.pending.get(jobId);
     if (!pending) return;
     this.pending.delete(jobId);
+    this.written.set(jobId, pending.call);
     await this.sendNow(pending);
+  }
+
+  /**
+   * Writes job `jobId`'s outcome again (sent at once, until Redis has it), before its end is sent
+   * again after a lost connection: the master the end goes to now may be one promoted over the
+   * master that took the outcome and died with it, and a job ended there without its outcome would
+   * leave its record unended for ever. Where the outcome is, it is refused, which changes nothing.
+   * Never rejects.
+   */
+  async writeAgain(jobId: string): Promise<void> {
+    const call = this.written.get(jobId);
+    if (call) await untilRedisAnswers(() => this.send(call), this.retryDelayMs).catch(() => {});
+  }
+
+  /** Job `jobId` has ended (or was moved): its outcome is not sent again. */
+  forget(jobId: string): void {
+    this.written.delete(jobId);
   }
 
   private sendNow({ call, resolve, reject }: Pending): Promise<void> {

@@ -70,7 +70,7 @@ interface FlowOptions {
  * ends, before its job is.
  */
 function consume(
-  { config, logger, metrics, running, redis: connection, liveness, store, engine, keys }: WorkerShared,
+  { config, logger, metrics, running, endings, liveness, store, engine, keys }: WorkerShared,
   { attempt: { runner, outcomes }, flow: { slots } }: ConsumersNeeds,
   queueOf: (lane: SlotLane) => string,
   skillOf: (job: Job) => Promise<LoadedSkill>,
@@ -81,6 +81,7 @@ function consume(
   const lanes = keys.shards
     .tags()
     .flatMap((tag) => (['high', 'normal'] as const).map((lane) => ({ tag, lane })));
+  const connection = endings;
   return lanes.map(({ tag, lane }) => {
     const consumer = new QueueConsumer({
       queue: queueOf(lane),
@@ -88,12 +89,18 @@ function consume(
       slots,
       handler: (job, token, start) => running.track(job, token, () => run(job, token, start)),
       ...(starts ? { starts } : {}),
-      // The store and the consumers share one connection (`connection`): the outcome is run first,
-      // and leaves in one write with BullMQ's end of the job (and those of the turn's other jobs).
+      // The outcomes and the consumers share one connection (WorkerShared's `endings`): the outcome
+      // is run first, and leaves in one write with BullMQ's end of the job (and those of the turn's
+      // other jobs).
       settle: (job) => {
         coalesceWrites(connection);
         return outcomes.write(String(job.id));
       },
+      settleAgain: (job) => {
+        coalesceWrites(connection);
+        return outcomes.writeAgain(String(job.id));
+      },
+      unsettle: (job) => outcomes.forget(String(job.id)),
       givenUp: (job) =>
         void recordStalledFailure(job, { store, engine, metrics, logger, retryDelayMs: liveness.intervalMs })
           .then(() => released?.(job))

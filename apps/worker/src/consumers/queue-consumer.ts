@@ -47,6 +47,15 @@ export interface QueueConsumerOptions {
    * Redis has it (sent again while Redis is away): a job's end sent again waits for it.
    */
   settle(job: Job): Promise<void>;
+  /**
+   * Sends the job's outcome again just before its end is sent again after a lost connection, in the
+   * same write (the connection answers such a command with an error rather than sending it again
+   * on its own: see createRedis' callerRetries), so that the end never runs on a master that lacks
+   * the outcome: one promoted over the master that took it and died with it.
+   */
+  settleAgain(job: Job): Promise<void>;
+  /** The job's end is answered (or the job was moved): its outcome is not sent again. */
+  unsettle(job: Job): void;
   /** Told of a job BullMQ gave up after it stalled too often (failed here without running it). */
   givenUp(job: Job): void;
   /** Told of each job once BullMQ has completed or failed it (not of one its handler moved). */
@@ -324,19 +333,20 @@ export class QueueConsumer {
     const settled = this.options.settle(job);
     if (moved) {
       await settled;
+      this.options.unsettle(job);
       return undefined;
     }
     const fetchNext = carried !== undefined;
     const [answer] = await Promise.all([
-      this.persist(
-        () =>
-          'error' in ending
-            ? job.moveToFailed(ending.error, token, fetchNext)
-            : job.moveToCompleted(ending.result, token, fetchNext),
-        settled,
-      ),
+      this.persist((again) => {
+        // Sent again, the end goes in one write behind its outcome sent again too.
+        if (again) void this.options.settleAgain(job);
+        return 'error' in ending
+          ? job.moveToFailed(ending.error, token, fetchNext)
+          : job.moveToCompleted(ending.result, token, fetchNext);
+      }, settled),
       settled,
-    ]);
+    ]).finally(() => this.options.unsettle(job));
     if (job.deferredFailure) this.options.givenUp(job);
     else this.options.ended?.(job);
     const next = this.answered(answer, token);
@@ -369,10 +379,13 @@ export class QueueConsumer {
    * Calls BullMQ, again after its runRetryDelay while Redis is unreachable (as BullMQ's loop does);
    * any other error is reported and answers undefined.
    */
-  private async persist<T>(call: () => Promise<T>, beforeAgain?: Promise<unknown>): Promise<T | undefined> {
-    for (;;) {
+  private async persist<T>(
+    call: (again: boolean) => Promise<T>,
+    beforeAgain?: Promise<unknown>,
+  ): Promise<T | undefined> {
+    for (let again = false; ; again = true) {
       try {
-        return await call();
+        return await call(again);
       } catch (error) {
         if (this.closing || isNotConnectionError(error as Error)) {
           this.report(error);
