@@ -47,7 +47,7 @@ export { isRetryable } from './errors/is-retryable';
 export { notReplicated, type ReplicatedWrite, statusNotReplicated } from './errors/not-replicated';
 export { SkillError } from './errors/skill-error';
 export { toErrorBody } from './errors/to-error-body';
-export { refillWithin, withTimeout } from './health/with-timeout';
+export { refillWithin, TimeoutError, withTimeout } from './health/with-timeout';
 export { createLogger, type Logger, redactSecrets } from './logging/create-logger';
 export { AddressPolicy } from './outbound/address-policy';
 export { checkedUrl, OutboundHttp, OutboundRefusal, type OutboundResponse } from './outbound/outbound-http';

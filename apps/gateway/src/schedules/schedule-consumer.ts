@@ -1,4 +1,4 @@
-import type { Logger } from '@skillrun/core';
+import { type Logger, TimeoutError, withTimeout } from '@skillrun/core';
 import {
   createRedis,
   type RedisLiveness,
@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { ScheduleRunner } from './schedule-runner';
 
 export interface ScheduleConsumerDeps {
-  runner: ScheduleRunner;
+  runner: Pick<ScheduleRunner, 'run'>;
   target: RedisTarget;
   /** The gateway's: its connection, and the blocking one BullMQ makes of it, are watched too. */
   liveness: RedisLiveness;
@@ -29,6 +29,14 @@ const CONCURRENCY = 4;
  */
 const LOCK_MS = 10_000;
 const STALLED_CHECK_MS = 5_000;
+/**
+ * How long a stop waits for the due times under way (a few round trips each) before it lets them
+ * go. BullMQ's close has no bound of its own: after a partition had cut a gateway off on a cluster,
+ * it waited for good on its fetch loop (whose blocking connection ioredis had left closed, with no
+ * node), and the gateway met its stop deadline. A due time let go runs again on another gateway
+ * once its lock expires, and finds the execution this one launched (ScheduleRunner).
+ */
+const CLOSE_MS = 5_000;
 
 /**
  * The gateway's consumer of the schedules queue (a BullMQ Worker on a blocking connection of its
@@ -69,9 +77,20 @@ export class ScheduleConsumer {
     this.worker = worker;
   }
 
-  /** Lets the due times under way finish, then disconnects. */
+  /** Lets the due times under way finish (for CLOSE_MS at most), then disconnects. */
   async close(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    const { worker, connection } = this;
+    try {
+      await withTimeout(worker?.close() ?? Promise.resolve(), CLOSE_MS);
+    } catch (error) {
+      if (!(error instanceof TimeoutError)) throw error;
+      this.deps.logger.warn(
+        { queue: SCHEDULE_QUEUE, waited_ms: CLOSE_MS },
+        'schedules consumer not closed in time: let go of what it ran',
+      );
+      // Not awaited: it can wait on the same connection; the process exits once every part is closed.
+      worker?.disconnect().catch(() => {});
+    }
+    connection?.disconnect();
   }
 }
