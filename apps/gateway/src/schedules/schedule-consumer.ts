@@ -14,7 +14,10 @@ import type { ScheduleRunner } from './schedule-runner';
 export interface ScheduleConsumerDeps {
   runner: Pick<ScheduleRunner, 'run'>;
   target: RedisTarget;
-  /** The gateway's: its connection, and the blocking one BullMQ makes of it, are watched too. */
+  /**
+   * The gateway's: its connection is watched too, and on one server (or Sentinels) the blocking
+   * one BullMQ makes of it; a cluster client's duplicate is a cluster client of its own, unwatched.
+   */
   liveness: RedisLiveness;
   prefix: string;
   logger: Logger;
