@@ -116,10 +116,16 @@ export class QueueConsumer {
   private starts = 0;
   /** Ends a wait for a start early (the consumer is closing). */
   private wake: (() => void) | undefined;
+  /** Settles (with no marker) when the consumer starts closing. */
+  private readonly closed: Promise<null>;
+  private markClosed!: () => void;
 
   constructor(private readonly options: QueueConsumerOptions) {
     // No processor: the fetches are this consumer's, BullMQ's own loop never runs.
     this.worker = new Worker(options.queue, null, options.worker);
+    this.closed = new Promise((resolve) => {
+      this.markClosed = () => resolve(null);
+    });
     const { lockDuration } = options.worker;
     this.locks = new LockManager(lockContext(this.worker), {
       lockDuration,
@@ -138,6 +144,7 @@ export class QueueConsumer {
   /** Stops fetching and waits for the jobs running to end (ending none early). */
   async close(): Promise<void> {
     this.closing = true;
+    this.markClosed();
     this.slotWait?.withdraw();
     this.wake?.();
     // Ends a wait for the marker (else it would last until its timeout).
@@ -226,7 +233,10 @@ export class QueueConsumer {
       if (timeout <= 0) break;
       let marker: { score: number } | null;
       try {
-        marker = await backend.waitForJob(timeout);
+        // Not waited for past the start of a close: on a cluster after a failover, a wait was seen
+        // never to settle once close had ended its connection (the client left closed, with no
+        // node), and the worker's stop took its whole grace period.
+        marker = await Promise.race([backend.waitForJob(timeout), this.closed]);
       } catch (error) {
         if (this.closing) break;
         this.report(error);
