@@ -114,18 +114,12 @@ export class QueueConsumer {
   private blockUntil = 0;
   private tokens = 0;
   private starts = 0;
-  /** Ends a wait for a start early (the consumer is closing). */
+  /** Ends the loop's wait (for a start, or for the marker) early: the consumer is closing. */
   private wake: (() => void) | undefined;
-  /** Settles (with no marker) when the consumer starts closing. */
-  private readonly closed: Promise<null>;
-  private markClosed!: () => void;
 
   constructor(private readonly options: QueueConsumerOptions) {
     // No processor: the fetches are this consumer's, BullMQ's own loop never runs.
     this.worker = new Worker(options.queue, null, options.worker);
-    this.closed = new Promise((resolve) => {
-      this.markClosed = () => resolve(null);
-    });
     const { lockDuration } = options.worker;
     this.locks = new LockManager(lockContext(this.worker), {
       lockDuration,
@@ -144,7 +138,6 @@ export class QueueConsumer {
   /** Stops fetching and waits for the jobs running to end (ending none early). */
   async close(): Promise<void> {
     this.closing = true;
-    this.markClosed();
     this.slotWait?.withdraw();
     this.wake?.();
     // Ends a wait for the marker (else it would last until its timeout).
@@ -236,13 +229,15 @@ export class QueueConsumer {
         // Not waited for past the start of a close: on a cluster after a failover, a wait was seen
         // never to settle once close had ended its connection (the client left closed, with no
         // node), and the worker's stop took its whole grace period.
-        marker = await Promise.race([backend.waitForJob(timeout), this.closed]);
+        marker = await Promise.race([backend.waitForJob(timeout), this.closeEnds()]);
       } catch (error) {
         if (this.closing) break;
         this.report(error);
         await backend.reconnectBlocking().catch((reconnecting) => this.report(reconnecting));
         await delay(100);
         break;
+      } finally {
+        this.wake = undefined;
       }
       if (!marker) {
         this.blockUntil = 0;
@@ -253,6 +248,16 @@ export class QueueConsumer {
       if (this.blockUntil - Date.now() < 1) break;
     }
     this.dry = false;
+  }
+
+  /**
+   * Settles (with no marker) when the consumer starts closing. One per wait, not one shared by
+   * every wait: each race would leave a reaction on a shared promise until the close.
+   */
+  private closeEnds(): Promise<null> {
+    return new Promise((resolve) => {
+      this.wake = () => resolve(null);
+    });
   }
 
   /** How long a wait for the marker may block, in seconds (BullMQ's own bounds). */
