@@ -97,13 +97,16 @@ export class BatchDesk {
     }
     const { caller, items } = envelopeValidator.parse(body);
     const bodyKey = caller.credentials?.api_key;
-    const owner = principalOf(await this.deps.identities.of(headers, { bodyKey }))?.callerId;
+    // Every item is the batch caller's, with its credentials: the items act for this identity.
+    const identity = await this.deps.identities.of(headers, { bodyKey });
+    const owner = principalOf(identity)?.callerId;
     const { batchId, vshard } = this.deps.engine.placeBatch();
     const places = new Array<Place>(items.length);
     const { invocations, refused, repeats } = itemInvocations(items, caller, {
       headers,
       address,
       origin: { kind: 'batch-item', batchId, ...(vshard === undefined ? {} : { vshard }) },
+      identity,
     });
     for (const [index, error] of refused) places[index] = this.refused(error);
     const prepared = await this.deps.invocations.prepareAll(invocations.map(({ invocation }) => invocation));

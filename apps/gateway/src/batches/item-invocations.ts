@@ -24,7 +24,7 @@ export interface ItemInvocations {
 export function itemInvocations(
   items: unknown[],
   caller: BatchRequest['caller'],
-  base: Pick<Invocation, 'headers' | 'address' | 'origin'>,
+  base: Pick<Invocation, 'headers' | 'address' | 'origin' | 'identity'>,
 ): ItemInvocations {
   const found: ItemInvocations = { invocations: [], refused: new Map(), repeats: new Map() };
   const keyed = new Map<string, { index: number; item: string }>();
