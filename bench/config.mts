@@ -37,7 +37,7 @@ export interface BenchConfig {
    * Length of the untimed load before a figure's first window. V8 compiles a gateway's hot path
    * over its first several seconds of load (Maglev, then TurboFan, on its helper threads): after a
    * 1 s warm-up the service's gateway's helper threads still spent some 0.5 s of CPU compiling in
-   * the first 5 s window, against about a tenth of that in its third (docs/performance.md).
+   * the first 5 s window, against about a tenth of that in its third (docs/performance-history.md).
    */
   warmupSeconds: number;
   /** HTTP connections for throughput figures, and concurrent adders for raw BullMQ. */

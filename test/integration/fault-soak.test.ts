@@ -18,8 +18,9 @@ const RETENTION_SECONDS = 60;
  * The worker's memory is judged by its RSS, and by its live heap, what a full collection leaves.
  * On Node 24, V8 keeps the pages its collections free in a pool rather than returning them while
  * the process is busy, so RSS is the heap's high-water mark: start:worker's
- * `--heap-growing-percent` keeps that mark at 1.5 times the live heap (docs/performance.md,
- * "Memory on Node 24"). `--trace-gc` prints each full collection's heap before and after.
+ * `--heap-growing-percent` keeps that mark at 1.5 times the live heap
+ * (docs/performance-history.md, "Memory on Node 24"). `--trace-gc` prints each full collection's
+ * heap before and after.
  */
 const WORKER_GC_FLAGS = ['--trace-gc', '--trace-gc-ignore-scavenger'];
 const FULL_GC =

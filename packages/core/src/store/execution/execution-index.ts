@@ -41,7 +41,7 @@ export interface IndexScope {
  * no writes (not connected yet) sends them as soon as the code that launched them yields, before
  * their jobs (BullMQ sends a job after awaiting its client). Not in a later write than the jobs: a
  * list written after them let a Redis killed in between refuse launches that then ran
- * (docs/performance.md, 2026-11-25 17:50).
+ * (docs/performance-history.md, 2026-11-25 17:50).
  */
 export class ExecutionIndex {
   /** The appends to send together, per list. */
