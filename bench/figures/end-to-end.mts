@@ -12,7 +12,14 @@ import type { Child } from '../support/child.mjs';
 import { answered, count, type HttpTarget, load } from '../support/load.mjs';
 import { BASELINE_QUEUE } from '../support/minimal.mjs';
 import { noteAnswers } from '../support/oddities.mjs';
-import { cpuPer, procCpu, procSleeps } from '../support/proc-cpu.mjs';
+import {
+  cpuPer,
+  procCpu,
+  procSleeps,
+  procThreadCpu,
+  THREAD_KINDS,
+  type ThreadKind,
+} from '../support/proc-cpu.mjs';
 import { procMemory } from '../support/proc-memory.mjs';
 import { QueueDepth } from '../support/queue-depth.mjs';
 import { addConcurrently, openQueue } from '../support/raw-bullmq.mjs';
@@ -86,13 +93,14 @@ async function withProcessFigures(
   ctx: BenchContext,
   pids: { gateway: number; worker: number },
   window: () => Promise<Throughput>,
-): Promise<{ run: Throughput; cpu: PerProcess; sleeps: PerProcess }> {
+): Promise<{ run: Throughput; cpu: PerProcess; sleeps: PerProcess; threads: PerThread }> {
   const all = {
     ...pids,
     redis: Number((await info(ctx.redis, 'server')).get('process_id')),
     bench: process.pid,
   };
   const sleepsBefore = sleepsOf(all);
+  const threadsBefore = { gateway: procThreadCpu(pids.gateway), worker: procThreadCpu(pids.worker) };
   const before = {
     worker: procCpu(pids.worker),
     redis: await redisCpuUs(ctx.redis),
@@ -102,8 +110,14 @@ async function withProcessFigures(
   const bench = process.cpuUsage(before.bench);
   const sleepsAfter = sleepsOf(all);
   const per = (us: number) => us / run.accepted;
+  const threadsPer = (before: ThreadCpu | undefined, after: ThreadCpu | undefined): ThreadCpu =>
+    byKind((kind) => (before && after ? per(after[kind] - before[kind]) : Number.NaN));
   return {
     run,
+    threads: {
+      gateway: threadsPer(threadsBefore.gateway, procThreadCpu(pids.gateway)),
+      worker: threadsPer(threadsBefore.worker, procThreadCpu(pids.worker)),
+    },
     cpu: {
       gateway: run.gatewayCpuUs ?? Number.NaN,
       worker: cpuPer(before.worker, procCpu(pids.worker), run.accepted)?.totalUs ?? Number.NaN,
@@ -117,6 +131,23 @@ async function withProcessFigures(
       bench: per(sleepsAfter.bench - sleepsBefore.bench),
     },
   };
+}
+
+type ThreadCpu = Record<ThreadKind, number>;
+
+/** The gateway's and the worker's CPU per execution by kind of thread (µs). */
+interface PerThread {
+  gateway: ThreadCpu;
+  worker: ThreadCpu;
+}
+
+function byKind(of: (kind: ThreadKind) => number): ThreadCpu {
+  return Object.fromEntries(THREAD_KINDS.map((kind) => [kind, of(kind)])) as ThreadCpu;
+}
+
+function threadsText(reps: PerThread[]): string {
+  const kinds = (cpu: ThreadCpu) => THREAD_KINDS.map((kind) => cpu[kind].toFixed(0)).join(' / ');
+  return reps.map(({ gateway, worker }) => `${kinds(gateway)}; ${kinds(worker)}`).join(', ');
 }
 
 /** Each process' sleeps so far (NaN for one that has ended). */
@@ -181,6 +212,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   };
   const shares = { minimal: [] as PerProcess[], service: [] as PerProcess[] };
   const sleeps = { minimal: [] as PerProcess[], service: [] as PerProcess[] };
+  const threads = { minimal: [] as PerThread[], service: [] as PerThread[] };
   const paced: PerProcess[] = [];
   for (let rep = 1; rep <= config.repetitions; rep++) {
     raw.push(await rawThroughput(ctx));
@@ -212,6 +244,8 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     shares.service.push(o.cpu);
     sleeps.minimal.push(b.sleeps);
     sleeps.service.push(o.sleeps);
+    threads.minimal.push(b.threads);
+    threads.service.push(o.threads);
     rss.worker.push(rssMb(serviceWorker.child.pid));
     rss.gateway.push(rssMb(service.gateway.pid));
     rss.minimalWorker.push(rssMb(minimalWorker.pid));
@@ -230,6 +264,12 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
     `Row 1, sleeps per accepted execution by process (voluntary context switches of all its threads; ` +
       `gateway / worker / Redis / the bench), reps 1–${config.repetitions}: ` +
       `minimal ${sleepsText(sleeps.minimal)}; service ${sleepsText(sleeps.service)}.`,
+  );
+  ctx.details.push(
+    `Row 1, the gateway's and the worker's CPU per accepted execution by thread (main / V8's helpers: ` +
+      `the collector, the compilers / worker threads: the sandbox's / libuv's pool), gateway; worker, ` +
+      `reps 1–${config.repetitions}: minimal ${threadsText(threads.minimal)} µs; ` +
+      `service ${threadsText(threads.service)} µs.`,
   );
   ctx.details.push(
     `Row 1, the minimal system paced to the service's rate: CPU per execution by process ${sharesText(paced)} µs.`,

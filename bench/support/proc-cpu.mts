@@ -65,3 +65,45 @@ function threadSleeps(statusPath: string): number {
     return 0;
   }
 }
+
+/**
+ * The kinds of thread a Node process runs, by the names Node gives them: its main thread, V8's
+ * helpers (the collector's parallel and concurrent work, compiling), worker threads (the worker's
+ * sandbox threads) and libuv's pool (file writes, DNS).
+ */
+export type ThreadKind = 'main' | 'v8' | 'workers' | 'libuv';
+
+export const THREAD_KINDS: readonly ThreadKind[] = ['main', 'v8', 'workers', 'libuv'];
+
+const KIND_OF_NAME: Record<string, ThreadKind> = {
+  MainThread: 'main',
+  V8Worker: 'v8',
+  DelayedTaskSche: 'v8',
+  WorkerThread: 'workers',
+  'libuv-worker': 'libuv',
+};
+
+/**
+ * The process' CPU so far by kind of thread, in µs (Linux); undefined once it has ended. A thread
+ * that ended meanwhile takes its time with it, so a reading after one ends may be smaller.
+ */
+export function procThreadCpu(pid: number): Record<ThreadKind, number> | undefined {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, libuv: 0 };
+  for (const thread of threads) {
+    try {
+      const path = `/proc/${pid}/task/${thread}/stat`;
+      const name = /\((.*)\)/.exec(readFileSync(path, 'utf8'))?.[1] ?? '';
+      const kind = thread === String(pid) ? 'main' : KIND_OF_NAME[name];
+      if (kind) byKind[kind] += statCpuUs(path);
+    } catch {
+      // The thread ended between the listing and the reading.
+    }
+  }
+  return byKind;
+}
