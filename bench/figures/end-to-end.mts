@@ -267,7 +267,7 @@ export async function endToEnd(ctx: BenchContext): Promise<void> {
   );
   ctx.details.push(
     `Row 1, the gateway's and the worker's CPU per accepted execution by thread (main / V8's helpers: ` +
-      `the collector, the compilers / worker threads: the sandbox's / libuv's pool), gateway; worker, ` +
+      `the collector, the compilers / worker threads: the sandbox's / libuv's pool / other), gateway; worker, ` +
       `reps 1–${config.repetitions}: minimal ${threadsText(threads.minimal)} µs; ` +
       `service ${threadsText(threads.service)} µs.`,
   );

@@ -69,11 +69,12 @@ function threadSleeps(statusPath: string): number {
 /**
  * The kinds of thread a Node process runs, by the names Node gives them: its main thread, V8's
  * helpers (the collector's parallel and concurrent work, compiling), worker threads (the worker's
- * sandbox threads) and libuv's pool (file writes, DNS).
+ * sandbox threads), libuv's pool (file writes, DNS), and any other (every thread but the main one
+ * before Node 22 named them).
  */
-export type ThreadKind = 'main' | 'v8' | 'workers' | 'libuv';
+export type ThreadKind = 'main' | 'v8' | 'workers' | 'libuv' | 'other';
 
-export const THREAD_KINDS: readonly ThreadKind[] = ['main', 'v8', 'workers', 'libuv'];
+export const THREAD_KINDS: readonly ThreadKind[] = ['main', 'v8', 'workers', 'libuv', 'other'];
 
 const KIND_OF_NAME: Record<string, ThreadKind> = {
   MainThread: 'main',
@@ -94,13 +95,13 @@ export function procThreadCpu(pid: number): Record<ThreadKind, number> | undefin
   } catch {
     return undefined;
   }
-  const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, libuv: 0 };
+  const byKind: Record<ThreadKind, number> = { main: 0, v8: 0, workers: 0, libuv: 0, other: 0 };
   for (const thread of threads) {
     try {
       const path = `/proc/${pid}/task/${thread}/stat`;
       const name = /\((.*)\)/.exec(readFileSync(path, 'utf8'))?.[1] ?? '';
-      const kind = thread === String(pid) ? 'main' : KIND_OF_NAME[name];
-      if (kind) byKind[kind] += statCpuUs(path);
+      const kind = thread === String(pid) ? 'main' : (KIND_OF_NAME[name] ?? 'other');
+      byKind[kind] += statCpuUs(path);
     } catch {
       // The thread ended between the listing and the reading.
     }
