@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createRedis, RedisLiveness } from '@skillrun/core/data';
 import type { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLogger } from '../support/captured-logger';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
@@ -14,11 +14,7 @@ const INTERVAL_MS = 250;
 describe('a Redis that stops answering', () => {
   let redis: TestRedis;
   let proxy: TcpProxy;
-  const lines: { msg: string }[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) },
-  );
+  const { logger, lines } = capturedLogger();
   const opened: Redis[] = [];
 
   beforeAll(async () => {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { createRedis, RedisLiveness } from '@skillrun/core/data';
 import { RedisServerProcess } from '@skillrun/redis-server';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLogger } from '../support/captured-logger';
 import { LoopbackSentinel } from '../support/loopback-sentinel';
 import { RedisReplica } from '../support/redis-replica';
 
@@ -21,11 +21,7 @@ describe('a Sentinels promotion that closes no connection', () => {
   let replica: RedisReplica;
   let sentinel: LoopbackSentinel;
   let dir: string;
-  const lines: { msg: string }[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) },
-  );
+  const { logger, lines } = capturedLogger();
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'skillrun-master-switch-'));

@@ -1,9 +1,9 @@
 import { RedisLiveness, SCHEDULE_QUEUE, SCHEDULE_TICK, type ScheduleTick } from '@skillrun/core/data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduleConsumer } from '../../apps/gateway/src/schedules/schedule-consumer';
+import { capturedLogger } from '../support/captured-logger';
 import { startTestRedis, type TestRedis } from '../support/test-redis';
 
 // A gateway's stop closes its consumer of the schedules queue (a BullMQ Worker), which waits for
@@ -17,11 +17,7 @@ const PREFIX = '{schedule-close-test}';
 describe("a gateway's schedules consumer at a stop", () => {
   let redis: TestRedis;
   let connection: Redis;
-  const lines: { msg: string }[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string }) },
-  );
+  const { logger, lines } = capturedLogger();
 
   beforeAll(async () => {
     redis = await startTestRedis();
